@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * Settings the browser needs, written by the server into index.html as
+ * <meta name="pickreel-config" content="{json}"> so the first paint needs no extra request.
+ */
+export const AppConfigSchema = z.object({
+  supportPhone: z.string(),
+  paymentProvider: z.enum(['sandbox', 'stripe']),
+  stripePublishableKey: z.string().nullable(),
+});
+export type AppConfig = z.infer<typeof AppConfigSchema>;
+export const APP_CONFIG_META_NAME = 'pickreel-config';

@@ -1,0 +1,144 @@
+// Every setting is read here, once, and parsed by one schema (decisions.md 'Running it').
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('production')),
+    PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65535).default(5000),
+    ),
+    HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+    DATABASE_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
+    SESSION_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(32, 'must be at least 32 characters long').optional(),
+    ),
+    ADMIN_USERNAME: z.preprocess(
+      emptyAsUndefined,
+      z.string().trim().min(USERNAME_MIN_LENGTH, `must be at least ${USERNAME_MIN_LENGTH} characters`).optional(),
+    ),
+    ADMIN_PASSWORD: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).optional(),
+    ),
+    SUPPORT_PHONE: z.preprocess(emptyAsUndefined, z.string().trim().min(3).default(DEFAULT_SUPPORT_PHONE)),
+    STRIPE_SECRET_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
+    ),
+    STRIPE_PUBLISHABLE_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().regex(/^pk_(test|live)_/, 'must start with pk_test_ or pk_live_').optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().regex(/^whsec_/, 'must start with whsec_').optional(),
+    ),
+    LOG_LEVEL: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    TRUST_PROXY: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['true', 'false'], { error: 'must be true or false' })
+        .default('false')
+        .transform((v) => v === 'true'),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.ADMIN_USERNAME ? 'ADMIN_PASSWORD' : 'ADMIN_USERNAME'],
+        message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
+      });
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PUBLISHABLE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.STRIPE_SECRET_KEY ? 'STRIPE_PUBLISHABLE_KEY' : 'STRIPE_SECRET_KEY'],
+        message: 'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
+      });
+    }
+  });
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string;
+  admin: { username: string; password: string } | undefined;
+  supportPhone: string;
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir),
+    admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+    supportPhone: e.SUPPORT_PHONE,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        : undefined,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/**
+ * With no SESSION_SECRET the embedded default still needs a stable secret across restarts,
+ * or every restart would sign everybody out: keep a random one under DATA_DIR.
+ */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

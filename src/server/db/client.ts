@@ -1,0 +1,87 @@
+// One schema, one set of migrations, one query API, two engines: embedded PGlite by default,
+// a PostgreSQL server through `pg` when DATABASE_URL is set (decisions.md 'Running it').
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { packageRoot } from '../lib/package-root.js';
+import * as schema from './schema.js';
+
+export const migrationsFolder = path.join(packageRoot(), 'drizzle');
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or a transaction: repositories accept both. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs raw SQL (migrations, test set-up); not for feature code. */
+  exec(sqlText: string): Promise<void>;
+  /** Applies the committed SQL migrations (drizzle/); safe at every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; undefined keeps it in memory. */
+  dataDir?: string | undefined;
+  /** A PGlite dump (from dumpDataDir) to start from: tests copy a migrated database this way. */
+  loadDataDir?: Blob | File | undefined;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client's error (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      exec: async (sqlText) => {
+        await pool.query(sqlText);
+      },
+      migrate: async () => {
+        // Several instances may start at once against one server: one migrates at a time.
+        const connection = await pool.connect();
+        try {
+          await connection.query('select pg_advisory_lock(8675309)');
+          await migratePg(drizzlePg({ client: connection }), { migrationsFolder });
+        } finally {
+          await connection.query('select pg_advisory_unlock(8675309)').catch(() => {});
+          connection.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (options.dataDir) {
+    dataDir = path.resolve(options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    exec: async (sqlText) => {
+      await client.exec(sqlText);
+    },
+    migrate: async () => {
+      await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+    },
+    close: () => client.close(),
+  };
+}

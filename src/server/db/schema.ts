@@ -1,0 +1,215 @@
+// Drizzle schema: every entity of spec section 3 plus what decisions.md adds.
+// Money is integer cents; timestamps carry a time zone; columns are snake_case.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    displayName: text('display_name'),
+    // argon2id PHC string; the spec's originalPassword is never stored (decisions.md).
+    passwordHash: text('password_hash').notNull(),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    bio: text('bio'),
+    avatarUrl: text('avatar_url'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    manualEarningsCents: integer('manual_earnings_cents').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // 'Bob' and 'bob' are the same person to everyone reading a card.
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    check('users_manual_earnings_nonnegative', sql`${t.manualEarningsCents} >= 0`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // SHA-256 of the token in the cookie: a leaked table does not leak live sessions.
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    // The winning selections: shown only to the owner, buyers and admins.
+    emailInformation: text('email_information'),
+    priceCents: integer('price_cents').notNull(),
+    category: text('category').notNull().default('General'),
+    thumbnailUrl: text('thumbnail_url'),
+    videoUrl: text('video_url'),
+    webmUrl: text('webm_url'),
+    ogvUrl: text('ogv_url'),
+    hlsUrl: text('hls_url'),
+    externalVideoUrl: text('external_video_url'),
+    isExternalVideo: boolean('is_external_video').notNull().default(false),
+    // Storage key of the uploaded original (served only to owner, buyers and admins).
+    originalFileKey: text('original_file_key'),
+    originalFileName: text('original_file_name'),
+    isTranscoded: boolean('is_transcoded').notNull().default(false),
+    transcodingStatus: text('transcoding_status').notNull().default('pending'),
+    transcodingProgress: integer('transcoding_progress').notNull().default(0),
+    transcodingError: text('transcoding_error'),
+    availableFormats: text('available_formats').array().notNull().default(sql`'{}'::text[]`),
+    duration: integer('duration'),
+    isPremium: boolean('is_premium').notNull().default(true),
+    views: integer('views').notNull().default(0),
+    shareUrl: text('share_url'),
+    shareCount: integer('share_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('videos_user_id_idx').on(t.userId),
+    index('videos_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('videos_category_idx').on(t.category),
+    check('videos_price_min', sql`${t.priceCents} >= 99`),
+    check(
+      'videos_transcoding_status',
+      sql`${t.transcodingStatus} in ('pending', 'processing', 'ready', 'failed')`,
+    ),
+  ],
+);
+
+export const paymentIntents = pgTable(
+  'payment_intents',
+  {
+    // The provider's id (Stripe 'pi_...' or the sandbox's own).
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    buyerId: integer('buyer_id').references(() => users.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status').notNull().default('requires_payment_method'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payment_intents_buyer_video_idx').on(t.buyerId, t.videoId)],
+);
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    paymentIntentId: text('payment_intent_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One payment unlocks one video once; one buyer owns a video once.
+    uniqueIndex('purchases_payment_intent_idx').on(t.paymentIntentId),
+    uniqueIndex('purchases_user_video_idx').on(t.userId, t.videoId),
+    index('purchases_video_id_idx').on(t.videoId),
+  ],
+);
+
+export const sales = pgTable(
+  'sales',
+  {
+    id: serial('id').primaryKey(),
+    sellerId: integer('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    purchaseId: integer('purchase_id').references(() => purchases.id, { onDelete: 'set null' }),
+    buyerId: integer('buyer_id').references(() => users.id, { onDelete: 'set null' }),
+    // The full price: the platform's 10% is taken as a fee on payouts (decisions.md 'Money').
+    amountCents: integer('amount_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sales_seller_id_idx').on(t.sellerId, t.createdAt), uniqueIndex('sales_purchase_idx').on(t.purchaseId)],
+);
+
+export const payoutRequests = pgTable(
+  'payout_requests',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    feeCents: integer('fee_cents').notNull(),
+    netCents: integer('net_cents').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    accountDetails: text('account_details').notNull(),
+    status: text('status').notNull().default('pending'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('payout_requests_user_id_idx').on(t.userId),
+    index('payout_requests_status_idx').on(t.status, t.createdAt),
+    check('payout_requests_status', sql`${t.status} in ('pending', 'paid', 'rejected')`),
+    check('payout_requests_amount_positive', sql`${t.amountCents} > 0`),
+    check('payout_requests_method', sql`${t.paymentMethod} in ('paypal', 'bank', 'venmo', 'other')`),
+  ],
+);
+
+export const videoShares = pgTable(
+  'video_shares',
+  {
+    id: serial('id').primaryKey(),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    platform: text('platform').notNull(),
+    ipAddress: text('ip_address'),
+    referrer: text('referrer'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_shares_video_id_idx').on(t.videoId)],
+);
+
+/** One row per counted view: a viewer counts at most once an hour (decisions.md), and analytics plot them. */
+export const videoViews = pgTable(
+  'video_views',
+  {
+    id: serial('id').primaryKey(),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    // 'u:{userId}' for a signed-in viewer, else 'a:{hash of ip}'.
+    viewerKey: text('viewer_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_views_video_viewer_idx').on(t.videoId, t.viewerKey, t.createdAt)],
+);

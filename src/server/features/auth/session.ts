@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { forbidden, unauthorized } from '../../lib/http-errors.js';
+import { deleteSession, findUserBySession, insertSession } from './sessions-repository.js';
+import type { UserRow } from './users-repository.js';
+
+export const SESSION_COOKIE = 'pickreel_sid';
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionStore;
+  }
+  interface FastifyRequest {
+    /** The signed-in user, loaded once per API request; null when signed out. */
+    user: UserRow | null;
+    /** Hash of this request's session token, when it carried a valid one. */
+    sessionId: string | null;
+  }
+}
+
+/** The database keeps only a hash of the token: a leaked table does not leak live sessions. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+interface CacheEntry {
+  user: UserRow;
+  sessionId: string;
+  until: number;
+}
+
+/**
+ * Sessions live in the database (revocable); the lookups of a busy session are cached in memory for a
+ * few seconds. Everything that ends a session or changes a user in this process invalidates the cache
+ * at once; another instance on the same PostgreSQL sees a change within CACHE_TTL_MS.
+ */
+export class SessionStore {
+  static readonly CACHE_TTL_MS = 5_000;
+  static readonly CACHE_MAX_ENTRIES = 10_000;
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Reads the signed cookie and loads its user; a bad or expired cookie simply means signed out. */
+  async load(request: FastifyRequest): Promise<void> {
+    request.user = null;
+    request.sessionId = null;
+    const raw = request.cookies[SESSION_COOKIE];
+    if (!raw) return;
+    const now = Date.now();
+    // Keyed by the raw signed cookie, so a cached hit skips the HMAC check and the hash as well.
+    const cached = this.cache.get(raw);
+    if (cached && cached.until > now) {
+      request.user = cached.user;
+      request.sessionId = cached.sessionId;
+      return;
+    }
+    this.cache.delete(raw);
+    const unsigned = request.unsignCookie(raw);
+    if (!unsigned.valid || !unsigned.value) return;
+    const sessionId = sessionIdOf(unsigned.value);
+    const user = await findUserBySession(this.db, sessionId, new Date(now));
+    if (!user) return;
+    this.remember(raw, { user, sessionId, until: now + SessionStore.CACHE_TTL_MS });
+    request.user = user;
+    request.sessionId = sessionId;
+  }
+
+  private remember(raw: string, entry: CacheEntry): void {
+    if (this.cache.size >= SessionStore.CACHE_MAX_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(raw, entry);
+  }
+
+  async start(reply: FastifyReply, request: FastifyRequest, userId: number): Promise<void> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await insertSession(this.db, { id: sessionIdOf(token), userId, expiresAt });
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      signed: true,
+      expires: expiresAt,
+    });
+  }
+
+  /** Ends the request's session (logout, or the old one at login). */
+  async end(request: FastifyRequest): Promise<void> {
+    if (request.sessionId) {
+      this.forget((entry) => entry.sessionId === request.sessionId);
+      await deleteSession(this.db, request.sessionId);
+    }
+    request.user = null;
+    request.sessionId = null;
+  }
+
+  /** A user changed (role, earnings) or was deleted: their cached sessions must be read again. */
+  invalidateUser(userId: number): void {
+    this.forget((entry) => entry.user.id === userId);
+  }
+
+  private forget(match: (entry: CacheEntry) => boolean): void {
+    for (const [raw, entry] of this.cache) {
+      if (match(entry)) this.cache.delete(raw);
+    }
+  }
+}
+
+export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+/** preHandler: 401 unless signed in. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw unauthorized();
+}
+
+/** preHandler: 401 when signed out, 403 unless an admin (spec 6, enforced here). */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw unauthorized();
+  if (!request.user.isAdmin) throw forbidden('Admin access required.');
+}
+
+/** The signed-in user in a handler behind requireUser. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,67 @@
+// Entry point: reads the settings, opens the database, migrates, builds the app, listens, and
+// shuts down gracefully on SIGINT/SIGTERM.
+import { buildApp, createLogger } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { ensureAdmin } from './features/auth/auth-service.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`PickReel cannot start. ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db`,
+  });
+  await database.migrate();
+  if (config.admin) await ensureAdmin(database.db, config.admin);
+
+  const log = createLogger(config.logLevel);
+  const app = await buildApp({ config, database, logger: log.logger });
+  app.addHook('onClose', async () => {
+    await database.close();
+    log.flush();
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { database: database.kind, dataDir: config.dataDir, payments: config.stripe ? 'stripe' : 'sandbox' },
+    'PickReel is ready',
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error('PickReel failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
