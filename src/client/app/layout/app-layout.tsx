@@ -1,0 +1,26 @@
+import { useEffect, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { Footer } from './footer';
+import { Navbar } from './navbar';
+
+export function AppLayout({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  // A new page starts at its top, as it would with full page loads.
+  useEffect(() => window.scrollTo(0, 0), [location]);
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-primary px-4 py-2 font-semibold text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <Navbar />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { lazy, Suspense } from 'react';
+import { Link } from 'wouter';
+import { House, Upload } from 'lucide-react';
+import { NAV_SHADOW_SCROLL_PX } from '../../../common/constants.js';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useUser } from '../../features/auth/api/get-user';
+import { cn } from '../../lib/cn';
+import { BrandLink } from './brand';
+import { MobileNav } from './mobile-nav';
+import { RefreshButton } from './refresh-button';
+import { SearchBox } from './search-box';
+import { UserAvatar } from './user-avatar';
+import { useScrolled } from './use-scrolled';
+
+// The account menu (Radix DropdownMenu with its positioning engine) only matters once someone is signed in,
+// so signed-out visitors never download it.
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
+
+export function Navbar() {
+  const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
+  const { data: user, isLoading } = useUser();
+
+  return (
+    <header
+      data-scrolled={scrolled}
+      className={cn(
+        'sticky top-0 z-40 border-b bg-card/90 backdrop-blur-md transition-shadow duration-200 supports-[backdrop-filter]:bg-card/75',
+        // spec 2: the bar lifts off the page once it has scrolled more than 10 px.
+        scrolled ? 'shadow-lg shadow-ink/10' : 'shadow-none',
+      )}
+    >
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-3 px-4 py-3 sm:px-6 md:flex-nowrap md:gap-x-4 lg:px-8"
+      >
+        <BrandLink className="mr-1" />
+        <Button variant="ghost" asChild>
+          <Link href="/">
+            <House aria-hidden />
+            Home
+          </Link>
+        </Button>
+        <RefreshButton className="ml-auto md:ml-0" />
+        <SearchBox className="order-last w-full md:order-none md:mx-2 md:max-w-md md:flex-1" />
+        <div className="hidden items-center gap-2 md:ml-auto md:flex">
+          {isLoading ? (
+            <Skeleton className="h-9 w-48 rounded-full" />
+          ) : user ? (
+            <>
+              <Link href="/upload" className={buttonClasses('primary', 'md')}>
+                <Upload aria-hidden />
+                Upload Video
+              </Link>
+              <Suspense fallback={<UserAvatar username={user.username} />}>
+                <UserMenu user={user} />
+              </Suspense>
+            </>
+          ) : (
+            <>
+              <Link href="/auth" className={buttonClasses('outline', 'md')}>
+                Login Capper/Bettor
+              </Link>
+              <Link href="/auth?tab=register" className={buttonClasses('primary', 'md')}>
+                Open Account Capper/Bettor
+              </Link>
+            </>
+          )}
+        </div>
+        <MobileNav user={user ?? null} />
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+import { Search } from 'lucide-react';
+import { cn } from '../../lib/cn';
+import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
+
+// spec 2: a blank query goes nowhere; anything else opens /videos?q=...
+export function SearchBox({ className }: { className?: string }) {
+  const [, navigate] = useLocation();
+  const [text, setText] = useState('');
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const query = text.trim();
+    if (!query) return;
+    navigate(`/videos?q=${encodeURIComponent(query)}`);
+  };
+
+  return (
+    <form role="search" onSubmit={submit} className={cn('relative', className)}>
+      <label htmlFor="site-search" className="sr-only">
+        Search videos
+      </label>
+      <input
+        id="site-search"
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder={isDesktop ? 'Search videos and products...' : 'Search videos...'}
+        enterKeyHint="search"
+        autoComplete="off"
+        className={cn(
+          'h-10 w-full rounded-full border border-input bg-card pr-11 pl-4 text-sm shadow-xs transition-colors',
+          'placeholder:text-muted-foreground/80 focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0',
+          '[&::-webkit-search-cancel-button]:hidden',
+        )}
+      />
+      <button
+        type="submit"
+        aria-label="Search"
+        className="absolute top-1 right-1 inline-flex size-8 cursor-pointer items-center justify-center rounded-full text-muted-foreground transition-colors hover:bg-muted hover:text-foreground"
+      >
+        <Search aria-hidden className="size-4" />
+      </button>
+    </form>
+  );
+}

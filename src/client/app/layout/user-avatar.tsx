@@ -1,0 +1,17 @@
+import { cn } from '../../lib/cn';
+
+/** spec 2: the avatar shows the first letter of the username. */
+export function UserAvatar({ username, className }: { username: string; className?: string }) {
+  return (
+    <span
+      aria-hidden
+      data-testid="user-avatar"
+      className={cn(
+        'inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground',
+        className,
+      )}
+    >
+      {username.charAt(0).toUpperCase()}
+    </span>
+  );
+}

@@ -1,0 +1,64 @@
+import { Link } from 'wouter';
+import { LayoutDashboard, LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import type { User } from '../../../common/schemas/auth.js';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { UserAvatar } from './user-avatar';
+import { useSignOut } from './use-sign-out';
+
+export function UserMenu({ user }: { user: User }) {
+  const { signOut, isPending } = useSignOut();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger
+        aria-label={`Account menu for ${user.username}`}
+        className="cursor-pointer rounded-full ring-offset-2 transition hover:ring-2 hover:ring-primary/30"
+      >
+        <UserAvatar username={user.username} />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel className="grid gap-0.5">
+          <span className="truncate font-semibold" data-testid="menu-username">
+            {user.username}
+          </span>
+          <span className="truncate text-xs font-normal text-muted-foreground" data-testid="menu-email">
+            {user.email ?? 'No e-mail on file'}
+          </span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {/* Each item is the link itself, so Enter, middle-click and "open in new tab" all work. */}
+        <DropdownMenuItem asChild>
+          <Link href="/dashboard">
+            <LayoutDashboard aria-hidden />
+            Dashboard
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/dashboard">
+            <UserRound aria-hidden />
+            Your Profile
+          </Link>
+        </DropdownMenuItem>
+        {user.isAdmin && (
+          <DropdownMenuItem asChild>
+            <Link href="/admin">
+              <ShieldCheck aria-hidden />
+              Admin Dashboard
+            </Link>
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem variant="destructive" disabled={isPending} onSelect={signOut}>
+          <LogOut aria-hidden />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,97 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Route, Switch } from 'wouter';
+import { PageSpinner } from '../components/ui/spinner';
+import { HomePage } from '../features/videos/pages/home-page';
+import { RequireAuth } from './require-auth';
+
+/** React.lazy wants a default export; our modules export by name. */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
+// Only the home page ships in the entry chunk; everything else loads on first visit (issue 2: code-split
+// by route so the home page never downloads admin, upload, checkout or auth code).
+const AuthPage = lazyPage(
+  () => import('../features/auth/pages/auth-page'),
+  (m) => m.AuthPage,
+);
+const VideosPage = lazyPage(
+  () => import('../features/videos/pages/videos-page'),
+  (m) => m.VideosPage,
+);
+const VideoPage = lazyPage(
+  () => import('../features/videos/pages/video-page'),
+  (m) => m.VideoPage,
+);
+const EditVideoPage = lazyPage(
+  () => import('../features/videos/pages/edit-video-page'),
+  (m) => m.EditVideoPage,
+);
+const DashboardPage = lazyPage(
+  () => import('../features/purchases/pages/dashboard-page'),
+  (m) => m.DashboardPage,
+);
+const AnalyticsPage = lazyPage(
+  () => import('../features/earnings/pages/analytics-page'),
+  (m) => m.AnalyticsPage,
+);
+const UploadPage = lazyPage(
+  () => import('../features/uploads/pages/upload-page'),
+  (m) => m.UploadPage,
+);
+const CheckoutPage = lazyPage(
+  () => import('../features/payments/pages/checkout-page'),
+  (m) => m.CheckoutPage,
+);
+const AdminPage = lazyPage(
+  () => import('../features/admin/pages/admin-page'),
+  (m) => m.AdminPage,
+);
+const NotFoundPage = lazyPage(
+  () => import('./not-found-page'),
+  (m) => m.NotFoundPage,
+);
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Switch>
+        <Route path="/" component={HomePage} />
+        <Route path="/auth" component={AuthPage} />
+        <Route path="/videos" component={VideosPage} />
+        <Route path="/video/:id" component={VideoPage} />
+        <Route path="/dashboard">
+          <RequireAuth>
+            <DashboardPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/dashboard/analytics">
+          <RequireAuth>
+            <AnalyticsPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/upload">
+          <RequireAuth>
+            <UploadPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/checkout/:id">
+          <RequireAuth>
+            <CheckoutPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/edit-video/:id">
+          <RequireAuth>
+            <EditVideoPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/admin">
+          <RequireAuth admin>
+            <AdminPage />
+          </RequireAuth>
+        </Route>
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
+  );
+}

@@ -1,0 +1,38 @@
+import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from '../../../common/constants.js';
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+import { useToast } from './use-toast';
+
+// spec 9: auto-close after 5000 ms, swipe right past 50 px to dismiss, F8 jumps to the notifications.
+const VIEWPORT_HOTKEY = ['F8'];
+
+export function Toaster() {
+  const { toasts, dismiss } = useToast();
+  return (
+    <ToastProvider
+      duration={TOAST_DURATION_MS}
+      swipeDirection="right"
+      swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
+    >
+      {toasts.map(({ id, title, description, variant, action, open }) => (
+        <Toast
+          key={id}
+          open={open}
+          variant={variant}
+          // Failures interrupt a screen reader; successes wait their turn.
+          type={variant === 'destructive' ? 'foreground' : 'background'}
+          onOpenChange={(isOpen) => {
+            if (!isOpen) dismiss(id);
+          }}
+        >
+          <div className="grid min-w-0 flex-1 gap-0.5">
+            <ToastTitle>{title}</ToastTitle>
+            {description && <ToastDescription>{description}</ToastDescription>}
+          </div>
+          {action}
+          <ToastClose />
+        </Toast>
+      ))}
+      <ToastViewport hotkey={VIEWPORT_HOTKEY} />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../../components/ui/use-toast';
+import { apiRequest } from '../../../lib/api-request';
+import { errorMessage } from '../../../lib/error-message';
+import { setSessionUser } from './session-cache';
+
+export async function logout(): Promise<void> {
+  await apiRequest('POST', '/api/logout');
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      setSessionUser(queryClient, null);
+      toast({ title: 'Logged out', description: 'You have been logged out successfully' });
+    },
+    onError: (error) => {
+      toast({ title: 'Logout failed', description: errorMessage(error), variant: 'destructive' });
+    },
+  });
+}

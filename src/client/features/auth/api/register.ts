@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { User } from '../../../../common/schemas/auth.js';
+import { PRODUCT_NAME } from '../../../../common/constants.js';
+import { toast } from '../../../components/ui/use-toast';
+import { apiRequest } from '../../../lib/api-request';
+import { errorMessage } from '../../../lib/error-message';
+import { setSessionUser } from './session-cache';
+
+/** spec 5: the form sends exactly these fields; bio and avatarUrl stay empty at sign-up. */
+export type RegisterPayload = {
+  username: string;
+  phoneNumber: string;
+  password: string;
+  bio: string;
+  avatarUrl: string;
+};
+
+export async function register(payload: RegisterPayload): Promise<User> {
+  const res = await apiRequest('POST', '/api/register', payload);
+  return (await res.json()) as User;
+}
+
+export function useRegister() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: register,
+    onSuccess: (user) => {
+      setSessionUser(queryClient, user);
+      toast({
+        title: 'Registration successful',
+        description: `Welcome to ${PRODUCT_NAME}, ${user.username}!`,
+        variant: 'success',
+      });
+    },
+    onError: (error) => {
+      toast({ title: 'Registration failed', description: errorMessage(error), variant: 'destructive' });
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { LoaderCircle } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoginSchema, type Login } from '../../../../common/schemas/auth.js';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { useLogin } from '../api/login';
+
+type LoginFormProps = { onSuccess: () => void; onSwitchToRegister: () => void };
+
+export function LoginForm({ onSuccess, onSwitchToRegister }: LoginFormProps) {
+  const login = useLogin();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Login>({ resolver: zodResolver(LoginSchema), defaultValues: { username: '', password: '' } });
+
+  const onSubmit = handleSubmit((values) => login.mutate(values, { onSuccess }));
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Login">
+      <FormField label="Username" error={errors.username?.message}>
+        <Input autoComplete="username" autoCapitalize="none" spellCheck={false} {...register('username')} />
+      </FormField>
+      <FormField label="Password" error={errors.password?.message}>
+        <Input type="password" autoComplete="current-password" {...register('password')} />
+      </FormField>
+      <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
+        {login.isPending ? (
+          <>
+            <LoaderCircle aria-hidden className="animate-spin" />
+            Logging in...
+          </>
+        ) : (
+          'Sign In'
+        )}
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        Don&apos;t have an account?{' '}
+        <Button variant="link" onClick={onSwitchToRegister}>
+          Register here
+        </Button>
+      </p>
+    </form>
+  );
+}

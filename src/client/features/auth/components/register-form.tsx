@@ -1,0 +1,70 @@
+import { LoaderCircle } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { RegisterSchema, type Register, type RegisterInput } from '../../../../common/schemas/auth.js';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { useRegister } from '../api/register';
+
+type RegisterFormProps = { onSuccess: () => void; onSwitchToLogin: () => void };
+
+export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) {
+  const registerUser = useRegister();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<RegisterInput, unknown, Register>({
+    resolver: zodResolver(RegisterSchema),
+    defaultValues: { username: '', phoneNumber: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    registerUser.mutate(
+      // spec 5: the form sends username, phoneNumber, password, bio and avatarUrl; the last two start empty.
+      {
+        username: values.username,
+        phoneNumber: values.phoneNumber ?? '',
+        password: values.password,
+        bio: '',
+        avatarUrl: '',
+      },
+      { onSuccess },
+    ),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Register">
+      <FormField label="Username" error={errors.username?.message}>
+        <Input autoComplete="username" autoCapitalize="none" spellCheck={false} {...register('username')} />
+      </FormField>
+      <FormField
+        label="Phone number"
+        error={errors.phoneNumber?.message}
+        hint="Optional. At least 10 digits."
+      >
+        <Input type="tel" autoComplete="tel" inputMode="tel" {...register('phoneNumber')} />
+      </FormField>
+      <FormField label="Password" error={errors.password?.message} hint="At least 6 characters.">
+        <Input type="password" autoComplete="new-password" {...register('password')} />
+      </FormField>
+      <Button type="submit" size="lg" className="w-full" disabled={registerUser.isPending}>
+        {registerUser.isPending ? (
+          <>
+            <LoaderCircle aria-hidden className="animate-spin" />
+            Creating account...
+          </>
+        ) : (
+          'Create Account Capper/Bettor'
+        )}
+      </Button>
+      <p className="text-center text-sm text-muted-foreground">
+        Already have an account?{' '}
+        <Button variant="link" onClick={onSwitchToLogin}>
+          Sign in here
+        </Button>
+      </p>
+    </form>
+  );
+}

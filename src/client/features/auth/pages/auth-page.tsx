@@ -1,0 +1,54 @@
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useUser } from '../api/get-user';
+import { AuthMarketingPanel } from '../components/auth-marketing-panel';
+import { LoginForm } from '../components/login-form';
+import { RegisterForm } from '../components/register-form';
+
+type AuthTab = 'login' | 'register';
+
+export function AuthPage() {
+  const { data: user, isLoading } = useUser();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  // The tab lives in the URL (spec 2: ?tab=register), so the navbar's "Open Account" link works from here too.
+  const tab: AuthTab = new URLSearchParams(search).get('tab') === 'register' ? 'register' : 'login';
+  const showTab = (next: AuthTab) =>
+    navigate(next === 'register' ? '/auth?tab=register' : '/auth', { replace: true });
+  const goHome = () => navigate('/', { replace: true });
+
+  if (isLoading) return <PageSpinner label="Checking your session" />;
+  if (user) return <Redirect to="/" replace />;
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl items-start gap-8 px-4 py-10 sm:px-6 lg:grid-cols-2 lg:gap-12 lg:py-16">
+      <Card className="w-full">
+        <CardContent className="p-6 sm:p-8">
+          <h1 className="mb-1 text-2xl font-bold tracking-tight">
+            {tab === 'login' ? 'Welcome back' : 'Create your account'}
+          </h1>
+          <p className="mb-6 text-sm text-muted-foreground">
+            {tab === 'login'
+              ? 'Sign in to buy winners or manage your uploads.'
+              : 'One account to sell your picks and to buy winners.'}
+          </p>
+          <Tabs value={tab} onValueChange={(value) => showTab(value as AuthTab)}>
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="login">Login</TabsTrigger>
+              <TabsTrigger value="register">Register</TabsTrigger>
+            </TabsList>
+            <TabsContent value="login">
+              <LoginForm onSuccess={goHome} onSwitchToRegister={() => showTab('register')} />
+            </TabsContent>
+            <TabsContent value="register">
+              <RegisterForm onSuccess={goHome} onSwitchToLogin={() => showTab('login')} />
+            </TabsContent>
+          </Tabs>
+        </CardContent>
+      </Card>
+      <AuthMarketingPanel />
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { Link } from 'wouter';
+import { Phone, ShieldCheck, Upload } from 'lucide-react';
+import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '../../../../common/constants.js';
+import { buttonClasses } from '../../../components/ui/button';
+import { appConfig } from '../../../lib/app-config';
+
+// spec 1: the home banner states the platform's cut and the support phone.
+export function HeroBanner() {
+  const phone = appConfig.supportPhone;
+  return (
+    <section
+      aria-labelledby="hero-title"
+      className="relative isolate overflow-hidden rounded-card bg-ink px-6 py-12 text-white shadow-xl sm:px-10 sm:py-16"
+    >
+      <div
+        aria-hidden
+        className="absolute -top-32 right-0 -z-10 size-96 rounded-full bg-emerald-500/30 blur-3xl"
+      />
+      <div
+        aria-hidden
+        className="absolute -bottom-40 -left-20 -z-10 size-96 rounded-full bg-amber-400/15 blur-3xl"
+      />
+      <div className="grid max-w-3xl gap-6">
+        <p className="inline-flex w-fit items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-emerald-300 ring-1 ring-white/15">
+          <ShieldCheck aria-hidden className="size-4" />
+          Cappers keep {100 - PLATFORM_CUT_PERCENT}% of every sale
+        </p>
+        <h1 id="hero-title" className="text-3xl font-extrabold tracking-tight text-balance sm:text-5xl">
+          Winning picks, straight from the cappers.
+        </h1>
+        <p className="max-w-2xl text-lg text-slate-300">
+          Watch free previews, buy the daily winners you trust, or sell your own. {PRODUCT_NAME} only takes a{' '}
+          <strong className="font-semibold text-white">{PLATFORM_CUT_PERCENT}% cut</strong> of each sale.
+        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <Link href="/upload" className={buttonClasses('accent', 'lg')}>
+            <Upload aria-hidden />
+            Sell your picks
+          </Link>
+          <a
+            href={`tel:${phone.replace(/[^\d+]/g, '')}`}
+            className="inline-flex items-center gap-2 rounded-xl px-3 py-2 text-base font-medium text-slate-100 hover:bg-white/10"
+          >
+            <Phone aria-hidden className="size-5 text-emerald-400" />
+            <span>
+              Support: <span className="font-semibold text-white">{phone}</span>
+            </span>
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}

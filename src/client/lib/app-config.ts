@@ -1,0 +1,37 @@
+import type { AppConfig } from '../../common/schemas/app-config.js';
+import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
+
+// Mirrors APP_CONFIG_META_NAME in common/schemas/app-config.ts. Importing it from there would pull zod into
+// the home page bundle, because that module builds its schema at load time.
+const META_NAME = 'pickreel-config';
+
+const DEFAULTS: AppConfig = {
+  supportPhone: DEFAULT_SUPPORT_PHONE,
+  paymentProvider: 'sandbox',
+  stripePublishableKey: null,
+};
+
+function parse(content: string | null | undefined): AppConfig {
+  if (!content) return DEFAULTS;
+  try {
+    const raw = JSON.parse(content) as Partial<Record<keyof AppConfig, unknown>>;
+    return {
+      supportPhone:
+        typeof raw.supportPhone === 'string' && raw.supportPhone ? raw.supportPhone : DEFAULTS.supportPhone,
+      paymentProvider: raw.paymentProvider === 'stripe' ? 'stripe' : 'sandbox',
+      stripePublishableKey: typeof raw.stripePublishableKey === 'string' ? raw.stripePublishableKey : null,
+    };
+  } catch {
+    return DEFAULTS;
+  }
+}
+
+/**
+ * The server writes the settings the browser needs into index.html, so the first paint needs no request.
+ * Under `vite dev` the placeholder stays a comment and the defaults apply.
+ */
+export const appConfig: AppConfig = parse(
+  typeof document === 'undefined'
+    ? null
+    : document.querySelector<HTMLMetaElement>(`meta[name="${META_NAME}"]`)?.content,
+);
