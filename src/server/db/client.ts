@@ -26,6 +26,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Runs raw SQL (migrations, test set-up); not for feature code. */
   exec(sqlText: string): Promise<void>;
+  /** PGlite only: the data directory as a tarball (tests copy a migrated database this way). */
+  dumpDataDir(): Promise<Blob>;
   /** Applies the committed SQL migrations (drizzle/); safe at every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           connection.release();
         }
       },
+      dumpDataDir: () => Promise.reject(new Error('dumpDataDir is for PGlite only')),
       close: () => pool.end(),
     };
   }
@@ -82,6 +85,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: async () => {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
     },
+    dumpDataDir: async () => client.dumpDataDir('gzip'),
     close: () => client.close(),
   };
 }

@@ -26,7 +26,9 @@ export function isSameSite(request: FastifyRequest): boolean {
   if (source === undefined) return true;
   if (source === 'null') return false;
   try {
-    return new URL(source).host === request.host;
+    const origin = new URL(source);
+    // Normalise this site's host with the source's scheme, so 'localhost:80' equals 'http://localhost'.
+    return origin.host === new URL(`${origin.protocol}//${request.host}`).host;
   } catch {
     return false;
   }

@@ -25,9 +25,16 @@ function tooMany(seconds: number): HttpError {
   });
 }
 
-async function consume(limiter: Limiter, request: FastifyRequest, increment = true): Promise<void> {
-  const result = await limiter(request, { increment });
+/** Counts this request against the limit; 429 once it is over. */
+async function consume(limiter: Limiter, request: FastifyRequest): Promise<void> {
+  const result = await limiter(request);
   if (!result.isAllowed && result.isExceeded) throw tooMany(result.ttlInSeconds);
+}
+
+/** 429 when the limit is already used up, without counting this request. */
+async function ensureNotSpent(limiter: Limiter, request: FastifyRequest): Promise<void> {
+  const result = await limiter(request, { increment: false });
+  if (!result.isAllowed && result.remaining <= 0) throw tooMany(result.ttlInSeconds);
 }
 
 export async function authRoutes(app: FastifyInstance, options: { db: Db; limits: AuthRateLimits }) {
@@ -73,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     '/api/login',
     { schema: { body: LoginSchema }, preValidation: (request) => consume(loginPerIp, request) },
     async (request, reply) => {
-      await consume(loginFailuresPerUsername, request, false);
+      await ensureNotSpent(loginFailuresPerUsername, request);
       const user = await authenticate(db, request.body);
       if (!user) {
         await consume(loginFailuresPerUsername, request);

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'pickreel-config-'));
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ DATA_DIR: tempDir(), ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with no settings', () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 5000,
+      databaseUrl: undefined,
+      admin: undefined,
+      stripe: undefined,
+      supportPhone: '+1 (555) 010-0199',
+    });
+    // No SESSION_SECRET: a random one is kept under DATA_DIR so restarts keep people signed in.
+    expect(config.sessionSecret).toBe(readFileSync(path.join(dir, 'session-secret'), 'utf8'));
+    expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(config.sessionSecret);
+  });
+
+  it('names each bad setting', () => {
+    expect(problems({ PORT: 'eighty' })).toEqual(['PORT: must be a number']);
+    expect(problems({ PORT: '70000' })[0]).toMatch(/^PORT:/);
+    expect(problems({ DATABASE_URL: 'mysql://x' })).toEqual(['DATABASE_URL: must be a postgres:// or postgresql:// URL']);
+    expect(problems({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET: must be at least 32 characters long']);
+    expect(problems({ ADMIN_USERNAME: 'boss' })).toEqual([
+      'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
+    ]);
+    expect(problems({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toEqual([
+      'STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
+    ]);
+    expect(problems({ STRIPE_PUBLISHABLE_KEY: 'nope', STRIPE_SECRET_KEY: 'sk_test_abc' })[0]).toMatch(
+      /^STRIPE_PUBLISHABLE_KEY: must start with pk_test_/,
+    );
+    expect(problems({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' })).toEqual([
+      'ADMIN_PASSWORD: must be at least 6 characters',
+    ]);
+  });
+
+  it('reads the admin and Stripe settings as pairs', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      ADMIN_USERNAME: 'boss',
+      ADMIN_PASSWORD: 'boss-password',
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
+      PORT: '8080',
+    });
+    expect(config.admin).toEqual({ username: 'boss', password: 'boss-password' });
+    expect(config.stripe).toEqual({ secretKey: 'sk_test_123', publishableKey: 'pk_test_123', webhookSecret: undefined });
+    expect(config.port).toBe(8080);
+  });
+});

@@ -1,0 +1,120 @@
+// Builds the real app on a fresh database for one API test file (conventions: 'Tests').
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig, type Config } from '../../src/server/config.js';
+import { openDatabase, type Database } from '../../src/server/db/client.js';
+import type { AuthRateLimits } from '../../src/server/features/auth/routes.js';
+import { withAdminConnection } from './postgres.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Everything the app logged, as text. */
+  logs: () => string;
+  close: () => Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  authRateLimits?: AuthRateLimits;
+}
+
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const template = inject('pgTemplate');
+  const databaseUrl = process.env.DATABASE_URL;
+  if (template && databaseUrl) {
+    const name = `pickreel_t_${randomBytes(6).toString('hex')}`;
+    await withAdminConnection(databaseUrl, (client) => client.query(`create database ${name} template ${template}`));
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+    return {
+      database,
+      drop: () =>
+        withAdminConnection(databaseUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
+          () => undefined,
+        ),
+    };
+  }
+  const dumpPath = inject('pgliteDumpPath');
+  if (!dumpPath) throw new Error('api-global-setup did not run');
+  const database = await openDatabase({ loadDataDir: new Blob([readFileSync(dumpPath)]) });
+  return { database, drop: async () => {} };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const { database, drop } = await freshDatabase();
+  let logText = '';
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      logText += chunk.toString();
+      callback();
+    },
+  });
+  const app = await buildApp({
+    config,
+    database,
+    logger: { level: 'info', stream },
+    authRateLimits: options.authRateLimits,
+    clientDir: null,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    logs: () => logText,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The signed session cookie a response set, as `name=value` for the next request's Cookie header. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'pickreel_sid');
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+let counter = 0;
+/** A username no other test in this file uses. */
+export function uniqueUsername(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${process.pid}x${counter}`;
+}
+
+/** Registers a user and returns the Cookie header of their session. */
+export async function registerUser(
+  app: FastifyInstance,
+  overrides: { username?: string; password?: string; phoneNumber?: string } = {},
+  remoteAddress = '10.0.0.1',
+): Promise<{ cookie: string; id: number; username: string; password: string }> {
+  const username = overrides.username ?? uniqueUsername();
+  const password = overrides.password ?? 'correct-horse';
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { username, password, phoneNumber: overrides.phoneNumber ?? '5550100199' },
+    remoteAddress,
+  });
+  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  return { cookie: sessionCookie(response), id: response.json<{ id: number }>().id, username, password };
+}
