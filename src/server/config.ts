@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
-const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 
 const EnvSchema = z
   .object({
