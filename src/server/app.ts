@@ -13,11 +13,18 @@ import { SessionStore } from './features/auth/session.js';
 import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
+import { LocalMediaStorage } from './media/storage.js';
 import { RequestLogController } from './lib/request-log.js';
 import { registerClient } from './plugins/client.js';
 import { registerCsrfProtection } from './plugins/csrf.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    storage: LocalMediaStorage;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -80,7 +87,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
-  await app.register(videoRoutes, { db });
+  const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'));
+  app.decorate('storage', storage);
+  await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

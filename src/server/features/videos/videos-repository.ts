@@ -1,0 +1,150 @@
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
+import type { VideoListQuery } from '../../../common/schemas/videos.js';
+
+export type VideoRow = typeof videos.$inferSelect;
+export type NewVideoRow = typeof videos.$inferInsert;
+
+export interface VideoWithCapper {
+  video: VideoRow;
+  capper: { id: number; username: string; displayName: string | null; avatarUrl: string | null };
+  isPurchased: boolean;
+}
+
+const capperColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  avatarUrl: users.avatarUrl,
+};
+
+/** Whether the viewer bought the video: one indexed probe per row, never a join that multiplies rows. */
+function purchasedBy(viewerId: number | null): SQL<boolean> {
+  if (viewerId === null) return sql<boolean>`false`;
+  return sql<boolean>`exists (select 1 from ${purchases} where ${purchases.videoId} = ${videos.id} and ${purchases.userId} = ${viewerId})`;
+}
+
+function selectVideos(db: Executor, viewerId: number | null) {
+  return db
+    .select({ video: videos, capper: capperColumns, isPurchased: purchasedBy(viewerId) })
+    .from(videos)
+    .innerJoin(users, eq(users.id, videos.userId));
+}
+
+/** `%` and `_` in the visitor's text are literal characters, not wildcards. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const ORDER: Record<VideoListQuery['sort'], SQL[]> = {
+  newest: [desc(videos.createdAt), desc(videos.id)],
+  price_asc: [asc(videos.priceCents), desc(videos.id)],
+  price_desc: [desc(videos.priceCents), desc(videos.id)],
+  popular: [desc(videos.views), desc(videos.id)],
+};
+
+/** The public catalog: ready videos only, filtered, sorted and bounded to one page. */
+export async function listPublicVideos(
+  db: Executor,
+  query: VideoListQuery,
+  viewerId: number | null,
+): Promise<VideoWithCapper[]> {
+  const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready')];
+  if (query.category) conditions.push(eq(videos.category, query.category));
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    conditions.push(or(ilike(videos.title, pattern), ilike(videos.description, pattern), ilike(videos.category, pattern))!);
+  }
+  return selectVideos(db, viewerId)
+    .where(and(...conditions))
+    .orderBy(...ORDER[query.sort])
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
+export async function listVideosOfUser(
+  db: Executor,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<VideoWithCapper[]> {
+  return selectVideos(db, userId)
+    .where(eq(videos.userId, userId))
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function findVideo(db: Executor, id: number, viewerId: number | null): Promise<VideoWithCapper | undefined> {
+  const rows = await selectVideos(db, viewerId).where(eq(videos.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function findVideoRow(db: Executor, id: number): Promise<VideoRow | undefined> {
+  const rows = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function insertVideo(db: Executor, video: NewVideoRow): Promise<VideoRow> {
+  const rows = await db.insert(videos).values(video).returning();
+  return rows[0]!;
+}
+
+export async function updateVideo(db: Executor, id: number, changes: Partial<NewVideoRow>): Promise<VideoRow | undefined> {
+  const rows = await db.update(videos).set(changes).where(eq(videos.id, id)).returning();
+  return rows[0];
+}
+
+export async function deleteVideo(db: Executor, id: number): Promise<VideoRow | undefined> {
+  const rows = await db.delete(videos).where(eq(videos.id, id)).returning();
+  return rows[0];
+}
+
+export async function hasPurchased(db: Executor, userId: number, videoId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), eq(purchases.videoId, videoId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Counts a view unless this viewer was counted for this video in the last hour (decisions.md).
+ * Returns whether it counted.
+ */
+export async function recordView(db: Executor, videoId: number, viewerKey: string): Promise<boolean> {
+  // One statement, so two tabs of the same viewer cannot both count.
+  const result = await db.execute(sql`
+    with counted as (
+      insert into ${videoViews} (video_id, viewer_key)
+      select ${videoId}, ${viewerKey}
+      where not exists (
+        select 1 from ${videoViews}
+        where video_id = ${videoId} and viewer_key = ${viewerKey} and created_at > now() - interval '1 hour'
+      )
+      returning id
+    )
+    update ${videos} set views = views + 1
+    where id = ${videoId} and exists (select 1 from counted)
+    returning views`);
+  return rowsOf(result).length > 0;
+}
+
+/** Raw query results: node-postgres and PGlite both carry `rows`. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+export async function recordShare(
+  db: Executor,
+  share: { videoId: number; userId: number | null; platform: string; ipAddress: string | null; referrer: string | null },
+): Promise<number> {
+  await db.insert(videoShares).values(share);
+  const rows = await db
+    .update(videos)
+    .set({ shareCount: sql`${videos.shareCount} + 1` })
+    .where(eq(videos.id, share.videoId))
+    .returning({ shareCount: videos.shareCount });
+  return rows[0]?.shareCount ?? 0;
+}

@@ -1,0 +1,100 @@
+import type { Db } from '../../db/client.js';
+import { dollarsToCents, centsToDollars } from '../../../common/money.js';
+import type { Video, VideoUpdate, TranscodingStatus } from '../../../common/schemas/videos.js';
+import { forbidden, notFound } from '../../lib/http-errors.js';
+import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
+import type { UserRow } from '../auth/users-repository.js';
+import { deleteVideo, findVideo, findVideoRow, updateVideo, type VideoWithCapper } from './videos-repository.js';
+
+export interface Viewer {
+  id: number;
+  isAdmin: boolean;
+}
+
+export function viewerOf(user: UserRow | null): Viewer | null {
+  return user ? { id: user.id, isAdmin: user.isAdmin } : null;
+}
+
+/**
+ * The one place a video becomes JSON. The winning selections leave the server only for the owner,
+ * a buyer of this video, or an admin (decisions.md 'Security overrides'), in every endpoint.
+ */
+export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, viewer: Viewer | null): Video {
+  const isOwner = viewer !== null && viewer.id === video.userId;
+  const maySeeSelections = isOwner || isPurchased || viewer?.isAdmin === true;
+  const result: Video = {
+    id: video.id,
+    userId: video.userId,
+    title: video.title,
+    description: video.description,
+    price: centsToDollars(video.priceCents),
+    category: video.category,
+    thumbnailUrl: video.thumbnailUrl,
+    videoUrl: video.videoUrl,
+    webmUrl: video.webmUrl,
+    ogvUrl: video.ogvUrl,
+    hlsUrl: video.hlsUrl,
+    externalVideoUrl: video.externalVideoUrl,
+    isExternalVideo: video.isExternalVideo,
+    isTranscoded: video.isTranscoded,
+    transcodingStatus: video.transcodingStatus as TranscodingStatus,
+    transcodingProgress: video.transcodingProgress,
+    transcodingError: isOwner || viewer?.isAdmin ? video.transcodingError : null,
+    availableFormats: video.availableFormats,
+    duration: video.duration,
+    isPremium: video.isPremium,
+    views: video.views,
+    shareUrl: video.shareUrl,
+    shareCount: video.shareCount,
+    createdAt: video.createdAt.toISOString(),
+    capper: { id: capper.id, username: capper.username, displayName: capper.displayName, avatarUrl: capper.avatarUrl },
+    isOwner,
+    isPurchased: isPurchased && !isOwner,
+  };
+  if (maySeeSelections) result.emailInformation = video.emailInformation ?? '';
+  return result;
+}
+
+/** A video that is not ready is visible only to its owner and admins. */
+export function mayView(entry: VideoWithCapper, viewer: Viewer | null): boolean {
+  return entry.video.transcodingStatus === 'ready' || viewer?.id === entry.video.userId || viewer?.isAdmin === true;
+}
+
+export async function getVisibleVideo(db: Db, id: number, viewer: Viewer | null): Promise<VideoWithCapper> {
+  const entry = await findVideo(db, id, viewer?.id ?? null);
+  if (!entry || !mayView(entry, viewer)) throw notFound('Video not found');
+  return entry;
+}
+
+async function ownedVideo(db: Db, id: number, viewer: Viewer) {
+  const row = await findVideoRow(db, id);
+  if (!row) throw notFound('Video not found');
+  if (row.userId !== viewer.id && !viewer.isAdmin) throw forbidden('Only the owner of this video can change it.');
+  return row;
+}
+
+export async function editVideo(db: Db, id: number, changes: VideoUpdate, viewer: Viewer): Promise<Video> {
+  await ownedVideo(db, id, viewer);
+  await updateVideo(db, id, {
+    ...(changes.title !== undefined && { title: changes.title }),
+    ...(changes.description !== undefined && { description: changes.description }),
+    ...(changes.emailInformation !== undefined && { emailInformation: changes.emailInformation }),
+    ...(changes.price !== undefined && { priceCents: dollarsToCents(changes.price) }),
+    ...(changes.category !== undefined && { category: changes.category }),
+  });
+  return toPublicVideo(await getVisibleVideo(db, id, viewer), viewer);
+}
+
+/**
+ * Deletes the video and what refers to it (views, shares, purchases cascade; sales keep their amount
+ * but lose the link) in one transaction, then its media files once the rows are gone for good.
+ */
+export async function removeVideo(db: Db, storage: MediaStorage, id: number, viewer: Viewer): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await findVideoRow(tx, id);
+    if (!row) throw notFound('Video not found');
+    if (row.userId !== viewer.id && !viewer.isAdmin) throw forbidden('Only the owner of this video can delete it.');
+    await deleteVideo(tx, id);
+  });
+  await storage.removePrefix(videoMediaPrefix(id));
+}
