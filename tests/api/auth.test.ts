@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, sessionCookie, uniqueUsername, type TestApp } from '../setup/test-app.js';
+import {
+  createTestApp,
+  registerUser,
+  sessionCookie,
+  uniqueUsername,
+  type TestApp,
+} from '../setup/test-app.js';
 
 let t: TestApp;
 let ipCounter = 0;
@@ -14,7 +20,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-function post(url: string, payload: unknown, options: { cookie?: string; ip?: string; headers?: Record<string, string> } = {}) {
+function post(
+  url: string,
+  payload: unknown,
+  options: { cookie?: string; ip?: string; headers?: Record<string, string> } = {},
+) {
   return t.app.inject({
     method: 'POST',
     url,
@@ -53,7 +63,13 @@ describe('POST /api/register', () => {
     });
     expect(response.statusCode).toBe(201);
     const user = response.json();
-    expect(user).toMatchObject({ username, phoneNumber: '5550100199', isAdmin: false, manualEarnings: 0, bio: null });
+    expect(user).toMatchObject({
+      username,
+      phoneNumber: '5550100199',
+      isAdmin: false,
+      manualEarnings: 0,
+      bio: null,
+    });
     expect(JSON.stringify(user)).not.toMatch(/secret-pass|password|argon2/i);
 
     const cookie = response.cookies.find((c) => c.name === 'pickreel_sid');
@@ -76,7 +92,10 @@ describe('POST /api/register', () => {
   it.each([
     [{ username: 'ab', password: 'secret-pass' }, 'Username must be at least 3 characters.'],
     [{ username: 'valid_name', password: '12345' }, 'Password must be at least 6 characters.'],
-    [{ username: 'valid_name', password: 'secret-pass', phoneNumber: '555123' }, 'Phone number must be at least 10 digits.'],
+    [
+      { username: 'valid_name', password: 'secret-pass', phoneNumber: '555123' },
+      'Phone number must be at least 10 digits.',
+    ],
   ])('refuses %j with the spec message', async (payload, message) => {
     const response = await post('/api/register', payload);
     expect(response.statusCode).toBe(400);
@@ -84,7 +103,11 @@ describe('POST /api/register', () => {
   });
 
   it('accepts an empty phone number as not given', async () => {
-    const response = await post('/api/register', { username: uniqueUsername(), password: 'secret-pass', phoneNumber: '' });
+    const response = await post('/api/register', {
+      username: uniqueUsername(),
+      password: 'secret-pass',
+      phoneNumber: '',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json().phoneNumber).toBeNull();
   });
@@ -157,7 +180,10 @@ describe('rate limiting', () => {
     const ip = nextIp();
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
-      statuses.push((await post('/api/login', { username: uniqueUsername('rl'), password: 'whatever1' }, { ip })).statusCode);
+      statuses.push(
+        (await post('/api/login', { username: uniqueUsername('rl'), password: 'whatever1' }, { ip }))
+          .statusCode,
+      );
     }
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     const limited = await post('/api/login', { username: 'someone', password: 'whatever1' }, { ip });
@@ -168,7 +194,8 @@ describe('rate limiting', () => {
 
   it('limits failed logins per username across IPs, without counting successes', async () => {
     const { username, password } = await registerUser(t.app, {}, nextIp());
-    for (let i = 0; i < 5; i++) expect((await post('/api/login', { username, password })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await post('/api/login', { username, password })).statusCode).toBe(200);
     for (let i = 0; i < 10; i++) {
       expect((await post('/api/login', { username, password: 'wrong-password' })).statusCode).toBe(401);
     }
@@ -181,7 +208,10 @@ describe('rate limiting', () => {
     for (let i = 0; i < 30; i++) {
       expect((await post('/api/register', { username: 'ab', password: 'x' }, { ip })).statusCode).toBe(400);
     }
-    expect((await post('/api/register', { username: uniqueUsername(), password: 'secret-pass' }, { ip })).statusCode).toBe(429);
+    expect(
+      (await post('/api/register', { username: uniqueUsername(), password: 'secret-pass' }, { ip }))
+        .statusCode,
+    ).toBe(429);
   });
 });
 
@@ -239,7 +269,11 @@ describe('API errors and headers', () => {
   });
 
   it('never logs a password or a session token', async () => {
-    const { cookie, username, password } = await registerUser(t.app, { password: 'log-canary-password' }, nextIp());
+    const { cookie, username, password } = await registerUser(
+      t.app,
+      { password: 'log-canary-password' },
+      nextIp(),
+    );
     await post('/api/login', { username, password });
     await getUser(cookie);
     const logs = t.logs();

@@ -5,7 +5,10 @@ export function templateDatabaseName(): string {
   return `pickreel_tpl_${process.pid}`;
 }
 
-export async function withAdminConnection<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withAdminConnection<T>(
+  databaseUrl: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -31,16 +31,18 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   const databaseUrl = process.env.DATABASE_URL;
   if (template && databaseUrl) {
     const name = `pickreel_t_${randomBytes(6).toString('hex')}`;
-    await withAdminConnection(databaseUrl, (client) => client.query(`create database ${name} template ${template}`));
+    await withAdminConnection(databaseUrl, (client) =>
+      client.query(`create database ${name} template ${template}`),
+    );
     const url = new URL(databaseUrl);
     url.pathname = `/${name}`;
     const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
     return {
       database,
       drop: () =>
-        withAdminConnection(databaseUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
-          () => undefined,
-        ),
+        withAdminConnection(databaseUrl, (client) =>
+          client.query(`drop database if exists ${name} with (force)`),
+        ).then(() => undefined),
     };
   }
   const dumpPath = inject('pgliteDumpPath');
@@ -115,6 +117,7 @@ export async function registerUser(
     payload: { username, password, phoneNumber: overrides.phoneNumber ?? '5550100199' },
     remoteAddress,
   });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`register failed: ${response.statusCode} ${response.body}`);
   return { cookie: sessionCookie(response), id: response.json<{ id: number }>().id, username, password };
 }
