@@ -2,7 +2,6 @@
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import pino from 'pino';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../common/schemas/app-config.js';
@@ -37,20 +36,12 @@ export interface AppOptions {
 
 const API_PREFIXES = ['/api/', '/media/'];
 
-/**
- * Structured JSON logs. Written through a buffered stream: a synchronous write per request costs a
- * small API call about a sixth of its throughput. main.ts flushes the buffer on shutdown.
- */
-export function createLogger(level: string): { logger: FastifyServerOptions['logger']; flush: () => void } {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+/** Structured JSON logs to stdout. */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
-    logger: {
-      level,
-      stream,
-      // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
-      redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'password', '*.password'], censor: '[redacted]' },
-    },
-    flush: () => stream.flushSync(),
+    level,
+    // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'password', '*.password'], censor: '[redacted]' },
   };
 }
 

@@ -1,6 +1,6 @@
 // Entry point: reads the settings, opens the database, migrates, builds the app, listens, and
 // shuts down gracefully on SIGINT/SIGTERM.
-import { buildApp, createLogger } from './app.js';
+import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/auth-service.js';
@@ -26,12 +26,8 @@ async function main(): Promise<void> {
   await database.migrate();
   if (config.admin) await ensureAdmin(database.db, config.admin);
 
-  const log = createLogger(config.logLevel);
-  const app = await buildApp({ config, database, logger: log.logger });
-  app.addHook('onClose', async () => {
-    await database.close();
-    log.flush();
-  });
+  const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
+  app.addHook('onClose', async () => database.close());
 
   let closing = false;
   const shutdown = (signal: string) => {

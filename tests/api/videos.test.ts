@@ -21,8 +21,15 @@ beforeAll(async () => {
   admin = await registerUser(t.app, {}, '10.2.0.4');
   await setAdmin(t.database.db, admin.id, true);
   bought = await createVideo(t.database.db, owner.id, { title: 'Bought pick', priceCents: 2599 });
-  notBought = await createVideo(t.database.db, owner.id, { title: 'Other pick', category: 'NFL', priceCents: 999 });
-  processing = await createVideo(t.database.db, owner.id, { title: 'Still processing', transcodingStatus: 'processing' });
+  notBought = await createVideo(t.database.db, owner.id, {
+    title: 'Other pick',
+    category: 'NFL',
+    priceCents: 999,
+  });
+  processing = await createVideo(t.database.db, owner.id, {
+    title: 'Still processing',
+    transcodingStatus: 'processing',
+  });
   await createPurchase(t.database.db, buyer.id, bought);
 });
 afterAll(async () => {
@@ -72,9 +79,14 @@ describe('winning selections visibility', () => {
           const video = byId.get(row.id);
           expect(video, `${endpoint.name} lists ${key}`).toBeDefined();
           if (viewer.sees[key]) {
-            expect(video!.emailInformation, `${viewerName} sees ${key} via ${endpoint.name}`).toBe(row.emailInformation);
+            expect(video!.emailInformation, `${viewerName} sees ${key} via ${endpoint.name}`).toBe(
+              row.emailInformation,
+            );
           } else {
-            expect('emailInformation' in video!, `${viewerName} must not see ${key} via ${endpoint.name}`).toBe(false);
+            expect(
+              'emailInformation' in video!,
+              `${viewerName} must not see ${key} via ${endpoint.name}`,
+            ).toBe(false);
             expect(response.body).not.toContain(row.emailInformation!);
           }
           expect(video!.isOwner).toBe(viewerName === 'owner');
@@ -149,15 +161,24 @@ describe('catalog', () => {
   });
 
   it('tells whether the viewer bought a video', async () => {
-    expect((await get(`/api/videos/${bought.id}/purchased`, buyer.cookie)).json()).toEqual({ purchased: true });
-    expect((await get(`/api/videos/${bought.id}/purchased`, stranger.cookie)).json()).toEqual({ purchased: false });
+    expect((await get(`/api/videos/${bought.id}/purchased`, buyer.cookie)).json()).toEqual({
+      purchased: true,
+    });
+    expect((await get(`/api/videos/${bought.id}/purchased`, stranger.cookie)).json()).toEqual({
+      purchased: false,
+    });
     expect((await get(`/api/videos/${bought.id}/purchased`)).json()).toEqual({ purchased: false });
   });
 });
 
 describe('editing', () => {
   const patch = (id: number, payload: unknown, cookie?: string) =>
-    t.app.inject({ method: 'PATCH', url: `/api/videos/${id}`, payload: payload as object, headers: cookie ? { cookie } : {} });
+    t.app.inject({
+      method: 'PATCH',
+      url: `/api/videos/${id}`,
+      payload: payload as object,
+      headers: cookie ? { cookie } : {},
+    });
 
   it('lets the owner edit with the upload rules', async () => {
     const response = await patch(
@@ -166,11 +187,18 @@ describe('editing', () => {
       owner.cookie,
     );
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ title: 'Edited title', price: 15, category: 'MLB', emailInformation: 'New picks' });
+    expect(response.json()).toMatchObject({
+      title: 'Edited title',
+      price: 15,
+      category: 'MLB',
+      emailInformation: 'New picks',
+    });
     expect((await patch(notBought.id, { price: 0.5 }, owner.cookie)).json()).toEqual({
       message: 'Price must be at least $0.99',
     });
-    expect((await patch(notBought.id, { title: '   ' }, owner.cookie)).json()).toEqual({ message: 'Title is required' });
+    expect((await patch(notBought.id, { title: '   ' }, owner.cookie)).json()).toEqual({
+      message: 'Title is required',
+    });
     expect((await patch(notBought.id, { category: 'Chess' }, owner.cookie)).statusCode).toBe(400);
     expect((await patch(notBought.id, {}, owner.cookie)).json()).toEqual({ message: 'Nothing to update' });
   });
@@ -187,7 +215,12 @@ describe('editing', () => {
 describe('views and shares', () => {
   it('counts a view at most once per viewer per hour', async () => {
     const view = (cookie?: string, ip = '10.3.0.1') =>
-      t.app.inject({ method: 'POST', url: `/api/videos/${bought.id}/view`, headers: cookie ? { cookie } : {}, remoteAddress: ip });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/videos/${bought.id}/view`,
+        headers: cookie ? { cookie } : {},
+        remoteAddress: ip,
+      });
     const before = ((await get(`/api/videos/${bought.id}`)).json() as Video).views;
     expect((await view(stranger.cookie)).json()).toEqual({ counted: true });
     expect((await view(stranger.cookie)).json()).toEqual({ counted: false });
@@ -207,7 +240,9 @@ describe('views and shares', () => {
     expect((await share('whatsapp')).json()).toEqual({ shareCount: 1 });
     expect((await share('x')).json()).toEqual({ shareCount: 2 });
     expect((await share('myspace')).statusCode).toBe(400);
-    const rows = await t.database.db.execute(sql`select platform, user_id, referrer from video_shares order by id`);
+    const rows = await t.database.db.execute(
+      sql`select platform, user_id, referrer from video_shares order by id`,
+    );
     expect((rows as unknown as { rows: unknown[] }).rows).toEqual([
       { platform: 'whatsapp', user_id: stranger.id, referrer: 'http://localhost/video/1' },
       { platform: 'x', user_id: stranger.id, referrer: 'http://localhost/video/1' },
@@ -236,13 +271,17 @@ describe('deleting', () => {
     expect((await get(`/api/videos/${video.id}`, owner.cookie)).statusCode).toBe(404);
     expect(existsSync(folder)).toBe(false);
     const count = async (table: string) => {
-      const result = await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where video_id = ${video.id}`));
+      const result = await t.database.db.execute(
+        sql.raw(`select count(*)::int as n from ${table} where video_id = ${video.id}`),
+      );
       return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
     };
     expect(await count('purchases')).toBe(0);
     expect(await count('video_views')).toBe(0);
     // The capper's sale stays (they were paid), no longer pointing at a video.
-    const sales = await t.database.db.execute(sql`select count(*)::int as n from sales where seller_id = ${owner.id} and video_id is null`);
+    const sales = await t.database.db.execute(
+      sql`select count(*)::int as n from sales where seller_id = ${owner.id} and video_id is null`,
+    );
     expect((sales as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
     expect((await del(video.id, owner.cookie)).statusCode).toBe(404);
   });

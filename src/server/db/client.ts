@@ -11,6 +11,7 @@ import pg from 'pg';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { packageRoot } from '../lib/package-root.js';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export const migrationsFolder = path.join(packageRoot(), 'drizzle');
@@ -70,11 +71,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (options.dataDir) {
     dataDir = path.resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
   }
-  const client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+  let client: PGlite;
+  try {
+    client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
@@ -86,6 +95,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
     },
     dumpDataDir: async () => client.dumpDataDir('gzip'),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
