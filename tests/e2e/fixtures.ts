@@ -12,17 +12,27 @@ function nextClientIp(workerIndex: number): string {
   return `10.${(workerIndex % 250) + 1}.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
 }
 
-export const test = base.extend({
+type Options = {
+  /** Console errors a test provokes on purpose; anything else still fails it. */
+  allowedConsoleErrors: RegExp | undefined;
+};
+
+export const test = base.extend<Options>({
+  allowedConsoleErrors: [undefined, { option: true }],
+
   extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
     await use({ ...extraHTTPHeaders, 'X-Forwarded-For': nextClientIp(testInfo.workerIndex) });
   },
 
   // conventions.md: a console.error in the page fails the test.
-  page: async ({ page }, use) => {
+  page: async ({ page, allowedConsoleErrors }, use) => {
     const errors: string[] = [];
+    const allowed = allowedConsoleErrors
+      ? [EXPECTED_NETWORK_LOG, allowedConsoleErrors]
+      : [EXPECTED_NETWORK_LOG];
     page.on('console', (message) => {
-      if (message.type() === 'error' && !EXPECTED_NETWORK_LOG.test(message.text()))
-        errors.push(message.text());
+      const text = message.text();
+      if (message.type() === 'error' && !allowed.some((pattern) => pattern.test(text))) errors.push(text);
     });
     page.on('pageerror', (error) => errors.push(`Uncaught ${error.name}: ${error.message}`));
     await use(page);

@@ -1,8 +1,9 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Switch, useLocation } from 'wouter';
 import { PageSpinner } from '../components/ui/spinner';
 import { HomePage } from '../features/videos/pages/home-page';
 import { RequireAuth } from './require-auth';
+import { RouteErrorBoundary } from './route-error-boundary';
 
 /** React.lazy wants a default export; our modules export by name. */
 function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
@@ -53,45 +54,48 @@ const NotFoundPage = lazyPage(
 );
 
 export function AppRoutes() {
+  const [location] = useLocation();
   return (
-    <Suspense fallback={<PageSpinner />}>
-      <Switch>
-        <Route path="/" component={HomePage} />
-        <Route path="/auth" component={AuthPage} />
-        <Route path="/videos" component={VideosPage} />
-        <Route path="/video/:id" component={VideoPage} />
-        <Route path="/dashboard">
-          <RequireAuth>
-            <DashboardPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/dashboard/analytics">
-          <RequireAuth>
-            <AnalyticsPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/upload">
-          <RequireAuth>
-            <UploadPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/checkout/:id">
-          <RequireAuth>
-            <CheckoutPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/edit-video/:id">
-          <RequireAuth>
-            <EditVideoPage />
-          </RequireAuth>
-        </Route>
-        <Route path="/admin">
-          <RequireAuth admin>
-            <AdminPage />
-          </RequireAuth>
-        </Route>
-        <Route component={NotFoundPage} />
-      </Switch>
-    </Suspense>
+    <RouteErrorBoundary key={location}>
+      <Suspense fallback={<PageSpinner />}>
+        <Switch>
+          <Route path="/" component={HomePage} />
+          <Route path="/auth" component={AuthPage} />
+          <Route path="/videos" component={VideosPage} />
+          <Route path="/video/:id" component={VideoPage} />
+          <Route path="/dashboard">
+            <RequireAuth>
+              <DashboardPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/dashboard/analytics">
+            <RequireAuth>
+              <AnalyticsPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/upload">
+            <RequireAuth>
+              <UploadPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/checkout/:id">
+            <RequireAuth>
+              <CheckoutPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/edit-video/:id">
+            <RequireAuth>
+              <EditVideoPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/admin">
+            <RequireAuth admin>
+              <AdminPage />
+            </RequireAuth>
+          </Route>
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
+    </RouteErrorBoundary>
   );
 }

@@ -29,7 +29,10 @@ function VideoGrid() {
 
   if (isPending) {
     return (
-      <div className={GRID} aria-busy="true" aria-label="Loading videos">
+      <div className={GRID} aria-busy="true">
+        <span role="status" className="sr-only">
+          Loading videos
+        </span>
         {Array.from({ length: HOME_PLACEHOLDER_CARDS }, (_, index) => (
           <VideoCardSkeleton key={index} />
         ))}
