@@ -147,6 +147,8 @@ CREATE INDEX "sessions_expires_at_idx" ON "sessions" USING btree ("expires_at");
 CREATE UNIQUE INDEX "users_username_lower_idx" ON "users" USING btree (lower("username"));--> statement-breakpoint
 CREATE INDEX "video_shares_video_id_idx" ON "video_shares" USING btree ("video_id");--> statement-breakpoint
 CREATE INDEX "video_views_video_viewer_idx" ON "video_views" USING btree ("video_id","viewer_key","created_at");--> statement-breakpoint
-CREATE INDEX "videos_user_id_idx" ON "videos" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "videos_created_at_idx" ON "videos" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "videos_category_idx" ON "videos" USING btree ("category");
+CREATE INDEX "videos_user_id_idx" ON "videos" USING btree ("user_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "videos_ready_newest_idx" ON "videos" USING btree ("created_at","id") WHERE transcoding_status = 'ready';--> statement-breakpoint
+CREATE INDEX "videos_ready_price_idx" ON "videos" USING btree ("price_cents","id") WHERE transcoding_status = 'ready';--> statement-breakpoint
+CREATE INDEX "videos_ready_popular_idx" ON "videos" USING btree ("views","id") WHERE transcoding_status = 'ready';--> statement-breakpoint
+CREATE INDEX "videos_category_idx" ON "videos" USING btree ("category","created_at","id");

@@ -10,6 +10,7 @@ import type { Database } from './db/client.js';
 import { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './features/auth/routes.js';
 import { SessionStore } from './features/auth/session.js';
 import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
+import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
@@ -22,6 +23,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 declare module 'fastify' {
   interface FastifyInstance {
     storage: LocalMediaStorage;
+    /** Cached public catalog pages; clear() after any change to a video. */
+    catalog: CatalogCache;
   }
 }
 
@@ -80,7 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
   const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'));
   app.decorate('storage', storage);
-  await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret });
+  const catalog = new CatalogCache();
+  app.decorate('catalog', catalog);
+  await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

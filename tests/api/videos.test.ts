@@ -20,17 +20,17 @@ beforeAll(async () => {
   stranger = await registerUser(t.app, {}, '10.2.0.3');
   admin = await registerUser(t.app, {}, '10.2.0.4');
   await setAdmin(t.database.db, admin.id, true);
-  bought = await createVideo(t.database.db, owner.id, { title: 'Bought pick', priceCents: 2599 });
-  notBought = await createVideo(t.database.db, owner.id, {
+  bought = await createVideo(t, owner.id, { title: 'Bought pick', priceCents: 2599 });
+  notBought = await createVideo(t, owner.id, {
     title: 'Other pick',
     category: 'NFL',
     priceCents: 999,
   });
-  processing = await createVideo(t.database.db, owner.id, {
+  processing = await createVideo(t, owner.id, {
     title: 'Still processing',
     transcodingStatus: 'processing',
   });
-  await createPurchase(t.database.db, buyer.id, bought);
+  await createPurchase(t, buyer.id, bought);
 });
 afterAll(async () => {
   await t?.close();
@@ -260,8 +260,8 @@ describe('deleting', () => {
   });
 
   it('removes the video, what refers to it and its media files', async () => {
-    const video = await createVideo(t.database.db, owner.id);
-    await createPurchase(t.database.db, buyer.id, video);
+    const video = await createVideo(t, owner.id);
+    await createPurchase(t, buyer.id, video);
     const folder = path.join(t.config.dataDir, 'media', 'videos', String(video.id));
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'video.mp4'), 'bytes');
@@ -287,7 +287,7 @@ describe('deleting', () => {
   });
 
   it('lets an admin delete any video', async () => {
-    const video = await createVideo(t.database.db, owner.id);
+    const video = await createVideo(t, owner.id);
     expect((await del(video.id, admin.cookie)).statusCode).toBe(200);
   });
 });

@@ -1,21 +1,24 @@
 // Rows for tests, written through the repositories (the upload issue adds the real way in).
-import type { Db } from '../../src/server/db/client.js';
 import { purchases, sales } from '../../src/server/db/schema.js';
 import {
   insertVideo,
   type NewVideoRow,
   type VideoRow,
 } from '../../src/server/features/videos/videos-repository.js';
+import type { TestApp } from './test-app.js';
 
+type AppAndDatabase = Pick<TestApp, 'app' | 'database'>;
 let counter = 0;
 
 export async function createVideo(
-  db: Db,
+  t: AppAndDatabase,
   userId: number,
   overrides: Partial<NewVideoRow> = {},
 ): Promise<VideoRow> {
   counter += 1;
-  return insertVideo(db, {
+  // Written behind the API's back, so the cached catalog pages are dropped as the API would.
+  t.app.catalog.clear();
+  return insertVideo(t.database.db, {
     userId,
     title: `Lakers vs Celtics pick ${counter}`,
     description: `Game breakdown number ${counter}`,
@@ -31,8 +34,9 @@ export async function createVideo(
   });
 }
 
-export async function createPurchase(db: Db, buyerId: number, video: VideoRow): Promise<void> {
+export async function createPurchase(t: AppAndDatabase, buyerId: number, video: VideoRow): Promise<void> {
   counter += 1;
+  const db = t.database.db;
   const [purchase] = await db
     .insert(purchases)
     .values({

@@ -93,6 +93,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     migrate: async () => {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+      // PGlite runs no autovacuum: without fresh statistics the planner ignores the catalog's indexes.
+      await client.exec('analyze');
     },
     dumpDataDir: async () => client.dumpDataDir('gzip'),
     close: async () => {

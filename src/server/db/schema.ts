@@ -88,9 +88,13 @@ export const videos = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('videos_user_id_idx').on(t.userId),
-    index('videos_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('videos_category_idx').on(t.category),
+    index('videos_user_id_idx').on(t.userId, t.createdAt, t.id),
+    // The public catalog lists ready videos only, in these orders (issue 3: 100,000 videos stay fast).
+    // Ascending on purpose: scanned backwards they serve `order by … desc` (NULLS FIRST) exactly.
+    index('videos_ready_newest_idx').on(t.createdAt, t.id).where(sql`transcoding_status = 'ready'`),
+    index('videos_ready_price_idx').on(t.priceCents, t.id).where(sql`transcoding_status = 'ready'`),
+    index('videos_ready_popular_idx').on(t.views, t.id).where(sql`transcoding_status = 'ready'`),
+    index('videos_category_idx').on(t.category, t.createdAt, t.id),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
     check(
       'videos_transcoding_status',

@@ -149,6 +149,7 @@ async function main(): Promise<void> {
     await database.migrate();
     await seedCatalog(database.db);
     if (bulk) await seedBulk(database.db, bulk);
+    await database.exec('analyze');
     console.log(`Demo accounts: ${[...CAPPERS.map((c) => c.username), ...BETTORS].join(', ')} (password: ${DEMO_PASSWORD})`);
   } finally {
     await database.close();

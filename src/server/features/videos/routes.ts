@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ShareSchema, VideoListQuerySchema, VideoUpdateSchema } from '../../../common/schemas/videos.js';
+import {
+  ShareSchema,
+  VideoListQuerySchema,
+  VideoUpdateSchema,
+  type VideoListQuery,
+} from '../../../common/schemas/videos.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
+import type { CatalogCache } from './catalog-cache.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import {
   hasPurchased,
   listPublicVideos,
   listVideosOfUser,
+  purchasedAmong,
   recordShare,
   recordView,
 } from './videos-repository.js';
@@ -26,27 +33,37 @@ const FEATURED_COUNT = 6;
 
 export async function videoRoutes(
   app: FastifyInstance,
-  options: { db: Db; storage: MediaStorage; sessionSecret: string },
+  options: { db: Db; storage: MediaStorage; sessionSecret: string; catalog: CatalogCache },
 ) {
-  const { db, storage } = options;
+  const { db, storage, catalog } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/videos', { schema: { querystring: VideoListQuerySchema } }, async (request) => {
+  /** One page of the public catalog, from the cache; signed-out visitors get ready-made JSON. */
+  async function catalogPage(request: FastifyRequest, reply: FastifyReply, query: VideoListQuery) {
+    const key = JSON.stringify(query);
+    const entry = catalog.get(key, () => listPublicVideos(db, query, null));
+    const rows = await entry.rows;
     const viewer = viewerOf(request.user);
-    const rows = await listPublicVideos(db, request.query, viewer?.id ?? null);
-    return rows.map((row) => toPublicVideo(row, viewer));
-  });
+    if (!viewer) {
+      entry.anonymousJson ??= JSON.stringify(rows.map((row) => toPublicVideo(row, null)));
+      return reply.type('application/json; charset=utf-8').send(entry.anonymousJson);
+    }
+    const bought = await purchasedAmong(
+      db,
+      viewer.id,
+      rows.map((row) => row.video.id),
+    );
+    return rows.map((row) => toPublicVideo({ ...row, isPurchased: bought.has(row.video.id) }, viewer));
+  }
+
+  api.get('/api/videos', { schema: { querystring: VideoListQuerySchema } }, (request, reply) =>
+    catalogPage(request, reply, request.query),
+  );
 
   // Declared before /api/videos/:id so 'featured' is never read as an id.
-  api.get('/api/videos/featured', async (request) => {
-    const viewer = viewerOf(request.user);
-    const rows = await listPublicVideos(
-      db,
-      { sort: 'popular', limit: FEATURED_COUNT, offset: 0 },
-      viewer?.id ?? null,
-    );
-    return rows.map((row) => toPublicVideo(row, viewer));
-  });
+  api.get('/api/videos/featured', (request, reply) =>
+    catalogPage(request, reply, { sort: 'popular', limit: FEATURED_COUNT, offset: 0 }),
+  );
 
   api.get('/api/videos/:id', { schema: { params: IdParams } }, async (request) => {
     const viewer = viewerOf(request.user);
@@ -72,11 +89,16 @@ export async function videoRoutes(
   api.patch(
     '/api/videos/:id',
     { preHandler: requireUser, schema: { params: IdParams, body: VideoUpdateSchema } },
-    async (request) => editVideo(db, request.params.id, request.body, viewerOf(currentUser(request))!),
+    async (request) => {
+      const video = await editVideo(db, request.params.id, request.body, viewerOf(currentUser(request))!);
+      catalog.clear();
+      return video;
+    },
   );
 
   api.delete('/api/videos/:id', { preHandler: requireUser, schema: { params: IdParams } }, async (request) => {
     await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
+    catalog.clear();
     return { message: 'Video deleted' };
   });
 

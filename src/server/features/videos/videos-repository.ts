@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
 import type { VideoListQuery } from '../../../common/schemas/videos.js';
@@ -39,7 +39,7 @@ function likePattern(text: string): string {
 
 const ORDER: Record<VideoListQuery['sort'], SQL[]> = {
   newest: [desc(videos.createdAt), desc(videos.id)],
-  price_asc: [asc(videos.priceCents), desc(videos.id)],
+  price_asc: [asc(videos.priceCents), asc(videos.id)],
   price_desc: [desc(videos.priceCents), desc(videos.id)],
   popular: [desc(videos.views), desc(videos.id)],
 };
@@ -98,6 +98,16 @@ export async function updateVideo(db: Executor, id: number, changes: Partial<New
 export async function deleteVideo(db: Executor, id: number): Promise<VideoRow | undefined> {
   const rows = await db.delete(videos).where(eq(videos.id, id)).returning();
   return rows[0];
+}
+
+/** Which of these videos the user bought: one indexed query for a whole page. */
+export async function purchasedAmong(db: Executor, userId: number, videoIds: number[]): Promise<Set<number>> {
+  if (videoIds.length === 0) return new Set();
+  const rows = await db
+    .select({ videoId: purchases.videoId })
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), inArray(purchases.videoId, videoIds)));
+  return new Set(rows.map((row) => row.videoId));
 }
 
 export async function hasPurchased(db: Executor, userId: number, videoId: number): Promise<boolean> {
