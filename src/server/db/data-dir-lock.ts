@@ -21,6 +21,7 @@ export function lockDataDir(dataDir: string): () => void {
         throw new Error(
           `The embedded database in ${dataDir} is in use by another PickReel process (pid ${owner}). ` +
             'Stop it first, or point DATA_DIR elsewhere.',
+          { cause: error },
         );
       }
       rmSync(file, { force: true });
