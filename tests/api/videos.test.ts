@@ -277,6 +277,13 @@ describe('deleting', () => {
       return (result as unknown as { rows: { n: number }[] }).rows[0]!.n;
     };
     expect(await count('purchases')).toBe(0);
+    // The buyer keeps the record of what they bought, no longer pointing at a video.
+    const kept = await t.database.db.execute(
+      sql`select video_title, selections_snapshot from purchases where user_id = ${buyer.id} and video_id is null`,
+    );
+    expect((kept as unknown as { rows: unknown[] }).rows).toEqual([
+      { video_title: video.title, selections_snapshot: video.emailInformation },
+    ]);
     expect(await count('video_views')).toBe(0);
     // The capper's sale stays (they were paid), no longer pointing at a video.
     const sales = await t.database.db.execute(

@@ -42,6 +42,8 @@ export async function createPurchase(t: AppAndDatabase, buyerId: number, video: 
     .values({
       userId: buyerId,
       videoId: video.id,
+      videoTitle: video.title,
+      selectionsSnapshot: video.emailInformation,
       amountCents: video.priceCents,
       paymentIntentId: `pi_test_${counter}_${Date.now()}`,
     })

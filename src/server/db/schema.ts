@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -129,9 +130,11 @@ export const purchases = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    videoId: integer('video_id')
-      .notNull()
-      .references(() => videos.id, { onDelete: 'cascade' }),
+    // Null once the video is deleted: the buyer keeps the record and what they paid for (docs/decisions/006).
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    videoTitle: text('video_title').notNull(),
+    // The selections as they stood at purchase; shown only if the video is gone ('lifetime ownership').
+    selectionsSnapshot: text('selections_snapshot'),
     amountCents: integer('amount_cents').notNull(),
     paymentIntentId: text('payment_intent_id').notNull(),
     createdAt: createdAt(),
@@ -216,4 +219,20 @@ export const videoViews = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('video_views_video_viewer_idx').on(t.videoId, t.viewerKey, t.createdAt)],
+);
+
+/** Every admin action: who, what, when, before and after (issue 6). Shown nowhere yet; kept. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: integer('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_at_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
 );

@@ -104,7 +104,14 @@ async function seedCatalog(db: Db): Promise<void> {
     for (const video of inserted.filter((_, index) => index % 5 === b)) {
       const [purchase] = await db
         .insert(purchases)
-        .values({ userId: bettor.id, videoId: video.id, amountCents: video.priceCents, paymentIntentId: `pi_demo_${bettor.id}_${video.id}` })
+        .values({
+          userId: bettor.id,
+          videoId: video.id,
+          videoTitle: video.title,
+          selectionsSnapshot: video.emailInformation,
+          amountCents: video.priceCents,
+          paymentIntentId: `pi_demo_${bettor.id}_${video.id}`,
+        })
         .returning();
       await db.insert(sales).values({
         sellerId: video.userId,

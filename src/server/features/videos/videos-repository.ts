@@ -107,7 +107,7 @@ export async function purchasedAmong(db: Executor, userId: number, videoIds: num
     .select({ videoId: purchases.videoId })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), inArray(purchases.videoId, videoIds)));
-  return new Set(rows.map((row) => row.videoId));
+  return new Set(rows.flatMap((row) => (row.videoId === null ? [] : [row.videoId])));
 }
 
 export async function hasPurchased(db: Executor, userId: number, videoId: number): Promise<boolean> {
