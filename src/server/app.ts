@@ -10,6 +10,7 @@ import type { Database } from './db/client.js';
 import { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './features/auth/routes.js';
 import { SessionStore } from './features/auth/session.js';
 import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
+import { adminRoutes } from './features/admin/routes.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
@@ -86,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const catalog = new CatalogCache();
   app.decorate('catalog', catalog);
   await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
+  await app.register(adminRoutes, { db, storage, catalog });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

@@ -75,6 +75,15 @@ export async function listVideosOfUser(
     .offset(page.offset);
 }
 
+/** Every video, whatever its state, newest first (the admin's table). */
+export async function listAllVideos(
+  db: Executor,
+  page: { limit: number; offset: number },
+  viewerId: number,
+): Promise<VideoWithCapper[]> {
+  return selectVideos(db, viewerId).orderBy(desc(videos.createdAt), desc(videos.id)).limit(page.limit).offset(page.offset);
+}
+
 export async function findVideo(db: Executor, id: number, viewerId: number | null): Promise<VideoWithCapper | undefined> {
   const rows = await selectVideos(db, viewerId).where(eq(videos.id, id)).limit(1);
   return rows[0];
