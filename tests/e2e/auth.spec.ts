@@ -67,6 +67,22 @@ test('the account menu items navigate', async ({ page }) => {
   await expect(page).toHaveURL('/dashboard');
 });
 
+test('the account menu opens from the keyboard on a fresh page and gives focus back', async ({ page }) => {
+  const { username } = await registerAndLogin(page);
+  await page.goto('/');
+  const trigger = accountMenuButton(page);
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu).toContainText(username);
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Dashboard' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(accountMenuButton(page)).toBeFocused();
+});
+
 test('the register form sends username, phone number, password, bio and avatar URL', async ({ page }) => {
   const credentials = newCredentials('payload');
   await page.goto('/auth?tab=register');

@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { Link } from 'wouter';
 import { House, Upload } from 'lucide-react';
 import { NAV_SHADOW_SCROLL_PX } from '../../../common/constants.js';
@@ -10,12 +9,8 @@ import { BrandLink } from './brand';
 import { MobileNav } from './mobile-nav';
 import { RefreshButton } from './refresh-button';
 import { SearchBox } from './search-box';
-import { UserAvatar } from './user-avatar';
+import { AccountMenu } from './account-menu';
 import { useScrolled } from './use-scrolled';
-
-// The account menu (Radix DropdownMenu with its positioning engine) only matters once someone is signed in,
-// so signed-out visitors never download it.
-const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
 
 export function Navbar() {
   const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
@@ -52,9 +47,7 @@ export function Navbar() {
                 <Upload aria-hidden />
                 Upload Video
               </Link>
-              <Suspense fallback={<UserAvatar username={user.username} />}>
-                <UserMenu user={user} />
-              </Suspense>
+              <AccountMenu user={user} />
             </>
           ) : (
             <>

@@ -9,16 +9,16 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
-import { UserAvatar } from './user-avatar';
+import { ACCOUNT_TRIGGER_CLASSES, UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';
 
-export function UserMenu({ user }: { user: User }) {
+export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: boolean }) {
   const { signOut, isPending } = useSignOut();
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger
         aria-label={`Account menu for ${user.username}`}
-        className="cursor-pointer rounded-full ring-offset-2 transition hover:ring-2 hover:ring-primary/30"
+        className={ACCOUNT_TRIGGER_CLASSES}
       >
         <UserAvatar username={user.username} />
       </DropdownMenuTrigger>
