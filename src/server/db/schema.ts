@@ -236,3 +236,10 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_created_at_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
 );
+
+/** Stripe webhook events already handled: a replayed delivery is recognised by its id. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
