@@ -24,6 +24,7 @@ test('protected pages open for a signed-in user', async ({ page }) => {
     await page.goto(path);
     await expect(page).toHaveURL(path);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page).toHaveTitle(`${heading} · PickReel`);
   }
 });
 
@@ -44,6 +45,7 @@ test('a protected route shows a spinner while the session loads', async ({ page 
 test('unknown paths show the 404 page', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page).toHaveTitle('Page not found · PickReel');
   await page.getByRole('link', { name: 'Back to home' }).click();
   await expect(page).toHaveURL('/');
 });

@@ -1,8 +1,10 @@
 import { Link } from 'wouter';
 import { SearchX } from 'lucide-react';
 import { buttonClasses } from '../components/ui/button';
+import { useDocumentTitle } from '../lib/use-document-title';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <div className="mx-auto flex min-h-[60vh] w-full max-w-xl flex-col items-center justify-center gap-5 px-4 text-center">
       <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-muted text-muted-foreground">

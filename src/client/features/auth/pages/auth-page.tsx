@@ -2,6 +2,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUser } from '../api/get-user';
 import { AuthMarketingPanel } from '../components/auth-marketing-panel';
 import { LoginForm } from '../components/login-form';
@@ -18,6 +19,7 @@ export function AuthPage() {
   const showTab = (next: AuthTab) =>
     navigate(next === 'register' ? '/auth?tab=register' : '/auth', { replace: true });
   const goHome = () => navigate('/', { replace: true });
+  useDocumentTitle(tab === 'login' ? 'Sign in' : 'Create account');
 
   if (isLoading) return <PageSpinner label="Checking your session" />;
   if (user) return <Redirect to="/" replace />;

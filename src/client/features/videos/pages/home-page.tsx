@@ -1,6 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import { HOME_PLACEHOLDER_CARDS, HOME_SECTION_TITLE } from '../../../../common/constants.js';
 import { errorMessage } from '../../../lib/error-message';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useVideos } from '../api/get-videos';
 import { HeroBanner } from '../components/hero-banner';
 import { VideoCard } from '../components/video-card';
@@ -9,6 +10,7 @@ import { VideoCardSkeleton } from '../components/video-card-skeleton';
 const GRID = 'grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3';
 
 export function HomePage() {
+  useDocumentTitle();
   return (
     <div className="mx-auto grid w-full max-w-7xl gap-12 px-4 py-8 sm:px-6 lg:px-8">
       <HeroBanner />
