@@ -3,6 +3,8 @@
 export const PRODUCT_NAME = 'PickReel';
 export const HOME_SECTION_TITLE = "Today's Picks";
 export const DEFAULT_SUPPORT_PHONE = '+1 (555) 010-0199';
+/** The meta tag in index.html that carries the browser's settings (see schemas/app-config.ts). */
+export const APP_CONFIG_META_NAME = 'pickreel-config';
 export const RESPONSIBLE_GAMBLING_LINE = '21+ only. Gambling problem? Call 1-800-GAMBLER.';
 
 /** Platform cut on sales, charged as a processing fee on payouts (spec 1, 9). */

@@ -1,9 +1,5 @@
 import type { AppConfig } from '../../common/schemas/app-config.js';
-import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
-
-// Mirrors APP_CONFIG_META_NAME in common/schemas/app-config.ts. Importing it from there would pull zod into
-// the home page bundle, because that module builds its schema at load time.
-const META_NAME = 'pickreel-config';
+import { APP_CONFIG_META_NAME as META_NAME, DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
 
 const DEFAULTS: AppConfig = {
   supportPhone: DEFAULT_SUPPORT_PHONE,

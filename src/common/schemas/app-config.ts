@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { APP_CONFIG_META_NAME } from '../constants.js';
+
 /**
  * Settings the browser needs, written by the server into index.html as
  * <meta name="pickreel-config" content="{json}"> so the first paint needs no extra request.
@@ -10,4 +12,3 @@ export const AppConfigSchema = z.object({
   stripePublishableKey: z.string().nullable(),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;
-export const APP_CONFIG_META_NAME = 'pickreel-config';
