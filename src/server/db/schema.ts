@@ -76,6 +76,8 @@ export const videos = pgTable(
     // Storage key of the uploaded original (served only to owner, buyers and admins).
     originalFileKey: text('original_file_key'),
     originalFileName: text('original_file_name'),
+    // The tus upload this video came from: finishing the same upload twice finds this row (issue 4).
+    uploadId: text('upload_id'),
     isTranscoded: boolean('is_transcoded').notNull().default(false),
     transcodingStatus: text('transcoding_status').notNull().default('pending'),
     transcodingProgress: integer('transcoding_progress').notNull().default(0),
@@ -96,6 +98,7 @@ export const videos = pgTable(
     index('videos_ready_price_idx').on(t.priceCents, t.id).where(sql`transcoding_status = 'ready'`),
     index('videos_ready_popular_idx').on(t.views, t.id).where(sql`transcoding_status = 'ready'`),
     index('videos_category_idx').on(t.category, t.createdAt, t.id),
+    uniqueIndex('videos_upload_id_idx').on(t.uploadId),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
     check(
       'videos_transcoding_status',
@@ -243,3 +246,33 @@ export const webhookEvents = pgTable('webhook_events', {
   type: text('type').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The durable media job queue (docs/decisions/008): claimed with FOR UPDATE SKIP LOCKED, held by a lease
+ * that the worker keeps renewing, so a job whose worker died is picked up again once the lease runs out.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').notNull().default({}),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(3),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The claim query scans only live jobs.
+    index('jobs_claim_idx').on(t.runAt, t.id).where(sql`status in ('queued', 'running')`),
+    index('jobs_video_id_idx').on(t.videoId),
+    check('jobs_status', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+  ],
+);
