@@ -11,6 +11,12 @@ import { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './fea
 import { SessionStore } from './features/auth/session.js';
 import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
 import { adminRoutes } from './features/admin/routes.js';
+import { earningsRoutes } from './features/earnings/routes.js';
+import { paymentRoutes } from './features/payments/routes.js';
+import { purchaseRoutes } from './features/purchases/routes.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { SandboxProvider } from './payments/sandbox-provider.js';
+import { StripeProvider } from './payments/stripe-provider.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
@@ -34,6 +40,8 @@ export interface AppOptions {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   authRateLimits?: AuthRateLimits;
+  /** Overrides the provider chosen from the settings (tests point Stripe at a local stand-in). */
+  paymentProvider?: PaymentProvider;
   /** Built client folder; null serves the API only. */
   clientDir?: string | null;
 }
@@ -45,7 +53,10 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', 'password', '*.password'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'password', '*.password'],
+      censor: '[redacted]',
+    },
   };
 }
 
@@ -88,28 +99,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('catalog', catalog);
   await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
   await app.register(adminRoutes, { db, storage, catalog });
+  const payments =
+    options.paymentProvider ??
+    (config.stripe
+      ? new StripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret })
+      : new SandboxProvider(db));
+  await app.register(paymentRoutes, { db, provider: payments });
+  await app.register(purchaseRoutes, { db, catalog });
+  await app.register(earningsRoutes, { db });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,
-    paymentProvider: config.stripe ? 'stripe' : 'sandbox',
+    paymentProvider: payments.name,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
   };
-  const clientDir = options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;
+  const clientDir =
+    options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;
   if (clientDir) await registerClient(app, clientDir, appConfig);
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.sendIndexHtml) {
       // Client-side routes (spec 2 route table): the React router decides, including its 404 page.
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(app.sendIndexHtml);
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(app.sendIndexHtml);
     }
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
   // Expired sessions are dead already; sweep them hourly so the table stays small.
-  const sweep = setInterval(() => {
-    deleteExpiredSessions(db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
-  }, 60 * 60 * 1000);
+  const sweep = setInterval(
+    () => {
+      deleteExpiredSessions(db, new Date()).catch((err: unknown) =>
+        app.log.warn({ err }, 'session sweep failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 

@@ -35,8 +35,12 @@ describe('loadConfig', () => {
   it('names each bad setting', () => {
     expect(problems({ PORT: 'eighty' })).toEqual(['PORT: must be a number']);
     expect(problems({ PORT: '70000' })[0]).toMatch(/^PORT:/);
-    expect(problems({ DATABASE_URL: 'mysql://x' })).toEqual(['DATABASE_URL: must be a postgres:// or postgresql:// URL']);
-    expect(problems({ SESSION_SECRET: 'short' })).toEqual(['SESSION_SECRET: must be at least 32 characters long']);
+    expect(problems({ DATABASE_URL: 'mysql://x' })).toEqual([
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL',
+    ]);
+    expect(problems({ SESSION_SECRET: 'short' })).toEqual([
+      'SESSION_SECRET: must be at least 32 characters long',
+    ]);
     expect(problems({ ADMIN_USERNAME: 'boss' })).toEqual([
       'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
     ]);
@@ -61,7 +65,11 @@ describe('loadConfig', () => {
       PORT: '8080',
     });
     expect(config.admin).toEqual({ username: 'boss', password: 'boss-password' });
-    expect(config.stripe).toEqual({ secretKey: 'sk_test_123', publishableKey: 'pk_test_123', webhookSecret: undefined });
+    expect(config.stripe).toEqual({
+      secretKey: 'sk_test_123',
+      publishableKey: 'pk_test_123',
+      webhookSecret: undefined,
+    });
     expect(config.port).toBe(8080);
   });
 });

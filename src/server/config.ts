@@ -9,10 +9,18 @@ const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 const EnvSchema = z
   .object({
-    NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('production')),
+    NODE_ENV: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['development', 'production', 'test']).default('production'),
+    ),
     PORT: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65535).default(5000),
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int('must be a whole number')
+        .min(0)
+        .max(65535)
+        .default(5000),
     ),
     HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
@@ -29,7 +37,11 @@ const EnvSchema = z
     ),
     ADMIN_USERNAME: z.preprocess(
       emptyAsUndefined,
-      z.string().trim().min(USERNAME_MIN_LENGTH, `must be at least ${USERNAME_MIN_LENGTH} characters`).optional(),
+      z
+        .string()
+        .trim()
+        .min(USERNAME_MIN_LENGTH, `must be at least ${USERNAME_MIN_LENGTH} characters`)
+        .optional(),
     ),
     ADMIN_PASSWORD: z.preprocess(
       emptyAsUndefined,
@@ -38,15 +50,24 @@ const EnvSchema = z
     SUPPORT_PHONE: z.preprocess(emptyAsUndefined, z.string().trim().min(3).default(DEFAULT_SUPPORT_PHONE)),
     STRIPE_SECRET_KEY: z.preprocess(
       emptyAsUndefined,
-      z.string().regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_')
+        .optional(),
     ),
     STRIPE_PUBLISHABLE_KEY: z.preprocess(
       emptyAsUndefined,
-      z.string().regex(/^pk_(test|live)_/, 'must start with pk_test_ or pk_live_').optional(),
+      z
+        .string()
+        .regex(/^pk_(test|live)_/, 'must start with pk_test_ or pk_live_')
+        .optional(),
     ),
     STRIPE_WEBHOOK_SECRET: z.preprocess(
       emptyAsUndefined,
-      z.string().regex(/^whsec_/, 'must start with whsec_').optional(),
+      z
+        .string()
+        .regex(/^whsec_/, 'must start with whsec_')
+        .optional(),
     ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
@@ -115,11 +136,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir),
-    admin: e.ADMIN_USERNAME && e.ADMIN_PASSWORD ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD } : undefined,
+    admin:
+      e.ADMIN_USERNAME && e.ADMIN_PASSWORD
+        ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD }
+        : undefined,
     supportPhone: e.SUPPORT_PHONE,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
-        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          }
         : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -31,7 +31,7 @@ async function count(query: ReturnType<typeof sql>): Promise<number> {
 }
 
 describe('access', () => {
-  const endpoints = (): [('GET' | 'DELETE' | 'PATCH'), string, object?][] => [
+  const endpoints = (): ['GET' | 'DELETE' | 'PATCH', string, object?][] => [
     ['GET', '/api/admin/users'],
     ['GET', '/api/admin/videos'],
     ['DELETE', '/api/admin/videos/1'],
@@ -80,14 +80,22 @@ describe('users', () => {
     expect(ok.json()).toMatchObject({ id: user.id, manualEarnings: 125.5 });
     // The user's own view changes at once (their cached session is dropped).
     expect((await call('GET', '/api/user', user.cookie)).json().manualEarnings).toBe(125.5);
-    expect((await call('PATCH', '/api/admin/users/999999/earnings', admin.cookie, { manualEarnings: 1 })).statusCode).toBe(404);
+    expect(
+      (await call('PATCH', '/api/admin/users/999999/earnings', admin.cookie, { manualEarnings: 1 }))
+        .statusCode,
+    ).toBe(404);
     const audit = rowsOf(
       await t.database.db.execute(
         sql`select actor_id, action, before, after from audit_log where target_id = ${user.id} and action = 'user.manual_earnings'`,
       ),
     );
     expect(audit).toEqual([
-      { actor_id: admin.id, action: 'user.manual_earnings', before: { manualEarningsCents: 0 }, after: { manualEarningsCents: 12550 } },
+      {
+        actor_id: admin.id,
+        action: 'user.manual_earnings',
+        before: { manualEarningsCents: 0 },
+        after: { manualEarningsCents: 12550 },
+      },
     ]);
   });
 
@@ -115,16 +123,23 @@ describe('users', () => {
     expect((await call('GET', '/api/user', capper.cookie)).statusCode).toBe(401);
     expect(existsSync(folder)).toBe(false);
     for (const table of ['videos', 'purchases', 'sessions', 'payout_requests']) {
-      expect(await count(sql.raw(`select count(*)::int as n from ${table} where user_id = ${capper.id}`)), table).toBe(0);
+      expect(
+        await count(sql.raw(`select count(*)::int as n from ${table} where user_id = ${capper.id}`)),
+        table,
+      ).toBe(0);
     }
     expect(await count(sql`select count(*)::int as n from sales where seller_id = ${capper.id}`)).toBe(0);
     // The buyer keeps their purchase record (title and selections), no longer pointing at a video.
     expect(
-      await count(sql`select count(*)::int as n from purchases where user_id = ${buyer.id} and video_id is null`),
+      await count(
+        sql`select count(*)::int as n from purchases where user_id = ${buyer.id} and video_id is null`,
+      ),
     ).toBe(1);
     expect((await call('GET', `/api/videos/${theirVideo.id}`)).statusCode).toBe(404);
     expect(
-      await count(sql`select count(*)::int as n from audit_log where action = 'user.delete' and target_id = ${capper.id}`),
+      await count(
+        sql`select count(*)::int as n from audit_log where action = 'user.delete' and target_id = ${capper.id}`,
+      ),
     ).toBe(1);
     expect((await call('DELETE', `/api/admin/users/${capper.id}`, admin.cookie)).statusCode).toBe(404);
   });
@@ -133,7 +148,10 @@ describe('users', () => {
 describe('videos', () => {
   it('lists every video, in any state, with selections, and deletes one', async () => {
     const pending = await createVideo(t, user.id, { transcodingStatus: 'processing' });
-    const list = (await call('GET', '/api/admin/videos', admin.cookie)).json() as { id: number; emailInformation?: string }[];
+    const list = (await call('GET', '/api/admin/videos', admin.cookie)).json() as {
+      id: number;
+      emailInformation?: string;
+    }[];
     const entry = list.find((v) => v.id === pending.id);
     expect(entry?.emailInformation).toBe(pending.emailInformation);
 
@@ -142,7 +160,9 @@ describe('videos', () => {
     expect((await call('GET', `/api/videos/${pending.id}`, admin.cookie)).statusCode).toBe(404);
     expect((await call('DELETE', `/api/admin/videos/${pending.id}`, admin.cookie)).statusCode).toBe(404);
     expect(
-      await count(sql`select count(*)::int as n from audit_log where action = 'video.delete' and target_id = ${pending.id}`),
+      await count(
+        sql`select count(*)::int as n from audit_log where action = 'video.delete' and target_id = ${pending.id}`,
+      ),
     ).toBe(1);
   });
 });

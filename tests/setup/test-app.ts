@@ -10,6 +10,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type Database } from '../../src/server/db/client.js';
 import type { AuthRateLimits } from '../../src/server/features/auth/routes.js';
+import type { PaymentProvider } from '../../src/server/payments/provider.js';
 import { withAdminConnection } from './postgres.js';
 
 export interface TestApp {
@@ -24,6 +25,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   authRateLimits?: AuthRateLimits;
+  paymentProvider?: PaymentProvider;
 }
 
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -72,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     logger: { level: 'info', stream },
     authRateLimits: options.authRateLimits,
+    paymentProvider: options.paymentProvider,
     clientDir: null,
   });
   await app.ready();

@@ -82,7 +82,10 @@ export const videos = pgTable(
     transcodingStatus: text('transcoding_status').notNull().default('pending'),
     transcodingProgress: integer('transcoding_progress').notNull().default(0),
     transcodingError: text('transcoding_error'),
-    availableFormats: text('available_formats').array().notNull().default(sql`'{}'::text[]`),
+    availableFormats: text('available_formats')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     duration: integer('duration'),
     isPremium: boolean('is_premium').notNull().default(true),
     views: integer('views').notNull().default(0),
@@ -94,9 +97,15 @@ export const videos = pgTable(
     index('videos_user_id_idx').on(t.userId, t.createdAt, t.id),
     // The public catalog lists ready videos only, in these orders (issue 3: 100,000 videos stay fast).
     // Ascending on purpose: scanned backwards they serve `order by … desc` (NULLS FIRST) exactly.
-    index('videos_ready_newest_idx').on(t.createdAt, t.id).where(sql`transcoding_status = 'ready'`),
-    index('videos_ready_price_idx').on(t.priceCents, t.id).where(sql`transcoding_status = 'ready'`),
-    index('videos_ready_popular_idx').on(t.views, t.id).where(sql`transcoding_status = 'ready'`),
+    index('videos_ready_newest_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`transcoding_status = 'ready'`),
+    index('videos_ready_price_idx')
+      .on(t.priceCents, t.id)
+      .where(sql`transcoding_status = 'ready'`),
+    index('videos_ready_popular_idx')
+      .on(t.views, t.id)
+      .where(sql`transcoding_status = 'ready'`),
     index('videos_category_idx').on(t.category, t.createdAt, t.id),
     uniqueIndex('videos_upload_id_idx').on(t.uploadId),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
@@ -164,7 +173,10 @@ export const sales = pgTable(
     amountCents: integer('amount_cents').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('sales_seller_id_idx').on(t.sellerId, t.createdAt), uniqueIndex('sales_purchase_idx').on(t.purchaseId)],
+  (t) => [
+    index('sales_seller_id_idx').on(t.sellerId, t.createdAt),
+    uniqueIndex('sales_purchase_idx').on(t.purchaseId),
+  ],
 );
 
 export const payoutRequests = pgTable(
@@ -237,7 +249,10 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_at_idx').on(t.createdAt), index('audit_log_target_idx').on(t.targetType, t.targetId)],
+  (t) => [
+    index('audit_log_created_at_idx').on(t.createdAt),
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+  ],
 );
 
 /** Stripe webhook events already handled: a replayed delivery is recognised by its id. */
@@ -271,7 +286,9 @@ export const jobs = pgTable(
   },
   (t) => [
     // The claim query scans only live jobs.
-    index('jobs_claim_idx').on(t.runAt, t.id).where(sql`status in ('queued', 'running')`),
+    index('jobs_claim_idx')
+      .on(t.runAt, t.id)
+      .where(sql`status in ('queued', 'running')`),
     index('jobs_video_id_idx').on(t.videoId),
     check('jobs_status', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
   ],

@@ -12,7 +12,11 @@ function escapeAttribute(value: string): string {
  * Serves the built React client: hashed assets cached for a year (pre-compressed .br/.gz when the
  * build made them), every other page path gets index.html with the browser's settings written in.
  */
-export async function registerClient(app: FastifyInstance, clientDir: string, appConfig: AppConfig): Promise<void> {
+export async function registerClient(
+  app: FastifyInstance,
+  clientDir: string,
+  appConfig: AppConfig,
+): Promise<void> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) {
     app.log.warn({ clientDir }, 'client build not found: run `npm run build` (serving the API only)');

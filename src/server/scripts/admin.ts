@@ -8,10 +8,14 @@ import { openDatabase } from '../db/client.js';
 import { ensureAdmin } from '../features/auth/auth-service.js';
 import { findUserByUsername, setAdmin } from '../features/auth/users-repository.js';
 
-const USAGE = 'Usage: npm run admin -- create <username> [--password <password>]\n       npm run admin -- promote <username>';
+const USAGE =
+  'Usage: npm run admin -- create <username> [--password <password>]\n       npm run admin -- promote <username>';
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { password: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { password: { type: 'string' } },
+  });
   const [command, username] = positionals;
   if (!username || (command !== 'create' && command !== 'promote')) {
     console.error(USAGE);

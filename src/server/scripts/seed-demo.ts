@@ -54,15 +54,27 @@ function pick<T>(items: readonly T[], i: number): T {
   return items[i % items.length]!;
 }
 
-async function ensureUser(db: Db, username: string, passwordHash: string, extra: Record<string, string> = {}) {
+async function ensureUser(
+  db: Db,
+  username: string,
+  passwordHash: string,
+  extra: Record<string, string> = {},
+) {
   const existing = await findUserByUsername(db, username);
   if (existing) return existing;
-  const created = await insertUser(db, { username, passwordHash, email: `${username}@example.com`, ...extra });
+  const created = await insertUser(db, {
+    username,
+    passwordHash,
+    email: `${username}@example.com`,
+    ...extra,
+  });
   return created ?? (await findUserByUsername(db, username))!;
 }
 
 async function seedCatalog(db: Db): Promise<void> {
-  const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`)) as [{ n: number }];
+  const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`)) as [
+    { n: number },
+  ];
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const cappers = [];
   for (const capper of CAPPERS) cappers.push(await ensureUser(db, capper.username, passwordHash, capper));
@@ -122,7 +134,9 @@ async function seedCatalog(db: Db): Promise<void> {
       });
     }
   }
-  console.log(`Added ${inserted.length} demo videos by ${cappers.length} cappers; ${bettors.length} bettors with purchases.`);
+  console.log(
+    `Added ${inserted.length} demo videos by ${cappers.length} cappers; ${bettors.length} bettors with purchases.`,
+  );
 }
 
 /** N more videos in one statement each thousand: benchmarks need 1,000 or 100,000 quickly. */
@@ -146,7 +160,8 @@ async function seedBulk(db: Db, count: number): Promise<void> {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { videos: { type: 'string' } } });
   const bulk = values.videos ? Number(values.videos) : 0;
-  if (!Number.isInteger(bulk) || bulk < 0 || bulk > 1_000_000) throw new Error('--videos must be a whole number up to 1000000');
+  if (!Number.isInteger(bulk) || bulk < 0 || bulk > 1_000_000)
+    throw new Error('--videos must be a whole number up to 1000000');
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -157,7 +172,9 @@ async function main(): Promise<void> {
     await seedCatalog(database.db);
     if (bulk) await seedBulk(database.db, bulk);
     await database.exec('analyze');
-    console.log(`Demo accounts: ${[...CAPPERS.map((c) => c.username), ...BETTORS].join(', ')} (password: ${DEMO_PASSWORD})`);
+    console.log(
+      `Demo accounts: ${[...CAPPERS.map((c) => c.username), ...BETTORS].join(', ')} (password: ${DEMO_PASSWORD})`,
+    );
   } finally {
     await database.close();
   }

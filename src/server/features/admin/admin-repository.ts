@@ -21,7 +21,14 @@ export async function setManualEarnings(db: Executor, userId: number, cents: num
 
 export async function writeAudit(
   db: Executor,
-  entry: { actorId: number; action: string; targetType: string; targetId: number; before?: unknown; after?: unknown },
+  entry: {
+    actorId: number;
+    action: string;
+    targetType: string;
+    targetId: number;
+    before?: unknown;
+    after?: unknown;
+  },
 ): Promise<void> {
   await db.insert(auditLog).values({
     actorId: entry.actorId,

@@ -20,7 +20,12 @@ export function toAdminUser(row: UserRow): AdminUser {
   };
 }
 
-export async function adminDeleteVideo(db: Db, storage: MediaStorage, adminId: number, videoId: number): Promise<void> {
+export async function adminDeleteVideo(
+  db: Db,
+  storage: MediaStorage,
+  adminId: number,
+  videoId: number,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const video = await findVideoRow(tx, videoId);
     if (!video) throw notFound('Video not found');
@@ -40,7 +45,12 @@ export async function adminDeleteVideo(db: Db, storage: MediaStorage, adminId: n
  * Deletes a non-admin user with their videos, purchases, sessions and payout requests in one
  * transaction (foreign keys cascade), then their media files once that has committed.
  */
-export async function adminDeleteUser(db: Db, storage: MediaStorage, adminId: number, userId: number): Promise<void> {
+export async function adminDeleteUser(
+  db: Db,
+  storage: MediaStorage,
+  adminId: number,
+  userId: number,
+): Promise<void> {
   const videoIds = await db.transaction(async (tx) => {
     const user = await findUserById(tx, userId);
     if (!user) throw notFound('User not found');
@@ -59,7 +69,12 @@ export async function adminDeleteUser(db: Db, storage: MediaStorage, adminId: nu
   for (const id of videoIds) await storage.removePrefix(videoMediaPrefix(id));
 }
 
-export async function adminSetManualEarnings(db: Db, adminId: number, userId: number, dollars: number): Promise<AdminUser> {
+export async function adminSetManualEarnings(
+  db: Db,
+  adminId: number,
+  userId: number,
+  dollars: number,
+): Promise<AdminUser> {
   return db.transaction(async (tx) => {
     const user = await findUserById(tx, userId);
     if (!user) throw notFound('User not found');

@@ -11,7 +11,11 @@ import { listAllVideos } from '../videos/videos-repository.js';
 import { listUsers } from './admin-repository.js';
 import { adminDeleteUser, adminDeleteVideo, adminSetManualEarnings, toAdminUser } from './admin-service.js';
 
-const Id = z.coerce.number({ error: 'Id must be a number' }).int('Id must be a whole number').positive().max(2_147_483_647);
+const Id = z.coerce
+  .number({ error: 'Id must be a number' })
+  .int('Id must be a whole number')
+  .positive()
+  .max(2_147_483_647);
 const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(500),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

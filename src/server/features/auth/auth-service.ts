@@ -2,7 +2,13 @@ import type { Db } from '../../db/client.js';
 import type { Login, Register } from '../../../common/schemas/auth.js';
 import { HttpError } from '../../lib/http-errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { findUserByUsername, insertUser, setAdmin, setPasswordHash, type UserRow } from './users-repository.js';
+import {
+  findUserByUsername,
+  insertUser,
+  setAdmin,
+  setPasswordHash,
+  type UserRow,
+} from './users-repository.js';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const USERNAME_TAKEN = 'Username already exists';

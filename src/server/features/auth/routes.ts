@@ -55,7 +55,9 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     timeWindow: 15 * 60_000,
     keyGenerator: (request) => {
       const body = request.body as { username?: unknown } | undefined;
-      return `login:user:${String(body?.username ?? '').trim().toLowerCase()}`;
+      return `login:user:${String(body?.username ?? '')
+        .trim()
+        .toLowerCase()}`;
     },
   });
 

@@ -10,7 +10,11 @@ export async function insertSession(
   await db.insert(sessions).values(session);
 }
 
-export async function findUserBySession(db: Executor, sessionId: string, now: Date): Promise<UserRow | undefined> {
+export async function findUserBySession(
+  db: Executor,
+  sessionId: string,
+  now: Date,
+): Promise<UserRow | undefined> {
   const rows = await db
     .select({ user: users })
     .from(sessions)

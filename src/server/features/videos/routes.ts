@@ -23,7 +23,11 @@ import {
 import { editVideo, getVisibleVideo, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
 
 const IdParams = z.object({
-  id: z.coerce.number({ error: 'Video id must be a number' }).int('Video id must be a whole number').positive('Video id must be positive').max(2_147_483_647, 'Video id is too large'),
+  id: z.coerce
+    .number({ error: 'Video id must be a number' })
+    .int('Video id must be a whole number')
+    .positive('Video id must be positive')
+    .max(2_147_483_647, 'Video id is too large'),
 });
 const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),
@@ -96,11 +100,15 @@ export async function videoRoutes(
     },
   );
 
-  api.delete('/api/videos/:id', { preHandler: requireUser, schema: { params: IdParams } }, async (request) => {
-    await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
-    catalog.clear();
-    return { message: 'Video deleted' };
-  });
+  api.delete(
+    '/api/videos/:id',
+    { preHandler: requireUser, schema: { params: IdParams } },
+    async (request) => {
+      await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
+      catalog.clear();
+      return { message: 'Video deleted' };
+    },
+  );
 
   api.post('/api/videos/:id/view', { schema: { params: IdParams } }, async (request) => {
     const entry = await getVisibleVideo(db, request.params.id, viewerOf(request.user));
@@ -112,20 +120,16 @@ export async function videoRoutes(
     return { counted };
   });
 
-  api.post(
-    '/api/videos/:id/share',
-    { schema: { params: IdParams, body: ShareSchema } },
-    async (request) => {
-      const entry = await getVisibleVideo(db, request.params.id, viewerOf(request.user));
-      const referrer = request.headers.referer;
-      const shareCount = await recordShare(db, {
-        videoId: entry.video.id,
-        userId: request.user?.id ?? null,
-        platform: request.body.platform,
-        ipAddress: request.ip,
-        referrer: typeof referrer === 'string' ? referrer.slice(0, 500) : null,
-      });
-      return { shareCount };
-    },
-  );
+  api.post('/api/videos/:id/share', { schema: { params: IdParams, body: ShareSchema } }, async (request) => {
+    const entry = await getVisibleVideo(db, request.params.id, viewerOf(request.user));
+    const referrer = request.headers.referer;
+    const shareCount = await recordShare(db, {
+      videoId: entry.video.id,
+      userId: request.user?.id ?? null,
+      platform: request.body.platform,
+      ipAddress: request.ip,
+      referrer: typeof referrer === 'string' ? referrer.slice(0, 500) : null,
+    });
+    return { shareCount };
+  });
 }

@@ -54,7 +54,9 @@ export async function listPublicVideos(
   if (query.category) conditions.push(eq(videos.category, query.category));
   if (query.q) {
     const pattern = likePattern(query.q);
-    conditions.push(or(ilike(videos.title, pattern), ilike(videos.description, pattern), ilike(videos.category, pattern))!);
+    conditions.push(
+      or(ilike(videos.title, pattern), ilike(videos.description, pattern), ilike(videos.category, pattern))!,
+    );
   }
   return selectVideos(db, viewerId)
     .where(and(...conditions))
@@ -81,10 +83,17 @@ export async function listAllVideos(
   page: { limit: number; offset: number },
   viewerId: number,
 ): Promise<VideoWithCapper[]> {
-  return selectVideos(db, viewerId).orderBy(desc(videos.createdAt), desc(videos.id)).limit(page.limit).offset(page.offset);
+  return selectVideos(db, viewerId)
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
-export async function findVideo(db: Executor, id: number, viewerId: number | null): Promise<VideoWithCapper | undefined> {
+export async function findVideo(
+  db: Executor,
+  id: number,
+  viewerId: number | null,
+): Promise<VideoWithCapper | undefined> {
   const rows = await selectVideos(db, viewerId).where(eq(videos.id, id)).limit(1);
   return rows[0];
 }
@@ -99,7 +108,11 @@ export async function insertVideo(db: Executor, video: NewVideoRow): Promise<Vid
   return rows[0]!;
 }
 
-export async function updateVideo(db: Executor, id: number, changes: Partial<NewVideoRow>): Promise<VideoRow | undefined> {
+export async function updateVideo(
+  db: Executor,
+  id: number,
+  changes: Partial<NewVideoRow>,
+): Promise<VideoRow | undefined> {
   const rows = await db.update(videos).set(changes).where(eq(videos.id, id)).returning();
   return rows[0];
 }
@@ -157,7 +170,13 @@ export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
 
 export async function recordShare(
   db: Executor,
-  share: { videoId: number; userId: number | null; platform: string; ipAddress: string | null; referrer: string | null },
+  share: {
+    videoId: number;
+    userId: number | null;
+    platform: string;
+    ipAddress: string | null;
+    referrer: string | null;
+  },
 ): Promise<number> {
   await db.insert(videoShares).values(share);
   const rows = await db

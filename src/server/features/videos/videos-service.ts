@@ -4,7 +4,13 @@ import type { Video, VideoUpdate, TranscodingStatus } from '../../../common/sche
 import { forbidden, notFound } from '../../lib/http-errors.js';
 import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
 import type { UserRow } from '../auth/users-repository.js';
-import { deleteVideo, findVideo, findVideoRow, updateVideo, type VideoWithCapper } from './videos-repository.js';
+import {
+  deleteVideo,
+  findVideo,
+  findVideoRow,
+  updateVideo,
+  type VideoWithCapper,
+} from './videos-repository.js';
 
 export interface Viewer {
   id: number;
@@ -47,7 +53,12 @@ export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, v
     shareUrl: video.shareUrl,
     shareCount: video.shareCount,
     createdAt: video.createdAt.toISOString(),
-    capper: { id: capper.id, username: capper.username, displayName: capper.displayName, avatarUrl: capper.avatarUrl },
+    capper: {
+      id: capper.id,
+      username: capper.username,
+      displayName: capper.displayName,
+      avatarUrl: capper.avatarUrl,
+    },
     isOwner,
     isPurchased: isPurchased && !isOwner,
   };
@@ -57,7 +68,9 @@ export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, v
 
 /** A video that is not ready is visible only to its owner and admins. */
 export function mayView(entry: VideoWithCapper, viewer: Viewer | null): boolean {
-  return entry.video.transcodingStatus === 'ready' || viewer?.id === entry.video.userId || viewer?.isAdmin === true;
+  return (
+    entry.video.transcodingStatus === 'ready' || viewer?.id === entry.video.userId || viewer?.isAdmin === true
+  );
 }
 
 export async function getVisibleVideo(db: Db, id: number, viewer: Viewer | null): Promise<VideoWithCapper> {
@@ -69,7 +82,8 @@ export async function getVisibleVideo(db: Db, id: number, viewer: Viewer | null)
 async function ownedVideo(db: Db, id: number, viewer: Viewer) {
   const row = await findVideoRow(db, id);
   if (!row) throw notFound('Video not found');
-  if (row.userId !== viewer.id && !viewer.isAdmin) throw forbidden('Only the owner of this video can change it.');
+  if (row.userId !== viewer.id && !viewer.isAdmin)
+    throw forbidden('Only the owner of this video can change it.');
   return row;
 }
 
@@ -93,7 +107,8 @@ export async function removeVideo(db: Db, storage: MediaStorage, id: number, vie
   await db.transaction(async (tx) => {
     const row = await findVideoRow(tx, id);
     if (!row) throw notFound('Video not found');
-    if (row.userId !== viewer.id && !viewer.isAdmin) throw forbidden('Only the owner of this video can delete it.');
+    if (row.userId !== viewer.id && !viewer.isAdmin)
+      throw forbidden('Only the owner of this video can delete it.');
     await deleteVideo(tx, id);
   });
   await storage.removePrefix(videoMediaPrefix(id));

@@ -1,0 +1,72 @@
+import { desc, eq, inArray, and, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { payoutRequests, users } from '../../db/schema.js';
+
+export type PayoutRow = typeof payoutRequests.$inferSelect;
+
+/** Payouts that hold money back from the balance: pending or paid (a rejected one returns it). */
+export async function payoutsHeldCents(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(${payoutRequests.amountCents}), 0)::bigint` })
+    .from(payoutRequests)
+    .where(and(eq(payoutRequests.userId, userId), inArray(payoutRequests.status, ['pending', 'paid'])));
+  return Number(row?.cents ?? 0);
+}
+
+/** Locks the capper's row for the rest of the transaction: concurrent payout requests queue here. */
+export async function lockUserBalance(
+  tx: Executor,
+  userId: number,
+): Promise<{ manualEarningsCents: number } | undefined> {
+  const [row] = await tx
+    .select({ manualEarningsCents: users.manualEarningsCents })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row;
+}
+
+export async function insertPayout(
+  tx: Executor,
+  payout: typeof payoutRequests.$inferInsert,
+): Promise<PayoutRow> {
+  const [row] = await tx.insert(payoutRequests).values(payout).returning();
+  return row!;
+}
+
+export async function listPayoutsOfUser(db: Executor, userId: number): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payoutRequests)
+    .where(eq(payoutRequests.userId, userId))
+    .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
+    .limit(500);
+}
+
+export async function listAllPayouts(db: Executor, page: { limit: number; offset: number }) {
+  return db
+    .select({ payout: payoutRequests, username: users.username })
+    .from(payoutRequests)
+    .innerJoin(users, eq(users.id, payoutRequests.userId))
+    .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
+  return row;
+}
+
+export async function setPayoutStatus(
+  tx: Executor,
+  id: number,
+  change: { status: 'paid' | 'rejected'; decidedBy: number },
+): Promise<PayoutRow> {
+  const [row] = await tx
+    .update(payoutRequests)
+    .set({ status: change.status, decidedBy: change.decidedBy, decidedAt: new Date() })
+    .where(eq(payoutRequests.id, id))
+    .returning();
+  return row!;
+}

@@ -1,0 +1,177 @@
+// ffmpeg and ffprobe: where they are, and running them (decisions.md 'Media').
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The binary an npm package ships for this platform (no install script needed: the file is executable). */
+function fromPackage(packageName: string): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const found = (require(packageName) as { path?: string }).path;
+    return found && isExecutable(found) ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * FFMPEG_PATH / FFPROBE_PATH when set, else the system's on PATH, else the binaries shipped in
+ * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe, so a fresh machine needs only Node and npm.
+ * Read here rather than in config.ts so that tests and scripts can resolve the tools without an app.
+ */
+export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+  const pick = (setting: string, name: string, packageName: string) => {
+    const configured = env[setting];
+    if (configured) {
+      if (!isExecutable(configured)) throw new Error(`${setting}: ${configured} is not an executable file`);
+      return configured;
+    }
+    const found = onPath(name, env) ?? fromPackage(packageName);
+    if (!found)
+      throw new Error(`${name} not found: install it, or set ${setting}, or reinstall the npm packages`);
+    return found;
+  };
+  return {
+    ffmpeg: pick('FFMPEG_PATH', 'ffmpeg', '@ffmpeg-installer/ffmpeg'),
+    ffprobe: pick('FFPROBE_PATH', 'ffprobe', '@ffprobe-installer/ffprobe'),
+  };
+}
+
+let cached: MediaTools | undefined;
+/** resolveMediaTools() once per process. */
+export function mediaTools(): MediaTools {
+  cached ??= resolveMediaTools();
+  return cached;
+}
+
+/** A failure of the media itself (unreadable, no video): retrying will not help; the message is shown. */
+export class MediaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MediaError';
+  }
+}
+
+export interface RunOptions {
+  /** Called with each `key=value` block ffmpeg writes with `-progress pipe:1`. */
+  onProgress?: (fields: Map<string, string>) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs a tool to completion; resolves with stdout, rejects with the tail of stderr. */
+export function run(binary: string, args: string[], options: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    let stdout = '';
+    let stderr = '';
+    let block = new Map<string, string>();
+    let pending = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (!options.onProgress) {
+        stdout += chunk;
+        return;
+      }
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const eq = line.indexOf('=');
+        if (eq < 0) continue;
+        const key = line.slice(0, eq).trim();
+        block.set(key, line.slice(eq + 1).trim());
+        if (key === 'progress') {
+          options.onProgress(block);
+          block = new Map();
+        }
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      // Only the end matters for an error message; never hold megabytes of ffmpeg chatter.
+      stderr = (stderr + chunk).slice(-8000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve(stdout);
+      const tail = stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
+      reject(new Error(`${path.basename(binary)} exited with ${signal ?? code}: ${tail}`));
+    });
+  });
+}
+
+export interface ProbeResult {
+  /** Seconds, rounded (spec 3: duration is whole seconds). */
+  duration: number;
+  video: { codec: string; width: number; height: number; pixelFormat: string | null } | null;
+  audio: { codec: string } | null;
+}
+
+interface FfprobeJson {
+  format?: { duration?: string };
+  streams?: Array<{
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    pix_fmt?: string;
+    duration?: string;
+    disposition?: { attached_pic?: number };
+  }>;
+}
+
+export async function probe(tools: MediaTools, file: string): Promise<ProbeResult> {
+  let output: string;
+  try {
+    output = await run(tools.ffprobe, [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      file,
+    ]);
+  } catch {
+    throw new MediaError('The file could not be read as a video.');
+  }
+  const json = JSON.parse(output) as FfprobeJson;
+  const streams = json.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const seconds = Number(json.format?.duration ?? video?.duration ?? 0);
+  return {
+    duration: Number.isFinite(seconds) ? Math.round(seconds) : 0,
+    video: video
+      ? {
+          codec: video.codec_name ?? 'unknown',
+          width: video.width ?? 0,
+          height: video.height ?? 0,
+          pixelFormat: video.pix_fmt ?? null,
+        }
+      : null,
+    audio: audio ? { codec: audio.codec_name ?? 'unknown' } : null,
+  };
+}

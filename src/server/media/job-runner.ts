@@ -1,0 +1,211 @@
+// Runs the media jobs of the PostgreSQL queue, one at a time (ffmpeg takes every core it is given).
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.js';
+import { updateVideo } from '../features/videos/videos-repository.js';
+import { MediaError, type MediaTools } from './ffmpeg.js';
+import {
+  claimJob,
+  completeJob,
+  expireAllLeases,
+  PROCESS_VIDEO,
+  releaseFailedJob,
+  renewLease,
+  requeueInterrupted,
+  type ClaimedJob,
+} from './jobs-repository.js';
+import { processVideo } from './process-video.js';
+import type { MediaStorage } from './storage.js';
+
+export interface JobRunnerOptions {
+  db: Db;
+  storage: MediaStorage;
+  /** Resolved on first use, so an app without ffmpeg still starts and serves everything else. */
+  tools: () => MediaTools;
+  workRoot: string;
+  log: FastifyBaseLogger;
+  onVideoChanged: () => void;
+  /** The embedded database is one process's alone: leases left at start belong to a dead process. */
+  reclaimOnStart: boolean;
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+
+export class MediaJobRunner {
+  readonly workerId = `w-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private current: AbortController | null = null;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 2_000;
+  }
+
+  /** Starts polling the queue (main.ts does; tests call runUntilIdle instead). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.prepare()
+      .then(() => this.pollLoop())
+      .catch((err: unknown) => this.options.log.error({ err }, 'media job runner stopped'));
+  }
+
+  /** Stops taking jobs; a job in progress is interrupted and goes back to the queue. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.current?.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** A job was queued: look now rather than at the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Runs due jobs until none is left; returns how many ran. For tests and scripts. */
+  async runUntilIdle(): Promise<number> {
+    await this.prepare();
+    let count = 0;
+    while (await this.runOne()) count += 1;
+    return count;
+  }
+
+  private prepared = false;
+  private async prepare(): Promise<void> {
+    if (this.prepared) return;
+    this.prepared = true;
+    await mkdir(this.options.workRoot, { recursive: true });
+    await this.sweepWorkRoot();
+    if (this.options.reclaimOnStart) {
+      const reclaimed = await expireAllLeases(this.options.db);
+      if (reclaimed > 0)
+        this.options.log.info({ reclaimed }, 'media jobs interrupted by a stop are queued again');
+    }
+  }
+
+  /** Scratch folders older than a day belong to runs that died. */
+  private async sweepWorkRoot(): Promise<void> {
+    const cutoff = Date.now() - 24 * 60 * 60 * 1000;
+    for (const name of await readdir(this.options.workRoot).catch(() => [] as string[])) {
+      const full = path.join(this.options.workRoot, name);
+      const info = await stat(full).catch(() => null);
+      if (info && info.mtimeMs < cutoff) await rm(full, { recursive: true, force: true });
+    }
+  }
+
+  private async pollLoop(): Promise<void> {
+    while (this.running) {
+      let didWork = false;
+      try {
+        didWork = await this.runOne();
+      } catch (err) {
+        this.options.log.error({ err }, 'media job queue unavailable');
+      }
+      if (!didWork && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /** Claims and runs one job; false when none was due. */
+  private async runOne(): Promise<boolean> {
+    const { db, log } = this.options;
+    const job = await claimJob(db, this.workerId, this.leaseMs);
+    if (!job) return false;
+    if (job.attempts > job.maxAttempts) {
+      await this.fail(job, 'Processing was interrupted too many times. Please retry.', null);
+      return true;
+    }
+    const controller = new AbortController();
+    this.current = controller;
+    // The heartbeat: while we work, the lease keeps being extended; a crash lets it run out.
+    const heartbeat = setInterval(
+      () => {
+        renewLease(db, job.id, this.workerId, this.leaseMs).then(
+          (mine) => {
+            if (!mine) controller.abort();
+          },
+          (err: unknown) => log.warn({ err, jobId: job.id }, 'could not renew a media job lease'),
+        );
+      },
+      Math.max(1000, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      await this.execute(job, controller.signal);
+      await completeJob(db, job.id, this.workerId);
+      log.info({ jobId: job.id, videoId: job.videoId }, 'media job done');
+    } catch (err) {
+      if (controller.signal.aborted && !this.running) {
+        // Shutting down: back to the queue at once, and this attempt does not count.
+        await requeueInterrupted(db, job.id, this.workerId).catch(() => {});
+      } else {
+        await this.handleFailure(job, err);
+      }
+    } finally {
+      clearInterval(heartbeat);
+      this.current = null;
+    }
+    return true;
+  }
+
+  private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+    if (job.kind !== PROCESS_VIDEO || job.videoId === null)
+      throw new MediaError(`Unknown job kind: ${job.kind}`);
+    const { db, storage, workRoot, onVideoChanged } = this.options;
+    await processVideo(
+      { db, storage, tools: this.options.tools(), workRoot, onVideoChanged, signal },
+      job.videoId,
+      job.payload,
+    );
+  }
+
+  private async handleFailure(job: ClaimedJob, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    this.options.log.warn(
+      { err, jobId: job.id, videoId: job.videoId, attempt: job.attempts },
+      'media job failed',
+    );
+    // A broken file stays broken: fail at once. Anything else (disk full, database away) is worth a retry.
+    if (err instanceof MediaError || job.attempts >= job.maxAttempts) {
+      const reason = err instanceof MediaError ? message : `Processing failed: ${message}`;
+      await this.fail(job, reason, message);
+      return;
+    }
+    const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
+    await releaseFailedJob(this.options.db, job.id, this.workerId, message, delay);
+    if (job.videoId !== null) {
+      await updateVideo(this.options.db, job.videoId, {
+        transcodingStatus: 'pending',
+        transcodingProgress: 0,
+      });
+      this.options.onVideoChanged();
+    }
+  }
+
+  private async fail(job: ClaimedJob, reason: string, detail: string | null): Promise<void> {
+    await releaseFailedJob(this.options.db, job.id, this.workerId, detail ?? reason, null);
+    if (job.videoId !== null) {
+      await updateVideo(this.options.db, job.videoId, {
+        transcodingStatus: 'failed',
+        transcodingError: reason.slice(0, 1000),
+      });
+      this.options.onVideoChanged();
+    }
+  }
+}

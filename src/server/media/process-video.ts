@@ -1,0 +1,250 @@
+// One uploaded video, from original to playable (issue 4 'Jobs'): probe, thumbnail, MP4, HLS.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../db/client.js';
+import { findVideoRow, updateVideo } from '../features/videos/videos-repository.js';
+import { MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
+import type { ProcessVideoPayload } from './jobs-repository.js';
+import { mediaUrl, videoMediaKeys, videoMediaPrefix, type MediaStorage } from './storage.js';
+
+export interface PipelineContext {
+  db: Db;
+  storage: MediaStorage;
+  tools: MediaTools;
+  /** Scratch space on local disk for ffmpeg's outputs. */
+  workRoot: string;
+  /** A video changed state: the cached catalog pages must go. */
+  onVideoChanged: () => void;
+  signal?: AbortSignal;
+}
+
+/** The re-encode settings (decisions 007): what every browser plays, capped at 1080p and ~6 Mbit/s. */
+export const ENCODE_VIDEO_ARGS = [
+  '-c:v',
+  'libx264',
+  '-preset',
+  'veryfast',
+  '-crf',
+  '23',
+  '-maxrate',
+  '6M',
+  '-bufsize',
+  '12M',
+  '-pix_fmt',
+  'yuv420p',
+  '-profile:v',
+  'high',
+  // Long side at most 1920, short side following (1080p for 16:9), dimensions kept even.
+  '-vf',
+  "scale='if(gte(iw,ih),min(1920,iw),-2)':'if(gte(iw,ih),-2,min(1920,ih))'",
+];
+export const ENCODE_AUDIO_ARGS = ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'];
+
+/** Pixel formats every browser's H.264 decoder takes (10-bit or 4:2:2 H.264 plays almost nowhere). */
+const PLAYABLE_PIXEL_FORMATS = new Set(['yuv420p', 'yuvj420p']);
+
+export function transcodePlan(info: ProbeResult): { copyVideo: boolean; audio: 'none' | 'copy' | 'encode' } {
+  const copyVideo =
+    info.video?.codec === 'h264' &&
+    (info.video.pixelFormat === null || PLAYABLE_PIXEL_FORMATS.has(info.video.pixelFormat));
+  const audio = !info.audio ? 'none' : info.audio.codec === 'aac' ? 'copy' : 'encode';
+  return { copyVideo, audio };
+}
+
+/** ffmpeg arguments for the browser MP4: stream copy where the source already plays, else re-encode. */
+export function mp4Args(input: string, output: string, info: ProbeResult): string[] {
+  const plan = transcodePlan(info);
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    ...(plan.audio === 'none' ? [] : ['-map', '0:a:0']),
+    ...(plan.copyVideo ? ['-c:v', 'copy'] : ENCODE_VIDEO_ARGS),
+    ...(plan.audio === 'copy' ? ['-c:a', 'copy'] : plan.audio === 'encode' ? ENCODE_AUDIO_ARGS : []),
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '-1',
+    '-max_muxing_queue_size',
+    '1024',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    output,
+  ];
+}
+
+class ProgressWriter {
+  private last = -1;
+  private lastWrite = 0;
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly videoId: number,
+  ) {}
+
+  /** At most one write a second, and only when the percentage moved. */
+  report(percent: number): void {
+    const value = Math.max(0, Math.min(99, Math.floor(percent)));
+    const now = Date.now();
+    if (value === this.last || now - this.lastWrite < 1000) return;
+    this.last = value;
+    this.lastWrite = now;
+    this.pending = this.pending
+      .then(() => updateVideo(this.db, this.videoId, { transcodingProgress: value }))
+      .catch(() => {});
+  }
+
+  flush(): Promise<unknown> {
+    return this.pending;
+  }
+}
+
+function outTimeSeconds(fields: Map<string, string>): number | null {
+  const micro = Number(fields.get('out_time_us') ?? fields.get('out_time_ms'));
+  return Number.isFinite(micro) && micro >= 0 ? micro / 1_000_000 : null;
+}
+
+async function makeThumbnail(
+  tools: MediaTools,
+  input: string,
+  output: string,
+  duration: number,
+  signal?: AbortSignal,
+) {
+  const at = duration >= 2 ? 1 : 0;
+  const args = (seek: number) => [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-ss',
+    String(seek),
+    '-i',
+    input,
+    '-frames:v',
+    '1',
+    '-vf',
+    "scale='min(640,iw)':-2",
+    '-q:v',
+    '4',
+    output,
+  ];
+  await run(tools.ffmpeg, args(at), { signal });
+  // A seek past the last frame writes nothing; the first frame always exists.
+  if (!existsSync(output)) await run(tools.ffmpeg, args(0), { signal });
+  if (!existsSync(output)) throw new MediaError('No picture could be taken from the video.');
+}
+
+/**
+ * Takes the upload in (when the job carries one), then makes the thumbnail, the MP4 and the HLS rendition,
+ * and marks the video ready. Idempotent: a job interrupted anywhere can simply run again.
+ */
+export async function processVideo(
+  ctx: PipelineContext,
+  videoId: number,
+  payload: ProcessVideoPayload,
+): Promise<void> {
+  const { db, storage, tools, signal } = ctx;
+  const row = await findVideoRow(db, videoId);
+  if (!row) return; // deleted meanwhile: nothing to do
+  const keys = videoMediaKeys(videoId);
+  const originalKey = row.originalFileKey ?? keys.original;
+
+  await updateVideo(db, videoId, {
+    transcodingStatus: 'processing',
+    transcodingProgress: 0,
+    transcodingError: null,
+  });
+  ctx.onVideoChanged();
+
+  if (payload.source && existsSync(payload.source)) await storage.putFile(originalKey, payload.source);
+  if (!(await storage.stat(originalKey)))
+    throw new MediaError('The uploaded file is missing. Please upload it again.');
+  const input = await storage.localCopy(originalKey);
+
+  const info = await probe(tools, input);
+  if (!info.video) throw new MediaError('The file has no video track.');
+
+  const work = path.join(ctx.workRoot, `video-${videoId}-${randomBytes(4).toString('hex')}`);
+  await mkdir(path.join(work, 'hls'), { recursive: true });
+  try {
+    const progress = new ProgressWriter(db, videoId);
+    const thumb = path.join(work, 'thumb.jpg');
+    await makeThumbnail(tools, input, thumb, info.duration, signal);
+    progress.report(2);
+
+    const mp4 = path.join(work, 'video.mp4');
+    await run(tools.ffmpeg, mp4Args(input, mp4, info), {
+      signal,
+      onProgress: (fields) => {
+        const seconds = outTimeSeconds(fields);
+        if (seconds !== null && info.duration > 0) progress.report(2 + (seconds / info.duration) * 88);
+      },
+    });
+    progress.report(90);
+
+    const playlist = path.join(work, 'hls', 'index.m3u8');
+    await run(
+      tools.ffmpeg,
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-y',
+        '-i',
+        mp4,
+        '-c',
+        'copy',
+        '-f',
+        'hls',
+        '-hls_time',
+        '6',
+        '-hls_list_size',
+        '0',
+        '-hls_playlist_type',
+        'vod',
+        '-hls_segment_filename',
+        path.join(work, 'hls', 'segment%04d.ts'),
+        playlist,
+      ],
+      { signal },
+    );
+    await progress.flush();
+
+    // A retry replaces what an earlier run left.
+    await storage.removePrefix(keys.hlsFolder);
+    for (const name of await readdir(path.join(work, 'hls'))) {
+      await storage.putFile(`${keys.hlsFolder}/${name}`, path.join(work, 'hls', name));
+    }
+    await storage.putFile(keys.thumbnail, thumb);
+    await storage.putFile(keys.mp4, mp4);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+
+  const updated = await updateVideo(db, videoId, {
+    originalFileKey: originalKey,
+    duration: info.duration,
+    videoUrl: mediaUrl(keys.mp4),
+    hlsUrl: mediaUrl(keys.hlsPlaylist),
+    thumbnailUrl: mediaUrl(keys.thumbnail),
+    availableFormats: ['mp4', 'hls', 'mov'],
+    isTranscoded: true,
+    transcodingStatus: 'ready',
+    transcodingProgress: 100,
+    transcodingError: null,
+  });
+  // Deleted while we worked: its folder was removed before our files arrived, so remove them now.
+  if (!updated) await storage.removePrefix(videoMediaPrefix(videoId));
+  ctx.onVideoChanged();
+}

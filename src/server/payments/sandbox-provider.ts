@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { paymentIntents } from '../db/schema.js';
+import type { SandboxConfirm, SandboxConfirmResponse } from '../../common/schemas/payments.js';
+import type { PaymentProvider, ProviderIntent } from './provider.js';
+
+/**
+ * The built-in provider for running PickReel with no Stripe account: intents live in the database and the
+ * card form follows Stripe's test cards. Nothing is ever charged.
+ */
+export class SandboxProvider implements PaymentProvider {
+  readonly name = 'sandbox' as const;
+
+  constructor(private readonly db: Db) {}
+
+  /** Ids shaped like Stripe's; the payments service records the intent, as it does for Stripe. */
+  async createIntent() {
+    const id = `pi_sandbox_${randomBytes(12).toString('hex')}`;
+    return { id, clientSecret: `${id}_secret_${randomBytes(16).toString('hex')}` };
+  }
+
+  async retrieveIntent(id: string): Promise<ProviderIntent | undefined> {
+    const [row] = await this.db.select().from(paymentIntents).where(eq(paymentIntents.id, id)).limit(1);
+    if (!row || row.provider !== this.name) return undefined;
+    return {
+      id: row.id,
+      status: row.status,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      videoId: row.videoId,
+      buyerId: row.buyerId,
+    };
+  }
+
+  /** What Stripe.js's confirmCardPayment would do, for the sandbox card form. */
+  async confirm(input: SandboxConfirm, buyerId: number): Promise<SandboxConfirmResponse | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(paymentIntents)
+      .where(eq(paymentIntents.clientSecret, input.clientSecret))
+      .limit(1);
+    if (!row || row.provider !== this.name || row.buyerId !== buyerId) return undefined;
+    if (row.status === 'succeeded') return { status: 'succeeded', paymentIntentId: row.id };
+    const problem = cardProblem(input.card, new Date());
+    const status = problem ? 'requires_payment_method' : 'succeeded';
+    await this.db
+      .update(paymentIntents)
+      .set({ status, lastError: problem ?? null, updatedAt: new Date() })
+      .where(eq(paymentIntents.id, row.id));
+    return problem
+      ? { status, paymentIntentId: row.id, error: { message: problem } }
+      : { status, paymentIntentId: row.id };
+  }
+}
+
+/** Stripe's test-card behaviour: the numbers a developer already knows. */
+const TEST_CARD_OUTCOMES: Record<string, string> = {
+  '4000000000000002': 'Your card was declined.',
+  '4000000000009995': 'Your card has insufficient funds.',
+  '4000000000009987': 'Your card was declined.',
+  '4000000000000069': 'Your card has expired.',
+  '4000000000000127': "Your card's security code is incorrect.",
+  '4000000000000119': 'An error occurred while processing your card. Try again in a little bit.',
+};
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export function cardProblem(card: SandboxConfirm['card'], now: Date): string | undefined {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) return 'Your card number is incorrect.';
+  if (card.expMonth < 1 || card.expMonth > 12) return "Your card's expiration month is invalid.";
+  const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
+  const endOfMonth = new Date(Date.UTC(year, card.expMonth, 1));
+  if (endOfMonth <= now) return "Your card's expiration year is in the past.";
+  if (!/^\d{3,4}$/.test(card.cvc)) return "Your card's security code is incomplete.";
+  return TEST_CARD_OUTCOMES[number];
+}

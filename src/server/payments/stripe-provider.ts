@@ -1,0 +1,67 @@
+import Stripe from 'stripe';
+import type { PaymentProvider, ProviderIntent } from './provider.js';
+import { metadataId } from './provider.js';
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret?: string | undefined;
+  /** A local stand-in for Stripe's API in tests (the SDK accepts host/port/protocol). */
+  apiBase?: { host: string; port: number; protocol: 'http' | 'https' };
+}
+
+export class StripeProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  readonly stripe: Stripe;
+
+  constructor(private readonly settings: StripeSettings) {
+    this.stripe = new Stripe(settings.secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      ...(settings.apiBase ?? {}),
+    });
+  }
+
+  async createIntent(params: {
+    amountCents: number;
+    currency: string;
+    videoId: number;
+    buyerId: number;
+    idempotencyKey: string;
+  }) {
+    const intent = await this.stripe.paymentIntents.create(
+      {
+        amount: params.amountCents,
+        currency: params.currency,
+        automatic_payment_methods: { enabled: true },
+        metadata: { videoId: String(params.videoId), buyerId: String(params.buyerId) },
+      },
+      { idempotencyKey: params.idempotencyKey },
+    );
+    if (!intent.client_secret) throw new Error('Stripe returned a payment intent without a client secret');
+    return { id: intent.id, clientSecret: intent.client_secret };
+  }
+
+  async retrieveIntent(id: string): Promise<ProviderIntent | undefined> {
+    try {
+      const intent = await this.stripe.paymentIntents.retrieve(id);
+      return {
+        id: intent.id,
+        status: intent.status,
+        amountCents: intent.amount_received || intent.amount,
+        currency: intent.currency,
+        videoId: metadataId(intent.metadata?.videoId),
+        buyerId: metadataId(intent.metadata?.buyerId),
+      };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)
+        return undefined;
+      throw error;
+    }
+  }
+
+  /** Verifies a webhook's signature on the raw body (throws when forged, tampered or stale). */
+  constructEvent(rawBody: Buffer, signature: string): Stripe.Event {
+    if (!this.settings.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');
+    return this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
+  }
+}
