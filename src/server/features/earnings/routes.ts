@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AnalyticsQuerySchema } from '../../../common/schemas/analytics.js';
 import { PayoutRequestSchema } from '../../../common/schemas/earnings.js';
 import type { Db } from '../../db/client.js';
 import { currentUser, requireAdmin, requireUser } from '../auth/session.js';
 import { listAllPayouts, listPayoutsOfUser } from './earnings-repository.js';
+import { getAnalytics } from './analytics-service.js';
 import { decidePayout, getEarnings, requestPayout, toPayoutRequest } from './earnings-service.js';
 
 const PageQuery = z.object({
@@ -24,6 +26,12 @@ export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) 
     const user = currentUser(request);
     return getEarnings(db, user.id, user.manualEarningsCents);
   });
+
+  api.get(
+    '/api/user/analytics',
+    { preHandler: requireUser, schema: { querystring: AnalyticsQuerySchema } },
+    async (request) => getAnalytics(db, currentUser(request).id, request.query.range),
+  );
 
   api.get('/api/user/payouts', { preHandler: requireUser }, async (request) => {
     const rows = await listPayoutsOfUser(db, currentUser(request).id);
