@@ -17,6 +17,7 @@ import { purchaseRoutes } from './features/purchases/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { StripeProvider } from './payments/stripe-provider.js';
+import { registerMediaAndUploads } from './features/uploads/plugin.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
@@ -99,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('catalog', catalog);
   await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
   await app.register(adminRoutes, { db, storage, catalog });
+  await registerMediaAndUploads(app, { db, databaseKind: database.kind, storage, dataDir: config.dataDir, catalog });
   const payments =
     options.paymentProvider ??
     (config.stripe

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  app.mediaJobs.start();
   app.log.info(
     { database: database.kind, dataDir: config.dataDir, payments: config.stripe ? 'stripe' : 'sandbox' },
     'PickReel is ready',

@@ -168,7 +168,10 @@ export async function processVideo(
   });
   ctx.onVideoChanged();
 
-  if (payload.source && existsSync(payload.source)) await storage.putFile(originalKey, payload.source);
+  if (payload.source && existsSync(payload.source)) {
+    // The upload request may be moving the same file right now; either move is as good.
+    await storage.putFile(originalKey, payload.source).catch(() => {});
+  }
   if (!(await storage.stat(originalKey)))
     throw new MediaError('The uploaded file is missing. Please upload it again.');
   const input = await storage.localCopy(originalKey);

@@ -43,7 +43,7 @@ function notModified(request: FastifyRequest, etag: string, modified: Date): boo
 /** If-Range: a range applies only to the representation the browser already holds part of. */
 function rangeStillValid(request: FastifyRequest, etag: string, modified: Date): boolean {
   const ifRange = request.headers['if-range'];
-  if (!ifRange) return true;
+  if (typeof ifRange !== 'string') return true;
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
   const time = Date.parse(ifRange);
   return Number.isFinite(time) && Math.floor(modified.getTime() / 1000) === Math.floor(time / 1000);

@@ -1,0 +1,170 @@
+// POST /api/videos (multipart, spec 7), POST /api/videos/{id}/retry, and the tus endpoint /api/uploads.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { STANDARD_UPLOAD_MAX_BYTES } from '../../../common/constants.js';
+import {
+  FILE_AND_URL_MESSAGE,
+  FILE_OR_URL_REQUIRED_MESSAGE,
+  UPLOAD_FILE_FIELD,
+  UPLOAD_TOO_LARGE_MESSAGE,
+  type UploadMetadata,
+} from '../../../common/schemas/uploads.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, HttpError } from '../../lib/http-errors.js';
+import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
+import type { MediaStorage } from '../../media/storage.js';
+import { currentUser, requireUser } from '../auth/session.js';
+import { getVisibleVideo, toPublicVideo, viewerOf } from '../videos/videos-service.js';
+import { registerTus } from './tus.js';
+import {
+  createExternalVideo,
+  createUploadedVideo,
+  parseMetadata,
+  retryVideo,
+  type UploadEffects,
+} from './uploads-service.js';
+
+export interface UploadRoutesOptions {
+  db: Db;
+  storage: MediaStorage;
+  /** DATA_DIR/uploads: files being received (tus and multipart), on the media's file system. */
+  uploadsDir: string;
+  onVideoChanged: () => void;
+  onJobQueued: () => void;
+}
+
+const IdParams = z.object({
+  id: z.coerce.number({ error: 'Video id must be a number' }).int().positive().max(2_147_483_647),
+});
+
+const tooLarge = () => new HttpError(413, UPLOAD_TOO_LARGE_MESSAGE);
+
+interface ReceivedFile {
+  path: string;
+  name: string;
+  head: Buffer;
+}
+
+export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOptions) {
+  const { db } = options;
+  const effects: UploadEffects = options;
+  const incomingDir = path.join(options.uploadsDir, 'incoming');
+  await mkdir(incomingDir, { recursive: true });
+
+  await app.register(multipart, {
+    limits: {
+      fileSize: STANDARD_UPLOAD_MAX_BYTES,
+      files: 1,
+      fields: 20,
+      fieldSize: 64 * 1024,
+      parts: 24,
+      headerPairs: 200,
+    },
+  });
+
+  /** Streams the file part to disk (never into memory), keeping its first bytes for the MOV check. */
+  async function receiveFile(part: {
+    file: NodeJS.ReadableStream & { truncated?: boolean };
+    filename: string;
+  }) {
+    const file: ReceivedFile = {
+      path: path.join(incomingDir, `${randomBytes(16).toString('hex')}.part`),
+      name: part.filename || 'video.mov',
+      head: Buffer.alloc(0),
+    };
+    const sniff = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (file.head.length < MOV_SIGNATURE_BYTES) {
+          file.head = Buffer.concat([file.head, chunk.subarray(0, MOV_SIGNATURE_BYTES - file.head.length)]);
+        }
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(part.file, sniff, createWriteStream(file.path, { highWaterMark: 1024 * 1024 }));
+    } catch (error) {
+      await rm(file.path, { force: true });
+      throw error;
+    }
+    if (part.file.truncated) {
+      await rm(file.path, { force: true });
+      throw tooLarge();
+    }
+    return file;
+  }
+
+  async function readForm(request: FastifyRequest) {
+    const fields: Record<string, string> = {};
+    let file: ReceivedFile | null = null;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== UPLOAD_FILE_FIELD) {
+            part.file.resume(); // an unknown file field is read and dropped
+            continue;
+          }
+          file = await receiveFile(part);
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
+      }
+    } catch (error) {
+      if (file) await rm(file.path, { force: true });
+      const code = (error as { code?: string }).code;
+      if (error instanceof HttpError) throw error;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      if (code === 'FST_FILES_LIMIT') throw badRequest('Send one video file.');
+      if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+        throw badRequest('Too many form fields.');
+      throw error;
+    }
+    return { fields, file };
+  }
+
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post('/api/videos', { preHandler: requireUser }, async (request, reply) => {
+    const user = currentUser(request);
+    if (!request.isMultipart()) throw badRequest('Send the upload as multipart/form-data.');
+    const { fields, file } = await readForm(request);
+    let meta: UploadMetadata;
+    try {
+      meta = parseMetadata(fields);
+      if (meta.isExternalVideo && file) throw badRequest(FILE_AND_URL_MESSAGE);
+      if (!meta.isExternalVideo && !file) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
+    } catch (error) {
+      if (file) await rm(file.path, { force: true });
+      throw error;
+    }
+    const video = file
+      ? await createUploadedVideo(effects, {
+          user,
+          meta,
+          source: file.path,
+          head: file.head,
+          fileName: file.name,
+        })
+      : await createExternalVideo(effects, user, meta);
+    const viewer = viewerOf(user);
+    return reply.code(201).send(toPublicVideo(await getVisibleVideo(db, video.id, viewer), viewer));
+  });
+
+  api.post(
+    '/api/videos/:id/retry',
+    { preHandler: requireUser, schema: { params: IdParams } },
+    async (request) => {
+      const user = currentUser(request);
+      return toPublicVideo(await retryVideo(effects, request.params.id, user), viewerOf(user));
+    },
+  );
+
+  await registerTus(app, { ...options, effects });
+}

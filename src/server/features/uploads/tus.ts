@@ -1,0 +1,228 @@
+// Resumable uploads over tus at /api/uploads (decisions.md 'Media', docs/decisions/007): files above 50 MB,
+// sent in 2 MB chunks, resumable after a dropped connection, a reload or a server restart.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server, type ServerOptions, type Upload } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
+import type { UploadResult } from '../../../common/schemas/uploads.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, conflict, HttpError, notFound, unauthorized } from '../../lib/http-errors.js';
+import type { MediaStorage } from '../../media/storage.js';
+import { currentUser, requireUser } from '../auth/session.js';
+import type { UserRow } from '../auth/users-repository.js';
+import {
+  createUploadedVideo,
+  findVideoOfUpload,
+  parseMetadata,
+  readHead,
+  type UploadEffects,
+} from './uploads-service.js';
+
+export const TUS_PATH = '/api/uploads';
+/** An unfinished upload is kept this long after it started (tus 'expiration'), then swept. */
+export const UPLOAD_EXPIRY_MS = 3 * 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+type TusError = { status_code: number; body: string };
+
+const tusError = (error: HttpError): TusError => ({
+  status_code: error.statusCode,
+  body: JSON.stringify({ message: error.message }),
+});
+
+export interface TusOptions {
+  db: Db;
+  storage: MediaStorage;
+  uploadsDir: string;
+  effects: UploadEffects;
+}
+
+export async function registerTus(app: FastifyInstance, options: TusOptions): Promise<void> {
+  const { db, storage, effects } = options;
+  const directory = path.join(options.uploadsDir, 'tus');
+  await mkdir(directory, { recursive: true });
+  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+
+  // Fastify has already signed the request in (requireUser); tus's hooks find the user through the raw request.
+  const users = new WeakMap<IncomingMessage, UserRow>();
+  const userOf = (req: TusRequest): UserRow => {
+    const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+    const user = raw ? users.get(raw) : undefined;
+    if (!user) throw tusError(unauthorized());
+    return user;
+  };
+
+  const finishing = new Map<string, Promise<number>>();
+
+  /**
+   * Turns a finished upload into a video, once: the last PATCH does it, and so does GET …/video when that
+   * PATCH's answer was lost (a crash, a dropped connection). Both end at the same video.
+   */
+  function finish(uploadId: string, user: UserRow): Promise<number> {
+    let pending = finishing.get(uploadId);
+    if (!pending) {
+      pending = finishOnce(uploadId, user).finally(() => finishing.delete(uploadId));
+      finishing.set(uploadId, pending);
+    }
+    return pending;
+  }
+
+  async function finishOnce(uploadId: string, user: UserRow): Promise<number> {
+    const existing = await findVideoOfUpload(db, uploadId);
+    if (existing) {
+      if (existing.userId !== user.id) throw notFound('Upload not found.');
+      return existing.id;
+    }
+    const upload = await uploadOf(uploadId);
+    if (!upload || upload.metadata?.userId !== String(user.id)) throw notFound('Upload not found.');
+    if (upload.size === undefined || upload.offset !== upload.size)
+      throw conflict('The upload is not finished yet.');
+    const source = path.join(directory, uploadId);
+    try {
+      const meta = parseMetadata(upload.metadata ?? {});
+      const video = await createUploadedVideo(effects, {
+        user,
+        meta,
+        source,
+        head: await readHead(source),
+        fileName: upload.metadata?.filename ?? 'video.mov',
+        uploadId,
+      });
+      return video.id;
+    } catch (error) {
+      // Refused (not a MOV, bad metadata): nothing of it is kept.
+      if (error instanceof HttpError && error.statusCode < 500)
+        await datastore.remove(uploadId).catch(() => {});
+      throw error;
+    } finally {
+      // The bytes now belong to the video (or are gone): the upload's record goes too.
+      if (!(await stat(source).catch(() => null)))
+        await datastore.configstore.delete(uploadId).catch(() => {});
+    }
+  }
+
+  async function uploadOf(uploadId: string): Promise<Upload | null> {
+    try {
+      return await datastore.getUpload(uploadId);
+    } catch {
+      return null;
+    }
+  }
+
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore,
+    maxSize: MAX_UPLOAD_BYTES,
+    relativeLocation: true,
+    namingFunction: () => randomBytes(16).toString('hex'),
+    disableTerminationForFinishedUploads: true,
+    async onUploadCreate(req, upload) {
+      const user = userOf(req);
+      if (upload.sizeIsDeferred) throw tusError(badRequest('Upload-Length is required.'));
+      try {
+        const meta = parseMetadata(upload.metadata ?? {});
+        if (meta.isExternalVideo) throw badRequest('An external video link needs no file upload.');
+      } catch (error) {
+        throw error instanceof HttpError ? tusError(error) : error;
+      }
+      // The owner is the signed-in user, whatever userId the metadata carried (spec 7 sends one).
+      return { metadata: { ...upload.metadata, userId: String(user.id) } };
+    },
+    async onUploadFinish(req, upload) {
+      try {
+        const videoId = await finish(upload.id, userOf(req));
+        const result: UploadResult = { success: true, videoId };
+        return {
+          status_code: 200,
+          headers: { 'Upload-Video-Id': String(videoId), 'Content-Type': 'application/json; charset=utf-8' },
+          body: JSON.stringify(result),
+        };
+      } catch (error) {
+        throw error instanceof HttpError ? tusError(error) : error;
+      }
+    },
+  });
+
+  /** Ids are ours (32 hex digits), and an upload is visible to its uploader only. */
+  async function checkUpload(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
+    const user = currentUser(request);
+    const { id } = request.params;
+    if (!UPLOAD_ID.test(id)) throw notFound('Upload not found.');
+    const upload = await uploadOf(id);
+    if (upload) {
+      if (upload.metadata?.userId !== String(user.id)) throw notFound('Upload not found.');
+      return;
+    }
+    // Finished and taken in already: a client resuming it learns it is complete, and its video.
+    const video = await findVideoOfUpload(db, id);
+    if (!video || video.userId !== user.id) return; // tus answers 404 itself
+    if (request.method === 'HEAD') {
+      const size = video.originalFileKey ? ((await storage.stat(video.originalFileKey))?.size ?? 0) : 0;
+      return reply
+        .code(200)
+        .headers({
+          'tus-resumable': '1.0.0',
+          'upload-offset': String(size),
+          'upload-length': String(size),
+          'upload-video-id': String(video.id),
+          'cache-control': 'no-store',
+        })
+        .send();
+    }
+    throw conflict('This upload is finished already.');
+  }
+
+  async function handOver(request: FastifyRequest, reply: FastifyReply) {
+    users.set(request.raw, currentUser(request));
+    reply.hijack();
+    await tus.handle(request.raw, reply.raw);
+  }
+
+  await app.register(async (scope) => {
+    // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    scope.route({ method: ['POST'], url: TUS_PATH, preHandler: requireUser, handler: handOver });
+    scope.route<{ Params: { id: string } }>({
+      method: ['HEAD', 'PATCH', 'DELETE'],
+      url: `${TUS_PATH}/:id`,
+      preHandler: [requireUser, checkUpload],
+      handler: handOver,
+    });
+    scope.get<{ Params: { id: string } }>(
+      `${TUS_PATH}/:id/video`,
+      { preHandler: requireUser },
+      async (request) => {
+        const { id } = request.params;
+        if (!UPLOAD_ID.test(id)) throw notFound('Upload not found.');
+        const result: UploadResult = { success: true, videoId: await finish(id, currentUser(request)) };
+        return result;
+      },
+    );
+  });
+
+  // Unfinished uploads expire; multipart leftovers of a process that died mid-request go too.
+  const sweep = async () => {
+    await tus
+      .cleanUpExpiredUploads()
+      .catch((err: unknown) => app.log.warn({ err }, 'tus upload sweep failed'));
+    const incoming = path.join(options.uploadsDir, 'incoming');
+    const cutoff = Date.now() - 24 * 60 * 60 * 1000;
+    for (const name of await readdir(incoming).catch(() => [] as string[])) {
+      const info = await stat(path.join(incoming, name)).catch(() => null);
+      if (info && info.mtimeMs < cutoff) await rm(path.join(incoming, name), { force: true });
+    }
+  };
+  const timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onReady', async () => {
+    void sweep();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}

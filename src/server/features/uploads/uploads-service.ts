@@ -1,0 +1,163 @@
+// Uploads become videos here: the rules shared by the multipart form and the tus path (issue 4).
+import { open, rm } from 'node:fs/promises';
+import { eq } from 'drizzle-orm';
+import { dollarsToCents } from '../../../common/money.js';
+import {
+  FILE_OR_URL_REQUIRED_MESSAGE,
+  UPLOAD_FORMAT_MESSAGE,
+  UploadMetadataSchema,
+  type UploadMetadata,
+} from '../../../common/schemas/uploads.js';
+import type { Db } from '../../db/client.js';
+import { videos } from '../../db/schema.js';
+import { badRequest, conflict, HttpError } from '../../lib/http-errors.js';
+import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '../../media/jobs-repository.js';
+import { isQuickTime, MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
+import { videoMediaKeys, type MediaStorage } from '../../media/storage.js';
+import type { UserRow } from '../auth/users-repository.js';
+import { insertVideo, updateVideo, type VideoRow } from '../videos/videos-repository.js';
+import { getVisibleVideo, viewerOf } from '../videos/videos-service.js';
+
+export const unsupportedFormat = () => new HttpError(415, UPLOAD_FORMAT_MESSAGE);
+
+export interface UploadEffects {
+  db: Db;
+  storage: MediaStorage;
+  /** A video was created or changed state: clear the catalog cache, wake the job runner. */
+  onVideoChanged: () => void;
+  onJobQueued: () => void;
+}
+
+/** The upload's fields, or a 400 with the first problem's message (spec 8: the server's message). */
+export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
+  const parsed = UploadMetadataSchema.safeParse(fields);
+  if (!parsed.success)
+    throw badRequest(parsed.error.issues[0]?.message ?? 'Upload validation failed. Please check your input.');
+  return parsed.data;
+}
+
+/** The first bytes of a file on disk (the MOV check of a finished tus upload). */
+export async function readHead(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MOV_SIGNATURE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function detailsOf(meta: UploadMetadata, user: UserRow) {
+  return {
+    userId: user.id, // never the form's userId (spec 7 sends one; the session decides)
+    title: meta.title,
+    description: meta.description,
+    emailInformation: meta.emailInformation,
+    priceCents: dollarsToCents(meta.price),
+    category: meta.category,
+    isPremium: true, // spec 5: always true
+    duration: meta.duration ?? null,
+  };
+}
+
+/** A link to a video elsewhere: checked by the shared link rules, never fetched, ready at once. */
+export async function createExternalVideo(
+  effects: UploadEffects,
+  user: UserRow,
+  meta: UploadMetadata,
+): Promise<VideoRow> {
+  if (!meta.isExternalVideo || !meta.externalVideoUrl) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
+  const video = await insertVideo(effects.db, {
+    ...detailsOf(meta, user),
+    isExternalVideo: true,
+    externalVideoUrl: meta.externalVideoUrl,
+    transcodingStatus: 'ready',
+    transcodingProgress: 100,
+  });
+  effects.onVideoChanged();
+  return video;
+}
+
+/**
+ * A finished upload on local disk: checked by its bytes, then a video row and its processing job in one
+ * transaction, then the file taken into media storage. Should the process die between the two, the job
+ * carries the file's path and takes it in itself. The source file is gone afterwards, whatever happens.
+ */
+export async function createUploadedVideo(
+  effects: UploadEffects,
+  input: {
+    user: UserRow;
+    meta: UploadMetadata;
+    source: string;
+    head: Uint8Array;
+    fileName: string;
+    uploadId?: string;
+  },
+): Promise<VideoRow> {
+  const { db, storage } = effects;
+  if (!isQuickTime(input.head)) {
+    await rm(input.source, { force: true });
+    throw unsupportedFormat();
+  }
+  let video: VideoRow;
+  try {
+    video = await db.transaction(async (tx) => {
+      const row = await insertVideo(tx, {
+        ...detailsOf(input.meta, input.user),
+        originalFileName: input.fileName.slice(0, 255),
+        uploadId: input.uploadId ?? null,
+        transcodingStatus: 'pending',
+      });
+      const originalFileKey = videoMediaKeys(row.id).original;
+      await updateVideo(tx, row.id, { originalFileKey });
+      await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload: { source: input.source } });
+      return { ...row, originalFileKey };
+    });
+  } catch (error) {
+    await rm(input.source, { force: true });
+    throw error;
+  }
+  await takeInOriginal(storage, video.originalFileKey!, input.source);
+  effects.onVideoChanged();
+  effects.onJobQueued();
+  return video;
+}
+
+/** Moves the upload into storage; the job may have done so already (it races the request for it). */
+export async function takeInOriginal(storage: MediaStorage, key: string, source: string): Promise<void> {
+  try {
+    await storage.putFile(key, source);
+  } catch (error) {
+    if (!(await storage.stat(key))) throw error;
+  }
+}
+
+export async function findVideoOfUpload(db: Db, uploadId: string): Promise<VideoRow | undefined> {
+  const rows = await db.select().from(videos).where(eq(videos.uploadId, uploadId)).limit(1);
+  return rows[0];
+}
+
+/** POST /api/videos/{id}/retry: a failed video goes back into the queue (owner or admin). */
+export async function retryVideo(effects: UploadEffects, videoId: number, user: UserRow) {
+  const { db } = effects;
+  const viewer = viewerOf(user)!;
+  const entry = await getVisibleVideo(db, videoId, viewer);
+  if (entry.video.userId !== user.id && !user.isAdmin)
+    throw new HttpError(403, 'Only the owner of this video can retry it.');
+  if (entry.video.isExternalVideo) throw badRequest('An external video needs no processing.');
+  if (entry.video.transcodingStatus !== 'failed')
+    throw conflict('Only a video whose processing failed can be retried.');
+  await db.transaction(async (tx) => {
+    if (await hasLiveJob(tx, videoId)) throw conflict('This video is already being processed.');
+    await updateVideo(tx, videoId, {
+      transcodingStatus: 'pending',
+      transcodingProgress: 0,
+      transcodingError: null,
+    });
+    await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId, payload: {} });
+  });
+  effects.onVideoChanged();
+  effects.onJobQueued();
+  return getVisibleVideo(db, videoId, viewer);
+}

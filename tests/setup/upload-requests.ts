@@ -1,0 +1,53 @@
+// Requests the upload tests send: a multipart body as the browser's FormData makes it, and tus metadata.
+import { randomBytes } from 'node:crypto';
+
+export const VALID_FIELDS = {
+  title: 'Lakers at Celtics, Friday',
+  description: 'Line movement and injuries, explained',
+  emailInformation: 'Lakers +4.5 (2 units)',
+  price: '25',
+  category: 'General',
+  duration: '2',
+  isPremium: 'true',
+  isExternalVideo: 'false',
+} as const;
+
+export interface FilePart {
+  name: string;
+  content: Buffer;
+  type?: string;
+  field?: string;
+}
+
+/** multipart/form-data: the fields in order, then the file (spec 7). */
+export function multipart(fields: Record<string, string>, file?: FilePart) {
+  const boundary = `----pickreel${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'video'}"; filename="${file.name}"\r\n` +
+          `Content-Type: ${file.type ?? 'video/quicktime'}\r\n\r\n`,
+      ),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** tus Upload-Metadata: comma-separated `key base64(value)` pairs. */
+export function tusMetadata(fields: Record<string, string>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+}
