@@ -1,0 +1,415 @@
+// Issue 2 'Numbers to report': cold start, signed-in GET /api/user beside nginx, home-page JavaScript,
+// idle memory. Each part reports on its own: one failing part does not hide the others.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { launchChromium } from '../lib/chromium.mjs';
+import { rawGet, request } from '../lib/http.mjs';
+import { findLoadTool, runLoad } from '../lib/load.mjs';
+import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
+import { waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { ensureBuilt, signIn, startServer } from '../lib/server.mjs';
+import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
+
+const TARGET_RATIO = 0.3;
+const TARGET_JS_GZIP_BYTES = 110_000; // 110 KB, decimal (as Vite prints sizes)
+const TARGET_RSS_BYTES = 150_000_000; // 150 MB, decimal
+const IDLE_WAIT_MS = 5000;
+
+export default {
+  description: 'issue 2: cold start, GET /api/user beside nginx, home-page JS (gzip), idle RSS',
+  async run(ctx) {
+    const { log, result } = ctx;
+    const logs = tempDir('pickreel-bench-logs-');
+    ctx.logFile = (name) => path.join(logs, `${name}.log`);
+    // A timed window: first wait for the machine to calm down, then record what others used during it.
+    ctx.timed = async (fn) => {
+      if (ctx.waitQuiet) {
+        const quiet = await waitForQuiet();
+        if (!quiet.quiet)
+          log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
+      }
+      const watch = watchOthers();
+      const value = await fn();
+      return { value, noise: watch.stop() };
+    };
+    ctx.build = await ensureBuilt(log);
+    result.details.build = ctx.build;
+    result.notes.push(...ctx.build.notes);
+    if (!ctx.build.serverBuilt)
+      throw new Error('no server build (dist/node/server/main.js): nothing to measure');
+    const errors = [];
+    const part = async (name, fn) => {
+      try {
+        await fn(ctx);
+      } catch (error) {
+        errors.push(`${name}: ${error.message}`);
+        log(`${name} FAILED: ${error.stack ?? error}`);
+        result.rows.push({ label: name, display: 'failed', skipped: true, note: error.message });
+        result.notes.push(`${name} failed: ${error.message.split('\n')[0]}`);
+      }
+    };
+    await part('Cold start and idle memory', coldStartAndMemory);
+    await part('GET /api/user beside nginx', apiUserBesideNginx);
+    await part('Home page JavaScript', homePageJs);
+    const busiest = Math.max(0, ...result.rows.map((r) => r.othersCpuShare).filter(Number.isFinite));
+    if (busiest > 0.15) {
+      result.notes.push(
+        `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): ` +
+          'those figures are pessimistic; rerun on a quiet machine before trusting them',
+      );
+    }
+    if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
+  },
+};
+
+const maxShare = (noises) => Math.max(...noises.map((n) => n.share).filter(Number.isFinite));
+
+/** Starts; retries a sample that start.mjs spent rebuilding (someone edited src/ during the run). */
+async function startClean(ctx, options) {
+  for (let attempt = 1; ; attempt++) {
+    const { value: server, noise } = await ctx.timed(() => startServer(options));
+    if (!server.rebuilt) return { server, noise };
+    await server.stop();
+    if (attempt === 3)
+      throw new Error('npm start kept rebuilding (src/ is being edited): no clean cold start');
+    ctx.log('npm start rebuilt dist/ during this start (src/ changed meanwhile): sample discarded, retrying');
+  }
+}
+
+async function coldStartAndMemory(ctx) {
+  const { quick, log, result, build, logFile } = ctx;
+  const reps = quick ? 1 : 3;
+  // Without a client build GET / cannot answer 200; the API health check is the next best 'ready'.
+  const readyPath = build.clientBuilt ? '/' : '/api/health';
+  const runs = [];
+  for (let i = 1; i <= reps; i++) {
+    const dataDir = tempDir('pickreel-bench-data-'); // exists, empty
+    const first = await startClean(ctx, { dataDir, logFile: logFile(`cold-${i}`), readyPath });
+    await sleep(IDLE_WAIT_MS);
+    const emptyRss = first.server.rssBytes();
+    const emptyPeak = first.server.peakRssBytes();
+    await first.server.stop();
+    const second = await startClean(ctx, { dataDir, logFile: logFile(`warm-${i}`), readyPath });
+    await sleep(IDLE_WAIT_MS);
+    const existingRss = second.server.rssBytes();
+    await second.server.stop();
+    runs.push({
+      emptyMs: first.server.startMs,
+      emptyStatus: first.server.readyStatus,
+      emptyNoise: first.noise,
+      existingMs: second.server.startMs,
+      existingStatus: second.server.readyStatus,
+      existingNoise: second.noise,
+      emptyRss,
+      emptyPeak,
+      existingRss,
+    });
+    log(
+      `run ${i}/${reps}: empty DATA_DIR ${fmt.ms(first.server.startMs)}, existing ${fmt.ms(second.server.startMs)}; ` +
+        `idle RSS ${fmt.mb(emptyRss)} (peak ${fmt.mb(emptyPeak)}), with existing DATA_DIR ${fmt.mb(existingRss)}`,
+    );
+  }
+  const col = (k) => runs.map((r) => r[k]);
+  const all = (list, f) => `runs: ${list.map(f).join(' / ')}`;
+  const bad = [...new Set([...col('emptyStatus'), ...col('existingStatus')])].filter((s) => s !== 200);
+  let what = readyPath === '/' ? '200 on GET /' : '200 on GET /api/health (no client build)';
+  if (bad.length) {
+    what = `answer on GET ${readyPath} (${bad.join('/')}, NOT 200)`;
+    result.notes.push(
+      `GET ${readyPath} answered ${bad.join('/')} instead of 200: the cold-start figures are the time to that first answer (server up, database migrated)`,
+    );
+  }
+  result.details.coldStart = { readyPath, reps, idleWaitMs: IDLE_WAIT_MS, runs };
+  result.rows.push(
+    {
+      id: 'coldStartEmptyMs',
+      label: `Cold start to first ${what}, empty DATA_DIR (median of ${reps})`,
+      value: median(col('emptyMs')),
+      display: fmt.ms(median(col('emptyMs'))),
+      reference: all(col('emptyMs'), fmt.ms),
+      othersCpuShare: maxShare(col('emptyNoise')),
+    },
+    {
+      id: 'coldStartExistingMs',
+      label: `Cold start to first ${what}, existing DATA_DIR (median of ${reps})`,
+      value: median(col('existingMs')),
+      display: fmt.ms(median(col('existingMs'))),
+      reference: all(col('existingMs'), fmt.ms),
+      othersCpuShare: maxShare(col('existingNoise')),
+    },
+    {
+      id: 'idleRssBytes',
+      label: `Server RSS ${IDLE_WAIT_MS / 1000} s after ready, empty DATA_DIR (median of ${reps})`,
+      value: median(col('emptyRss')),
+      display: fmt.mb(median(col('emptyRss'))),
+      reference: `peak (VmHWM) ${fmt.mb(median(col('emptyPeak')))}`,
+      target: `<= ${fmt.mb(TARGET_RSS_BYTES)}`,
+      pass: median(col('emptyRss')) <= TARGET_RSS_BYTES,
+    },
+    {
+      id: 'idleRssExistingBytes',
+      label: `  same, existing DATA_DIR (extra line)`,
+      value: median(col('existingRss')),
+      display: fmt.mb(median(col('existingRss'))),
+      reference: all(col('existingRss'), fmt.mb),
+    },
+  );
+}
+
+async function apiUserBesideNginx(ctx) {
+  const { quick, log, result, logFile } = ctx;
+  const tool = findLoadTool();
+  if (!tool) {
+    const message = 'no load generator: install wrk (apt-get install wrk) or autocannon (npm)';
+    result.rows.push({
+      label: 'GET /api/user req/s and p99',
+      display: 'skipped',
+      skipped: true,
+      note: message,
+    });
+    result.notes.push(message);
+    return;
+  }
+  const settings = { connections: 50, threads: 2, seconds: quick ? 3 : 10 };
+  const warmup = { ...settings, seconds: quick ? 1 : 2 };
+  result.details.load = { tool: tool.name, settings, warmupSeconds: warmup.seconds };
+  const measure = async (name, url, headers) => {
+    const { value: figures, noise } = await ctx.timed(async () => {
+      await runLoad(tool, url, { ...warmup, headers });
+      return runLoad(tool, url, { ...settings, headers });
+    });
+    if (figures.non2xx || figures.socketErrors) {
+      throw new Error(
+        `${name}: ${figures.non2xx} non-2xx responses, ${figures.socketErrors} socket errors\n${figures.raw}`,
+      );
+    }
+    log(
+      `${name}: ${fmt.rps(figures.rps)}, p50 ${fmt.ms(figures.p50Ms)}, p99 ${fmt.ms(figures.p99Ms)} ` +
+        `(${figures.requests} requests; others used ${Math.round(noise.share * 100)}% of the machine)`,
+    );
+    return { ...figures, noise };
+  };
+
+  const serverRun = async (name, env) => {
+    const file = logFile(name);
+    const server = await startServer({
+      dataDir: tempDir('pickreel-bench-data-'),
+      logFile: file,
+      env,
+      readyPath: '/api/health',
+    });
+    try {
+      const session = await signIn(server.url);
+      const headers = { Cookie: session.cookie };
+      const wire = await rawGet(`${server.url}/api/user`, headers);
+      const before = statSync(file).size;
+      const figures = await measure(name, `${server.url}/api/user`, headers);
+      // pino buffers 4 KB, so this is approximate until the flush at shutdown; good enough per request.
+      const logBytes = statSync(file).size - before;
+      return { figures, session, wire, logBytesPerRequest: logBytes / figures.requests };
+    } finally {
+      await server.stop();
+    }
+  };
+
+  const info = await serverRun('server (LOG_LEVEL unset = info)', {});
+  let nginx = null;
+  const nginxBinary = findNginx();
+  if (nginxBinary) {
+    const version = await nginxVersion(nginxBinary);
+    const server = await startNginx({
+      binary: nginxBinary,
+      files: { '/api/user': info.session.body },
+      contentType: info.session.contentType,
+    });
+    try {
+      const check = await request(`${server.url}/api/user`);
+      if (!check.body.equals(info.session.body))
+        throw new Error('nginx does not serve the same bytes as /api/user');
+      const wire = await rawGet(`${server.url}/api/user`, { Cookie: info.session.cookie });
+      const figures = await measure(`nginx ${version} (static file)`, `${server.url}/api/user`, {
+        Cookie: info.session.cookie,
+      });
+      nginx = { version, figures, wire };
+    } finally {
+      await server.stop();
+    }
+  } else {
+    result.notes.push(
+      'nginx not found (/usr/sbin/nginx): no reference, no ratio. On Debian: apt-get install nginx-light',
+    );
+  }
+  const warn = await serverRun('server (LOG_LEVEL=warn)', { LOG_LEVEL: 'warn' });
+
+  const strip = (f) => ({ ...f, raw: undefined });
+  result.details.apiUser = {
+    bodyBytes: info.session.body.length,
+    server: {
+      ...strip(info.figures),
+      responseHeaderBytes: info.wire.headerBytes,
+      logBytesPerRequest: info.logBytesPerRequest,
+    },
+    serverWarn: {
+      ...strip(warn.figures),
+      responseHeaderBytes: warn.wire.headerBytes,
+      logBytesPerRequest: warn.logBytesPerRequest,
+    },
+    nginx: nginx && {
+      version: nginx.version,
+      ...strip(nginx.figures),
+      responseHeaderBytes: nginx.wire.headerBytes,
+    },
+  };
+  const ratio = (f) => (nginx ? f.rps / nginx.figures.rps : NaN);
+  const ref = nginx ? `nginx ${fmt.rps(nginx.figures.rps)}` : 'nginx missing';
+  const refP99 = nginx ? `nginx ${fmt.ms(nginx.figures.p99Ms)}` : '';
+  const busy = (f) => maxShare([f.noise, ...(nginx ? [nginx.figures.noise] : [])]);
+  const conn = `${settings.connections} conns, ${settings.seconds} s, ${tool.name}`;
+  result.rows.push(
+    {
+      id: 'apiUserRps',
+      label: `GET /api/user signed in: throughput (${conn})`,
+      value: info.figures.rps,
+      display: `${fmt.rps(info.figures.rps)} (ratio ${fmt.ratio(ratio(info.figures))})`,
+      reference: ref,
+      target: `ratio >= ${TARGET_RATIO}`,
+      pass: nginx ? ratio(info.figures) >= TARGET_RATIO : null,
+      ratio: ratio(info.figures),
+      othersCpuShare: busy(info.figures),
+    },
+    {
+      id: 'apiUserP99Ms',
+      label: 'GET /api/user signed in: p99 latency',
+      value: info.figures.p99Ms,
+      display: fmt.ms(info.figures.p99Ms),
+      reference: refP99,
+      othersCpuShare: busy(info.figures),
+    },
+    {
+      id: 'apiUserWarnRps',
+      label: '  same, server with LOG_LEVEL=warn: throughput',
+      value: warn.figures.rps,
+      display: `${fmt.rps(warn.figures.rps)} (ratio ${fmt.ratio(ratio(warn.figures))})`,
+      reference: ref,
+      target: '(extra line)',
+      ratio: ratio(warn.figures),
+      othersCpuShare: busy(warn.figures),
+    },
+    {
+      id: 'apiUserWarnP99Ms',
+      label: '  same, server with LOG_LEVEL=warn: p99 latency',
+      value: warn.figures.p99Ms,
+      display: fmt.ms(warn.figures.p99Ms),
+      reference: refP99,
+      othersCpuShare: busy(warn.figures),
+    },
+  );
+  result.notes.push(
+    `/api/user body ${info.session.body.length} bytes on both; response headers: server ${info.wire.headerBytes} bytes, ` +
+      `nginx ${nginx?.wire.headerBytes ?? 'n/a'} bytes; server log ~${Math.round(info.logBytesPerRequest)} bytes/request at info, ` +
+      `~${Math.round(warn.logBytesPerRequest)} at warn`,
+  );
+}
+
+async function homePageJs(ctx) {
+  const { log, result, build, logFile } = ctx;
+  if (!build.clientBuilt) {
+    const message =
+      'client not built (dist/client/index.html missing, npm run build:client failed?): home-page JS not measured';
+    result.rows.push({
+      id: 'homeJsGzipBytes',
+      label: 'Home page JavaScript, gzip',
+      display: 'skipped',
+      skipped: true,
+      note: message,
+    });
+    result.notes.push(message);
+    return;
+  }
+  const server = await startServer({
+    dataDir: tempDir('pickreel-bench-data-'),
+    logFile: logFile('home'),
+    readyPath: '/',
+  });
+  let browser;
+  try {
+    const launched = await launchChromium();
+    browser = launched.browser;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = [];
+    const offsite = [];
+    const consoleErrors = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).hostname !== '127.0.0.1' && !req.url().startsWith('data:'))
+        offsite.push(req.url());
+    });
+    page.on('console', (msg) => msg.type() === 'error' && consoleErrors.push(msg.text()));
+    page.on('response', (res) => {
+      const type = res.request().resourceType();
+      const contentType = res.headers()['content-type'] ?? '';
+      if (type === 'script' || /javascript/.test(contentType)) scripts.push(res);
+    });
+    if (server.readyStatus !== 200) {
+      // GET / is broken (e.g. 403): load the document the server sends for every other client route in its
+      // place, so the figure still describes the home page's JavaScript. Reported as a note.
+      const html = await request(`${server.url}/bench-any-client-route`);
+      if (html.status !== 200 || !/<script/i.test(html.body.toString())) {
+        throw new Error(`GET / answered ${server.readyStatus} and no client route serves index.html either`);
+      }
+      await page.route(`${server.url}/`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html.body }),
+      );
+      result.notes.push(
+        `GET / answered ${server.readyStatus}: the home-page figure loads / with the index.html the server sends for client routes`,
+      );
+    }
+    await page.goto(`${server.url}/`, { waitUntil: 'networkidle', timeout: 30_000 });
+    const files = [];
+    for (const res of scripts) {
+      const body = await res.body();
+      const sizes = await res.request().sizes();
+      files.push({
+        url: new URL(res.url()).pathname,
+        status: res.status(),
+        rawBytes: body.length,
+        gzipBytes: gzipSync(body, { level: 9 }).length,
+        transferredBodyBytes: sizes.responseBodySize,
+        contentEncoding: res.headers()['content-encoding'] ?? 'identity',
+      });
+    }
+    const sum = (k) => files.reduce((a, f) => a + f[k], 0);
+    const gzip = sum('gzipBytes');
+    const encodings = [...new Set(files.map((f) => f.contentEncoding))].join(', ') || 'none';
+    result.details.homeJs = {
+      chromium: launched.executablePath,
+      files,
+      offsiteRequests: offsite,
+      consoleErrors,
+    };
+    for (const f of files) {
+      log(
+        `${f.url}: ${f.rawBytes} raw, ${f.gzipBytes} gzip -9, ${f.transferredBodyBytes} sent (${f.contentEncoding})`,
+      );
+    }
+    result.rows.push({
+      id: 'homeJsGzipBytes',
+      label: `Home page JavaScript, gzip -9 (${files.length} files)`,
+      value: gzip,
+      display: fmt.kb(gzip),
+      reference: `raw ${fmt.kb(sum('rawBytes'))}; as sent ${fmt.kb(sum('transferredBodyBytes'))} (${encodings})`,
+      target: `<= ${fmt.kb(TARGET_JS_GZIP_BYTES)}`,
+      pass: files.length > 0 && gzip <= TARGET_JS_GZIP_BYTES,
+    });
+    if (files.length === 0)
+      result.notes.push('the home page loaded no JavaScript at all: is dist/client complete?');
+    if (offsite.length)
+      result.notes.push(`the home page tried to reach other hosts (blocked): ${offsite.join(', ')}`);
+    if (consoleErrors.length)
+      result.notes.push(`console messages of type error on the home page: ${consoleErrors.join(' | ')}`);
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+}
