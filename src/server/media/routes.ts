@@ -93,7 +93,8 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
       return reply
         .code(416)
         .header('content-range', `bytes */${object.size}`)
-        .send({ message: 'Range not satisfiable.' });
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ message: 'Range not satisfiable.' }));
     }
     const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, object.size - 1];
     if (range.kind === 'partial')
