@@ -88,4 +88,5 @@ const out = path.join(resultsDir, 'latest.json');
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 log(`\nwrote ${path.relative(process.cwd(), out)}`);
 removeTempDirs();
-process.exitCode = failed ? 1 : 0;
+// Exit explicitly: a handle a failed suite left open (a browser connection, a socket) must not hang the run.
+process.exit(failed ? 1 : 0);

@@ -1,6 +1,7 @@
 // Real Chromium through playwright-core: the machine's own browser when there is one (CHROMIUM_PATH, then
 // /usr/bin/chromium), else the one packed in @sparticuz/chromium (unpacks itself to /tmp).
 import { existsSync } from 'node:fs';
+import { onCleanup } from './procs.mjs';
 
 export async function chromiumPath() {
   if (process.env.CHROMIUM_PATH) {
@@ -31,5 +32,8 @@ export async function launchChromium() {
   const { chromium } = await import('playwright-core');
   const executablePath = await chromiumPath();
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
+  // Closed by the suite normally; by stopAll() when the suite throws first.
+  const unregister = onCleanup(() => browser.close());
+  browser.on('disconnected', unregister);
   return { browser, executablePath };
 }

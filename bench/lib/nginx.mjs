@@ -6,8 +6,10 @@ import { waitFor200 } from './http.mjs';
 import { runBounded, spawnTracked } from './procs.mjs';
 import { freePort, tempDir } from './util.mjs';
 
+/** NGINX_PATH when set (only it: a wrong path means no nginx), else Debian's place, else PATH. */
 export function findNginx() {
-  const candidates = [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'];
+  if (process.env.NGINX_PATH) return existsSync(process.env.NGINX_PATH) ? process.env.NGINX_PATH : null;
+  const candidates = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'];
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir) candidates.push(path.join(dir, 'nginx'));
   return candidates.find((c) => c && existsSync(c)) ?? null;
 }

@@ -68,8 +68,25 @@ export function runBounded(command, args, { timeoutMs, ...options } = {}) {
   });
 }
 
+const cleanups = new Set();
+
+/** Registers an async clean-up (e.g. closing a browser) that stopAll() runs; returns an unregister function. */
+export function onCleanup(fn) {
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}
+
 /** Stops everything still running; used at the end of a run and on the way out. */
 export async function stopAll() {
+  for (const fn of [...cleanups]) {
+    cleanups.delete(fn);
+    await Promise.race([
+      Promise.resolve()
+        .then(fn)
+        .catch(() => {}),
+      new Promise((r) => setTimeout(r, 10_000)),
+    ]);
+  }
   await Promise.all(
     [...live].map((entry) => {
       killGroup(entry.pid, 'SIGTERM');

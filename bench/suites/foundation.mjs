@@ -237,7 +237,7 @@ async function apiUserBesideNginx(ctx) {
     }
   } else {
     result.notes.push(
-      'nginx not found (/usr/sbin/nginx): no reference, no ratio. On Debian: apt-get install nginx-light',
+      'nginx not found (/usr/sbin/nginx, or NGINX_PATH): reference and ratio skipped. On Debian: apt-get install nginx-light',
     );
   }
   const warn = await serverRun('server (LOG_LEVEL=warn)', { LOG_LEVEL: 'warn' });
@@ -275,6 +275,7 @@ async function apiUserBesideNginx(ctx) {
       reference: ref,
       target: `ratio >= ${TARGET_RATIO}`,
       pass: nginx ? ratio(info.figures) >= TARGET_RATIO : null,
+      skipped: !nginx,
       ratio: ratio(info.figures),
       othersCpuShare: busy(info.figures),
     },
