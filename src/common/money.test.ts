@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, dollarsToCents, formatDollars, formatWholeDollars, payoutBreakdown } from './money.js';
+import {
+  centsToDollars,
+  dollarsToCents,
+  formatDollars,
+  formatWholeDollars,
+  payoutBreakdown,
+} from './money.js';
 
 describe('money', () => {
   it('converts dollars and cents without float drift', () => {

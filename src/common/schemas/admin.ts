@@ -8,7 +8,9 @@ export const ManualEarningsSchema = z.object({
     .number({ error: 'Please enter a valid number for earnings' })
     .refine((value) => Number.isFinite(value), { message: 'Please enter a valid number for earnings' })
     .refine((value) => value >= 0, { message: 'Manual earnings cannot be negative' })
-    .refine((value) => value <= MAX_MANUAL_EARNINGS, { message: 'Manual earnings must be at most $1,000,000' })
+    .refine((value) => value <= MAX_MANUAL_EARNINGS, {
+      message: 'Manual earnings must be at most $1,000,000',
+    })
     .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
       message: 'Manual earnings can have at most two decimals',
     }),

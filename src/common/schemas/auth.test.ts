@@ -16,10 +16,12 @@ describe('LoginSchema', () => {
 
 describe('RegisterSchema', () => {
   it('treats an empty phone as not given and a short one as an error', () => {
-    expect(RegisterSchema.parse({ username: 'abc', password: '123456', phoneNumber: '' }).phoneNumber).toBeUndefined();
-    expect(messages(RegisterSchema.safeParse({ username: 'abc', password: '123456', phoneNumber: '12345' }))).toEqual([
-      'Phone number must be at least 10 digits.',
-    ]);
+    expect(
+      RegisterSchema.parse({ username: 'abc', password: '123456', phoneNumber: '' }).phoneNumber,
+    ).toBeUndefined();
+    expect(
+      messages(RegisterSchema.safeParse({ username: 'abc', password: '123456', phoneNumber: '12345' })),
+    ).toEqual(['Phone number must be at least 10 digits.']);
   });
 
   it('accepts the fields the form sends, empty bio and avatar included', () => {
@@ -36,8 +38,9 @@ describe('RegisterSchema', () => {
   it('refuses usernames with spaces or markup and avatar URLs that are not http(s)', () => {
     expect(RegisterSchema.safeParse({ username: 'a b c', password: 'secret1' }).success).toBe(false);
     expect(RegisterSchema.safeParse({ username: '<b>x</b>', password: 'secret1' }).success).toBe(false);
-    expect(RegisterSchema.safeParse({ username: 'abc', password: 'secret1', avatarUrl: 'javascript:alert(1)' }).success).toBe(
-      false,
-    );
+    expect(
+      RegisterSchema.safeParse({ username: 'abc', password: 'secret1', avatarUrl: 'javascript:alert(1)' })
+        .success,
+    ).toBe(false);
   });
 });

@@ -53,7 +53,9 @@ export const VideoUpdateSchema = z
     price: PriceSchema.optional(),
     category: CategorySchema.optional(),
   })
-  .refine((value) => Object.values(value).some((field) => field !== undefined), { message: 'Nothing to update' });
+  .refine((value) => Object.values(value).some((field) => field !== undefined), {
+    message: 'Nothing to update',
+  });
 export type VideoUpdate = z.infer<typeof VideoUpdateSchema>;
 
 export const VIDEO_SORTS = ['newest', 'price_asc', 'price_desc', 'popular'] as const;
