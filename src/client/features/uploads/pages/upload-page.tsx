@@ -1,5 +1,27 @@
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import { Card, CardContent } from '../../../components/ui/card';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useUser } from '../../auth/api/get-user';
+import { UploadForm } from '../components/upload-form';
 
+/** /upload (spec 2): behind RequireAuth, which sends a signed-out visitor to /auth. */
 export function UploadPage() {
-  return <PlaceholderPage title="Upload a New Video" />;
+  useDocumentTitle('Upload a New Video');
+  const { data: user } = useUser();
+  if (!user) return <PageSpinner label="Checking your session" />;
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-8 sm:px-6 lg:py-12">
+      <div className="grid gap-1">
+        <h1 className="text-3xl font-bold tracking-tight">Upload a New Video</h1>
+        <p className="text-muted-foreground">
+          Share a preview of your pick. Buyers see your winning selections after they pay.
+        </p>
+      </div>
+      <Card>
+        <CardContent className="p-5 sm:p-8">
+          <UploadForm userId={user.id} />
+        </CardContent>
+      </Card>
+    </div>
+  );
 }

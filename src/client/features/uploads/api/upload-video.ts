@@ -1,0 +1,210 @@
+// Sends an upload (spec 7 POST /api/videos; decisions.md 'Media'): files up to 50 MB and links as one
+// multipart request with real progress, larger files over tus in 2 MB chunks, resumable.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  CHUNK_SIZE_BYTES,
+  DEFAULT_CATEGORY,
+  STANDARD_UPLOAD_MAX_BYTES,
+  STANDARD_UPLOAD_TIMEOUT_MS,
+} from '../../../../common/constants.js';
+import type { UploadResult } from '../../../../common/schemas/uploads.js';
+import { messageForStatus, NETWORK_ERROR_MESSAGE, TIMEOUT_MESSAGE, UploadError } from './upload-errors';
+
+export interface UploadRequest {
+  title: string;
+  description: string;
+  emailInformation: string;
+  price: number;
+  category?: string;
+  /** Whole seconds from the file's metadata, when the browser could read it. */
+  duration?: number;
+  userId: number;
+  file?: File;
+  externalVideoUrl?: string;
+  /** Aborting cancels the upload. */
+  signal?: AbortSignal;
+}
+
+export type UploadPhase = { phase: 'uploading'; percent: number; real: boolean } | { phase: 'processing' };
+
+export type OnPhase = (phase: UploadPhase) => void;
+
+/** spec 7: the text fields of the form, in order, as text ('true'/'false' for flags). */
+function textFields(request: UploadRequest): Record<string, string> {
+  const isExternal = !request.file;
+  return {
+    title: request.title,
+    description: request.description,
+    emailInformation: request.emailInformation,
+    price: String(request.price),
+    category: request.category ?? DEFAULT_CATEGORY,
+    duration: request.duration === undefined ? '' : String(request.duration),
+    isPremium: 'true',
+    userId: String(request.userId),
+    isExternalVideo: isExternal ? 'true' : 'false',
+  };
+}
+
+/** spec 4: simulated progress, only where the browser reports no real progress. */
+function simulatedProgress(onPercent: (percent: number) => void): () => void {
+  let percent = 0;
+  const timer = setInterval(() => {
+    percent = Math.min(99, percent + (percent < 60 ? 5 : percent < 80 ? 3 : percent < 90 ? 2 : 1));
+    onPercent(percent);
+  }, 500);
+  return () => clearInterval(timer);
+}
+
+/** The standard path: one multipart request, XMLHttpRequest for its upload progress events. */
+function sendMultipart(request: UploadRequest, onPhase: OnPhase): Promise<number> {
+  const { signal } = request;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(textFields(request))) form.append(name, value);
+  if (request.file) form.append('video', request.file, request.file.name);
+  else form.append('externalVideoUrl', request.externalVideoUrl ?? '');
+
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    let stopSimulation: (() => void) | null = simulatedProgress((percent) =>
+      onPhase({ phase: 'uploading', percent, real: false }),
+    );
+    const stop = () => {
+      stopSimulation?.();
+      stopSimulation = null;
+    };
+    xhr.open('POST', '/api/videos');
+    xhr.withCredentials = true;
+    xhr.timeout = STANDARD_UPLOAD_TIMEOUT_MS;
+    xhr.upload.onprogress = (event) => {
+      if (!event.lengthComputable) return;
+      stop();
+      const percent = Math.min(100, Math.round((event.loaded / event.total) * 100));
+      onPhase(percent >= 100 ? { phase: 'processing' } : { phase: 'uploading', percent, real: true });
+    };
+    xhr.upload.onload = () => {
+      stop();
+      onPhase({ phase: 'processing' });
+    };
+    xhr.onload = () => {
+      stop();
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve((JSON.parse(xhr.responseText) as { id: number }).id);
+        } catch {
+          reject(
+            new UploadError(
+              'Upload failed: the server sent an unreadable answer. Please try again.',
+              xhr.status,
+            ),
+          );
+        }
+        return;
+      }
+      reject(new UploadError(messageForStatus(xhr.status, xhr.responseText, xhr.statusText), xhr.status));
+    };
+    xhr.onerror = () => {
+      stop();
+      reject(new UploadError(NETWORK_ERROR_MESSAGE));
+    };
+    xhr.ontimeout = () => {
+      stop();
+      reject(new UploadError(TIMEOUT_MESSAGE));
+    };
+    xhr.onabort = () => {
+      stop();
+      reject(new UploadError('Upload cancelled.'));
+    };
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+/** Large files: tus, 2 MB chunks; picking the same file again after a reload resumes where it stopped. */
+async function sendResumable(request: UploadRequest & { file: File }, onPhase: OnPhase) {
+  const { signal } = request;
+  const { Upload } = await import('tus-js-client');
+  return new Promise<number>((resolve, reject) => {
+    const upload = new Upload(request.file, {
+      endpoint: '/api/uploads',
+      chunkSize: CHUNK_SIZE_BYTES,
+      // A dropped connection is retried, then resumed from the server's offset.
+      retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
+      removeFingerprintOnSuccess: true,
+      metadata: {
+        ...textFields(request),
+        filename: request.file.name,
+        filetype: request.file.type || 'video/quicktime',
+      },
+      onProgress(sent, total) {
+        const percent = total ? Math.floor((sent / total) * 100) : 0;
+        onPhase(percent >= 100 ? { phase: 'processing' } : { phase: 'uploading', percent, real: true });
+      },
+      onSuccess({ lastResponse }) {
+        onPhase({ phase: 'processing' });
+        const body = lastResponse.getBody();
+        const fromBody = body ? (JSON.parse(body) as Partial<UploadResult>).videoId : undefined;
+        if (fromBody) return resolve(fromBody);
+        // Finished in an earlier visit: ask which video it became.
+        fetch(`${upload.url}/video`, { credentials: 'include' })
+          .then(async (res) => {
+            if (!res.ok)
+              throw new UploadError(
+                messageForStatus(res.status, await res.text(), res.statusText),
+                res.status,
+              );
+            resolve(((await res.json()) as UploadResult).videoId);
+          })
+          .catch((error: unknown) =>
+            reject(error instanceof UploadError ? error : new UploadError(NETWORK_ERROR_MESSAGE)),
+          );
+      },
+      onError(error) {
+        const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null })
+          .originalResponse;
+        if (response)
+          reject(
+            new UploadError(messageForStatus(response.getStatus(), response.getBody()), response.getStatus()),
+          );
+        else reject(new UploadError(NETWORK_ERROR_MESSAGE));
+      },
+    });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        void upload.abort();
+        reject(new UploadError('Upload cancelled.'));
+      },
+      { once: true },
+    );
+    onPhase({ phase: 'uploading', percent: 0, real: true });
+    upload
+      .findPreviousUploads()
+      .then((previous) => {
+        if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+        upload.start();
+      })
+      .catch(() => upload.start());
+  });
+}
+
+/** Uploads and answers the new video's id. */
+export function uploadVideo(request: UploadRequest, onPhase: OnPhase): Promise<number> {
+  if (request.file && request.file.size > STANDARD_UPLOAD_MAX_BYTES) {
+    return sendResumable({ ...request, file: request.file }, onPhase);
+  }
+  return sendMultipart(request, onPhase);
+}
+
+/** spec 4/7: after any upload the video lists are refreshed. */
+export function useUploadVideo(onPhase: OnPhase) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: UploadRequest) => uploadVideo(request, onPhase),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['/api/videos'] }),
+        queryClient.invalidateQueries({ queryKey: ['/api/user/videos'] }),
+      ]);
+    },
+  });
+}

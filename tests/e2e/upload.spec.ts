@@ -1,0 +1,121 @@
+// The /upload page (spec 2, 5, 8): validation, a small MOV that ends up playing on its card, a YouTube link.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { mediaFixture } from '../setup/media-fixtures';
+import { expect, test } from './fixtures';
+import { registerAndLogin, toasts } from './helpers';
+
+async function openUploadPage(page: Page) {
+  await registerAndLogin(page);
+  await page.goto('/upload');
+  await expect(page.getByRole('heading', { name: 'Upload a New Video' })).toBeVisible();
+  return page.getByRole('form', { name: 'Upload a video' });
+}
+
+async function fillDetails(page: Page, title: string) {
+  const form = page.getByRole('form', { name: 'Upload a video' });
+  await form.getByLabel('Title').fill(title);
+  await form.getByLabel('Description').fill('Line movement and injuries, explained');
+  await form.getByLabel('Winning selections').fill('Lakers +4.5 (2 units)');
+  await form.getByLabel('Price ($)').fill('12');
+}
+
+test('shows the spec messages and keeps file and link exclusive', async ({ page }) => {
+  const form = await openUploadPage(page);
+  await expect(form.getByLabel('Category')).toHaveValue('General');
+  await expect(form.getByText('minimum $1')).toBeVisible();
+  await expect(form.getByText('youtu.be/ID', { exact: false })).toBeVisible();
+
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await expect(form.getByText('Title is required')).toBeVisible();
+  await expect(form.getByText('Description is required')).toBeVisible();
+  await expect(form.getByText('Price must be at least $0.99')).toBeVisible();
+  await expect(form.getByText('Either a video file or external URL is required')).toBeVisible();
+  await expect(form.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+
+  await form.getByLabel('External video URL').fill('not a link');
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await expect(form.getByText('Please enter a valid URL')).toBeVisible();
+  await form.getByLabel('External video URL').fill('https://www.youtube.com/watch?v=short');
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await expect(form.getByText(/^Invalid YouTube URL\. Accepted formats: YouTube: /)).toBeVisible();
+
+  // A PNG is not a MOV; choosing a file clears the link.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-e2e-upload-'));
+  const png = path.join(dir, 'picture.png');
+  copyFileSync(mediaFixture('pngAsMov'), png);
+  await form.getByLabel('MOV file').setInputFiles(png);
+  await expect(form.getByLabel('External video URL')).toHaveValue('');
+  await expect(form.getByText('Only MOV video files are accepted')).toBeVisible();
+
+  // Entering a link clears the file.
+  await form.getByLabel('MOV file').setInputFiles(mediaFixture('h264Mov'));
+  await expect(page.getByTestId('chosen-file')).toContainText('h264.mov');
+  await form.getByLabel('External video URL').fill('https://youtu.be/dQw4w9WgXcQ');
+  await expect(page.getByTestId('chosen-file')).toHaveCount(0);
+  await expect(form.getByLabel('MOV file')).toHaveValue('');
+});
+
+test('uploads a small MOV with real progress, then plays it on its card', async ({ page }) => {
+  const form = await openUploadPage(page);
+  const title = `Upload e2e ${Date.now()}`;
+  await fillDetails(page, title);
+  await form.getByLabel('MOV file').setInputFiles(mediaFixture('h264Mov'));
+  // The duration comes from the file's own metadata (spec 5).
+  await expect(page.getByTestId('chosen-file')).toContainText('0:02');
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+
+  await expect(toasts(page).filter({ hasText: 'Upload successful' })).toBeVisible();
+  await expect(form.getByLabel('Title')).toHaveValue('');
+  await page.waitForURL((url) => url.pathname === '/');
+
+  // The server processes it in the background; once ready it is in the catalog.
+  const mine = await page.request.get('/api/user/videos');
+  const video = ((await mine.json()) as Array<{ id: number; title: string }>).find((v) => v.title === title)!;
+  expect(video).toBeTruthy();
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/videos/${video.id}`)).json()) as { transcodingStatus: string })
+          .transcodingStatus,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe('ready');
+
+  await page.reload();
+  const card = page.getByRole('article', { name: title });
+  await card.getByRole('button', { name: `Play ${title}` }).click();
+  const player = card.locator('video');
+  await expect(player).toHaveAttribute('src', `/media/videos/${video.id}/video.mp4`);
+  await expect
+    .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.2);
+});
+
+test('uploads a YouTube link: ready at once, on the home page', async ({ page }) => {
+  const form = await openUploadPage(page);
+  const title = `Link e2e ${Date.now()}`;
+  await fillDetails(page, title);
+  await form.getByLabel('External video URL').fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await expect(toasts(page).filter({ hasText: 'Upload successful' })).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('article', { name: title })).toBeVisible();
+});
+
+test('shows the spec message when the server refuses the file', async ({ page }) => {
+  const form = await openUploadPage(page);
+  await fillDetails(page, `Refused e2e ${Date.now()}`);
+  // An MP4 named .mov passes the form (name and type) but not the server's check of its bytes.
+  await form.getByLabel('MOV file').setInputFiles(mediaFixture('mp4AsMov'));
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  const toast = toasts(page).filter({ hasText: 'Upload failed' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText('Invalid video format. Please upload a MOV format video file.');
+  await expect(page).toHaveURL(/\/upload$/);
+  await expect(form.getByRole('button', { name: 'Upload Video' })).toBeEnabled();
+});
