@@ -80,25 +80,27 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   throw new Error(`timed out waiting for ${what}\n${serverLog}`);
 }
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-restart-'));
-  port = await freePort();
-  await startServer();
-  const response = await fetch(`${base()}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: `restart${process.pid}`, password: 'correct-horse', phoneNumber: '' }),
+// The child server always runs the embedded database (a PostgreSQL server would wait out the 30 s lease
+// instead, docs/decisions/008), so the PostgreSQL pass of the suite would only repeat this file.
+describe.skipIf(Boolean(process.env.DATABASE_URL))('a server killed mid-way', () => {
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-restart-'));
+    port = await freePort();
+    await startServer();
+    const response = await fetch(`${base()}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: `restart${process.pid}`, password: 'correct-horse', phoneNumber: '' }),
+    });
+    expect(response.status).toBe(201);
+    cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
+  }, 90_000);
+
+  afterAll(async () => {
+    await killServer();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
-  expect(response.status).toBe(201);
-  cookie = response.headers.getSetCookie()[0]!.split(';')[0]!;
-}, 90_000);
 
-afterAll(async () => {
-  await killServer();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-describe('a server killed mid-way', () => {
   it('resumes a tus upload after SIGKILL and a restart; the stored bytes are the source bytes', async () => {
     const source = largeMovFixture(60 * 1024 * 1024);
     const content = readFileSync(source);
@@ -143,7 +145,7 @@ describe('a server killed mid-way', () => {
   }, 180_000);
 
   it('finishes a processing job interrupted by SIGKILL after the restart', async () => {
-    // Long enough to be caught under way: 15 s of MPEG-4 part 2, re-encoded to H.264.
+    // Long enough to be caught under way: 10 s of MPEG-4 part 2, re-encoded to H.264.
     const file = path.join(dataDir, 'slow.mov');
     execFileSync(resolveMediaTools().ffmpeg, [
       '-hide_banner',
@@ -153,11 +155,11 @@ describe('a server killed mid-way', () => {
       '-f',
       'lavfi',
       '-i',
-      'testsrc2=size=640x360:rate=30:duration=15',
+      'testsrc2=size=480x270:rate=30:duration=10',
       '-f',
       'lavfi',
       '-i',
-      'sine=frequency=300:duration=15',
+      'sine=frequency=300:duration=10',
       '-c:v',
       'mpeg4',
       '-q:v',
@@ -193,7 +195,7 @@ describe('a server killed mid-way', () => {
       },
       120_000,
     );
-    expect(video).toMatchObject({ isTranscoded: true, duration: 15, transcodingError: null });
+    expect(video).toMatchObject({ isTranscoded: true, duration: 10, transcodingError: null });
     const mp4 = await fetch(`${base()}${video.videoUrl}`, { method: 'HEAD' });
     expect(mp4.status).toBe(200);
   }, 180_000);

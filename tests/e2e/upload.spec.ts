@@ -1,9 +1,9 @@
 // The /upload page (spec 2, 5, 8): validation, a small MOV that ends up playing on its card, a YouTube link.
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { mediaFixture } from '../setup/media-fixtures';
+import { largeMovFixture, mediaFixture } from '../setup/media-fixtures';
 import { expect, test } from './fixtures';
 import { registerAndLogin, toasts } from './helpers';
 
@@ -118,4 +118,60 @@ test('shows the spec message when the server refuses the file', async ({ page })
   await expect(toast).toContainText('Invalid video format. Please upload a MOV format video file.');
   await expect(page).toHaveURL(/\/upload$/);
   await expect(form.getByRole('button', { name: 'Upload Video' })).toBeEnabled();
+});
+
+test('sends a file above 50 MB over tus and resumes it after a reload', async ({ page }) => {
+  test.setTimeout(90_000);
+  const file = largeMovFixture(60 * 1024 * 1024);
+  const form = await openUploadPage(page);
+  const title = `Resumable e2e ${Date.now()}`;
+  // Slow the upload down (Chromium's own throttling) so the reload lands in the middle of it.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 6 * 1024 * 1024,
+  });
+  const tusRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/uploads'))
+      tusRequests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+
+  await fillDetails(page, title);
+  await form.getByLabel('MOV file').setInputFiles(file);
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  const progress = page.getByRole('progressbar', { name: 'Upload progress' });
+  await expect
+    .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(15);
+  const created = tusRequests.filter((r) => r === 'POST /api/uploads');
+  expect(created).toHaveLength(1);
+  const uploadPath = tusRequests.find((r) => r.startsWith('PATCH '))!.split(' ')[1]!;
+
+  await page.reload();
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  tusRequests.length = 0;
+  await fillDetails(page, title);
+  await form.getByLabel('MOV file').setInputFiles(file);
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await expect(toasts(page).filter({ hasText: 'Upload successful' })).toBeVisible({ timeout: 30_000 });
+  // The same upload went on where it stopped: no new one was created.
+  expect(tusRequests).not.toContain('POST /api/uploads');
+  expect(tusRequests[0]).toBe(`HEAD ${uploadPath}`);
+
+  const mine = (await (await page.request.get('/api/user/videos')).json()) as Array<{
+    id: number;
+    title: string;
+  }>;
+  const video = mine.find((v) => v.title === title)!;
+  const original = await page.request.head(`/media/videos/${video.id}/original.mov`);
+  expect(original.headers()['content-length']).toBe(String(statSync(file).size));
 });
