@@ -1,9 +1,12 @@
 import { E2E_SUPPORT_PHONE } from '../setup/e2e-env';
+import { fakeVideo, serveHomeList } from './catalog-helpers';
 import { expect, test } from './fixtures';
 
 test('the home page shows the hero with the 10% cut and the support phone, and the empty state', async ({
   page,
 }) => {
+  // Other tests add videos to the shared database; the empty catalog is this page's answer to an empty list.
+  await serveHomeList(page, []);
   await page.goto('/');
   await expect(page).toHaveTitle('PickReel');
   const hero = page.getByRole('region', { name: 'Winning picks, straight from the cappers.' });
@@ -19,7 +22,7 @@ test('three placeholder cards show while the videos load', async ({ page }) => {
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/videos', async (route) => {
     await held;
-    await route.continue();
+    await route.fulfill({ json: [] });
   });
   await page.goto('/');
   await expect(page.getByTestId('video-card-skeleton')).toHaveCount(3);
@@ -31,32 +34,16 @@ test('three placeholder cards show while the videos load', async ({ page }) => {
 test('video cards show title, whole-dollar price and a thumbnail placeholder, and link to the video', async ({
   page,
 }) => {
-  // The catalog issue makes real videos; until then the card is checked against the API's list shape.
-  await page.route('**/api/videos', (route) =>
-    route.fulfill({
-      json: [
-        {
-          id: 7,
-          title: 'Sunday NFL parlay',
-          description: 'Three legs, one lock.',
-          price: 24.99,
-          thumbnailUrl: null,
-          duration: 95,
-          category: 'NFL',
-          isOwner: false,
-          isPurchased: false,
-        },
-      ],
-    }),
-  );
+  const video = fakeVideo({ title: 'Sunday NFL parlay', price: 24.99, duration: 95 });
+  await serveHomeList(page, [video]);
   await page.goto('/');
-  const card = page.getByRole('listitem').filter({ hasText: 'Sunday NFL parlay' });
+  const card = page.getByRole('article', { name: 'Sunday NFL parlay' });
   await expect(card).toContainText('$24');
   await expect(card).not.toContainText('$24.99');
   await expect(card).toContainText('Thumbnail');
   await expect(card).toContainText('1:35');
   await card.getByRole('link', { name: 'Sunday NFL parlay' }).click();
-  await expect(page).toHaveURL('/video/7');
+  await expect(page).toHaveURL(`/video/${video.id}`);
 });
 
 test('the footer carries the brand, social links, the responsible-gambling line and this year', async ({

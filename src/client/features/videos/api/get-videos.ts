@@ -1,35 +1,51 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Category } from '../../../../common/constants.js';
+import type { Video, VideoSort } from '../../../../common/schemas/videos.js';
 import { apiRequest } from '../../../lib/api-request';
 
-/**
- * What a card needs from GET /api/videos. The catalog issue replaces this with the shared video schema in
- * common/schemas once it exists.
- */
-export type VideoListItem = {
-  id: number;
-  title: string;
-  description: string;
-  /** Dollars, as the API speaks them (decisions.md 'Money'). */
-  price: number;
-  thumbnailUrl: string | null;
-  /** Seconds. */
-  duration: number | null;
-  category: string;
-  isOwner: boolean;
-  isPurchased: boolean;
-};
-
+/** spec 7: the catalog's key. Filtered pages live under it too, so invalidating it refreshes every list. */
 export const VIDEOS_QUERY_KEY = ['/api/videos'] as const;
 
-export async function getVideos(): Promise<VideoListItem[]> {
-  const res = await apiRequest('GET', '/api/videos');
-  return (await res.json()) as VideoListItem[];
+/** One page of GET /api/videos. Left out means the server's default (newest first, the first page). */
+export type VideoFilters = {
+  q?: string;
+  category?: Category;
+  sort?: VideoSort;
+  offset?: number;
+};
+
+function searchOf({ q, category, sort, offset }: VideoFilters): string {
+  const params = new URLSearchParams();
+  if (q) params.set('q', q);
+  if (category) params.set('category', category);
+  if (sort && sort !== 'newest') params.set('sort', sort);
+  if (offset) params.set('offset', String(offset));
+  return params.toString();
 }
 
-export function getVideosQueryOptions() {
-  return queryOptions({ queryKey: VIDEOS_QUERY_KEY, queryFn: getVideos });
+/**
+ * The unfiltered first page is exactly `['/api/videos']` (the home page's list, spec 7), so /videos opens
+ * instantly after the home page; any other page adds its filters to the key.
+ */
+export function videosQueryKey(filters: VideoFilters = {}) {
+  const search = searchOf(filters);
+  return search ? ([...VIDEOS_QUERY_KEY, { search }] as const) : VIDEOS_QUERY_KEY;
 }
 
-export function useVideos() {
-  return useQuery(getVideosQueryOptions());
+export async function getVideos(filters: VideoFilters = {}): Promise<Video[]> {
+  const search = searchOf(filters);
+  const res = await apiRequest('GET', search ? `/api/videos?${search}` : '/api/videos');
+  return (await res.json()) as Video[];
+}
+
+export function getVideosQueryOptions(filters: VideoFilters = {}) {
+  return queryOptions({
+    queryKey: videosQueryKey(filters),
+    queryFn: () => getVideos(filters),
+  });
+}
+
+/** The newest page of the catalog (the home page's 24). */
+export function useVideos(filters: VideoFilters = {}) {
+  return useQuery(getVideosQueryOptions(filters));
 }

@@ -1,69 +1,109 @@
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
-import { Play } from 'lucide-react';
+import { ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '../../../../common/money.js';
-import { Card } from '../../../components/ui/card';
-import { formatDuration } from '../../../lib/format';
-import type { VideoListItem } from '../api/get-videos';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { buttonClasses } from '../../../components/ui/button';
+import { useUser } from '../../auth/api/get-user';
+import { useInlinePlayback } from './use-inline-playback';
+import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
 
-// A minimal card for the foundation; the catalog issue adds inline playback and the owner/buyer actions.
-export function VideoCard({ video }: { video: VideoListItem }) {
-  const [thumbnailBroken, setThumbnailBroken] = useState(false);
-  const showThumbnail = Boolean(video.thumbnailUrl) && !thumbnailBroken;
+// Most cards belong to someone else: the owner's tools load when a card of yours shows.
+const OwnerActions = lazy(async () => ({ default: (await import('./owner-actions')).OwnerActions }));
+
+export function capperName(video: Pick<Video, 'capper'>): string {
+  return video.capper.displayName || video.capper.username;
+}
+
+/** The 'Your Video' / 'Purchased' badge of spec 2. */
+export function VideoBadge({ children }: { children: string }) {
+  return (
+    <span className="inline-flex items-center rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-accent-foreground shadow-sm">
+      {children}
+    </span>
+  );
+}
+
+/**
+ * spec 2 'Video card': thumbnail, inline playback, title, description, whole-dollar price, and what this
+ * viewer may do: buy (anyone else), the owner's tools, or the buyer's 'Purchased'. The whole card links to
+ * the video's page through its title (one tab stop); the controls sit above that link.
+ */
+export function VideoCard({ video }: { video: Video }) {
+  const titleId = useId();
+  const prefetch = useCallback(() => prefetchPlayer(video), [video]);
+  const playback = useInlinePlayback(prefetch);
 
   return (
-    <Card className="group relative flex w-full flex-col overflow-hidden transition-shadow hover:shadow-lg has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-ring">
-      <div className="relative aspect-video bg-slate-200">
-        {showThumbnail ? (
-          <img
-            src={video.thumbnailUrl ?? undefined}
-            alt=""
-            loading="lazy"
-            className="size-full object-cover"
-            onError={() => setThumbnailBroken(true)}
-          />
-        ) : (
-          <div className="flex size-full items-end justify-center bg-linear-to-br from-slate-200 to-slate-300 pb-4 text-slate-600">
-            <span className="text-sm font-medium">Thumbnail</span>
-          </div>
-        )}
-        <span
-          aria-hidden
-          className="absolute inset-0 m-auto inline-flex size-14 items-center justify-center rounded-full bg-ink/70 text-white opacity-90 transition group-hover:scale-105 group-hover:bg-primary"
-        >
-          <Play className="size-6 translate-x-0.5 fill-current" />
-        </span>
-        {video.duration != null && (
-          <span className="absolute right-2 bottom-2 rounded-md bg-ink/80 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums">
-            {formatDuration(video.duration)}
-          </span>
-        )}
-        {(video.isOwner || video.isPurchased) && (
-          <span className="absolute top-2 left-2 rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-accent-foreground">
-            {video.isOwner ? 'Your Video' : 'Purchased'}
-          </span>
-        )}
-      </div>
+    <article
+      aria-labelledby={titleId}
+      data-testid="video-card"
+      className="group relative flex w-full flex-col overflow-hidden rounded-card border bg-card text-card-foreground shadow-sm shadow-ink/5 transition-shadow hover:shadow-lg has-[[data-card-link]:focus-visible]:outline-2 has-[[data-card-link]:focus-visible]:outline-offset-2 has-[[data-card-link]:focus-visible]:outline-ring"
+    >
+      <VideoMedia video={video} playback={playback}>
+        {video.isOwner && <VideoBadge>Your Video</VideoBadge>}
+        {video.isPurchased && <VideoBadge>Purchased</VideoBadge>}
+      </VideoMedia>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-3">
-          <h3 className="line-clamp-2 font-semibold leading-snug">
-            {/* The stretched link makes the whole card the click target while keeping one tab stop. */}
+          <h3 id={titleId} className="line-clamp-2 leading-snug font-semibold">
             <Link
               href={`/video/${video.id}`}
+              data-card-link
               className="after:absolute after:inset-0 focus-visible:outline-none"
             >
               {video.title}
             </Link>
           </h3>
-          <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary">
+          <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary tabular-nums">
+            <span className="sr-only">Price </span>
             {formatWholeDollars(video.price)}
           </span>
         </div>
         <p className="line-clamp-2 text-sm text-muted-foreground">{video.description}</p>
-        <p className="mt-auto pt-1 text-xs font-medium tracking-wide text-muted-foreground uppercase">
-          {video.category}
+        <p className="flex flex-wrap items-center gap-x-2 text-xs font-medium text-muted-foreground">
+          <span>by {capperName(video)}</span>
+          <span aria-hidden>·</span>
+          <span className="tracking-wide uppercase">{video.category}</span>
         </p>
+        <div className="relative z-10 mt-auto pt-2">
+          <CardActions video={video} titleId={titleId} onWatch={playback.play} />
+        </div>
       </div>
-    </Card>
+    </article>
+  );
+}
+
+function CardActions({ video, titleId, onWatch }: { video: Video; titleId: string; onWatch: () => void }) {
+  const { data: user } = useUser();
+  if (video.isOwner) {
+    const playable = mediaStatusOf(video) === 'ready';
+    return (
+      <Suspense fallback={<div className="h-8" />}>
+        <OwnerActions video={video} onWatch={playable ? onWatch : undefined} describedBy={titleId} />
+      </Suspense>
+    );
+  }
+  if (video.isPurchased) {
+    return (
+      <Link
+        href={`/video/${video.id}`}
+        className={buttonClasses('secondary', 'sm')}
+        aria-describedby={titleId}
+      >
+        View Selections
+      </Link>
+    );
+  }
+  // spec 2: signed-out visitors are sent to sign in first.
+  return (
+    <Link
+      href={user ? `/checkout/${video.id}` : '/auth'}
+      className={buttonClasses('primary', 'sm')}
+      aria-describedby={titleId}
+    >
+      <ShoppingCart aria-hidden />
+      Buy Winners
+    </Link>
   );
 }

@@ -1,7 +1,68 @@
-import { useParams } from 'wouter';
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import { Link, useLocation, useParams } from 'wouter';
+import { Lock } from 'lucide-react';
+import { buttonClasses } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { errorMessage, errorStatus } from '../../../lib/error-message';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useUser } from '../../auth/api/get-user';
+import { parseVideoId, useVideo } from '../api/get-video';
+import { EditVideoForm } from '../components/edit-video-form';
+import { VideoGridError } from '../components/video-grid';
+import { VideoNotFound } from '../components/video-not-found';
 
+/** decisions.md: the owner (or an admin) edits a video's details; the server refuses anyone else too. */
 export function EditVideoPage() {
-  const { id } = useParams<{ id: string }>();
-  return <PlaceholderPage title="Edit Video">Video #{id}</PlaceholderPage>;
+  const { id: segment } = useParams<{ id: string }>();
+  const id = parseVideoId(segment);
+  const { data: user } = useUser();
+  const { data: video, isPending, isError, error } = useVideo(id);
+  const [, navigate] = useLocation();
+  const status = errorStatus(error);
+  const notFound = id === null || status === 404 || status === 400;
+  useDocumentTitle(notFound ? 'Video not found' : 'Edit Video');
+
+  if (notFound) return <VideoNotFound />;
+  if (isPending) return <PageSpinner label="Loading the video" />;
+  if (isError) {
+    return (
+      <div className="mx-auto w-full max-w-2xl px-4 py-12">
+        <VideoGridError>Could not load this video: {errorMessage(error)}</VideoGridError>
+      </div>
+    );
+  }
+
+  if (!video.isOwner && !user?.isAdmin) {
+    return (
+      <div className="mx-auto flex min-h-[50vh] w-full max-w-xl flex-col items-center justify-center gap-5 px-4 text-center">
+        <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
+          <Lock aria-hidden className="size-8" />
+        </span>
+        <h1 className="text-3xl font-bold tracking-tight">Edit Video</h1>
+        <p role="alert" className="text-lg text-muted-foreground">
+          You can only edit your own videos.
+        </p>
+        <Link href={`/video/${video.id}`} className={buttonClasses('primary', 'md')}>
+          Back to the video
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto grid w-full max-w-2xl gap-6 px-4 py-8 sm:px-6">
+      <div className="grid gap-1.5">
+        <h1 className="text-3xl font-bold tracking-tight">Edit Video</h1>
+        <p className="text-muted-foreground">
+          {video.isOwner ? 'Change what buyers see about ' : 'Editing as an admin: '}
+          <span className="font-semibold text-foreground">{video.title}</span>
+        </p>
+      </div>
+      <Card>
+        <CardContent className="p-5 sm:p-8">
+          <EditVideoForm video={video} onSaved={() => navigate(`/video/${video.id}`)} />
+        </CardContent>
+      </Card>
+    </div>
+  );
 }

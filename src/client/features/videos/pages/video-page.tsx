@@ -1,7 +1,229 @@
-import { useParams } from 'wouter';
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Eye, Pencil, ShoppingCart } from 'lucide-react';
+import { formatWholeDollars } from '../../../../common/money.js';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { errorMessage, errorStatus } from '../../../lib/error-message';
+import { formatDuration } from '../../../lib/format';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useUser } from '../../auth/api/get-user';
+import { useFeaturedVideos } from '../api/get-featured-videos';
+import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
+import { useVideoPurchased } from '../api/get-video-purchased';
+import { useRecordVideoView } from '../api/record-video-view';
+import { OwnerActions } from '../components/owner-actions';
+import { ShareButtons } from '../components/share-buttons';
+import { useInlinePlayback } from '../components/use-inline-playback';
+import { capperName, VideoBadge } from '../components/video-card';
+import { VideoGrid, VideoGridError } from '../components/video-grid';
+import { VideoNotFound } from '../components/video-not-found';
+import { prefetchPlayer, VideoMedia } from '../components/video-media';
 
+/** decisions.md 'video page'. A malformed or missing id, or a video not yet public, is 'Video not found'. */
 export function VideoPage() {
-  const { id } = useParams<{ id: string }>();
-  return <PlaceholderPage title={`Video #${id}`} />;
+  const { id: segment } = useParams<{ id: string }>();
+  const id = parseVideoId(segment);
+  const { data: video, isPending, isError, error, refetch } = useVideo(id);
+  const status = errorStatus(error);
+  const notFound = id === null || status === 404 || status === 400;
+  useDocumentTitle(notFound ? 'Video not found' : video?.title);
+
+  if (notFound) return <VideoNotFound />;
+  if (isPending) return <PageSpinner label="Loading the video" />;
+  if (isError) {
+    return (
+      <div className="mx-auto grid w-full max-w-3xl justify-items-center gap-4 px-4 py-16">
+        <VideoGridError>Could not load this video: {errorMessage(error)}</VideoGridError>
+        <Button variant="outline" onClick={() => void refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  return <VideoDetails key={video.id} video={video} />;
+}
+
+function VideoDetails({ video }: { video: Video }) {
+  const { data: user } = useUser();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const playback = useInlinePlayback(() => prefetchPlayer(video));
+
+  // spec 7: the purchase flag, which checkout refreshes once a payment is recorded.
+  const { data: purchaseFlag } = useVideoPurchased(video.id, {
+    enabled: Boolean(user) && !video.isOwner && !video.isPurchased,
+  });
+  const purchased = video.isPurchased || purchaseFlag?.purchased === true;
+  useEffect(() => {
+    // Bought since this page was cached: fetch the video again, now with its selections.
+    if (purchaseFlag?.purchased && !video.isPurchased) {
+      void queryClient.invalidateQueries({ queryKey: videoQueryKey(video.id), exact: true });
+    }
+  }, [purchaseFlag?.purchased, video.isPurchased, video.id, queryClient]);
+
+  // One view per visit of the page (the server counts at most one per viewer per hour).
+  const { mutate: recordView } = useRecordVideoView();
+  const counted = useRef(false);
+  useEffect(() => {
+    if (counted.current) return;
+    counted.current = true;
+    recordView(video.id);
+  }, [recordView, video.id]);
+
+  const selections = video.emailInformation;
+  const created = new Date(video.createdAt);
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid min-w-0 gap-6">
+          <Link
+            href="/videos"
+            className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm font-semibold text-muted-foreground hover:text-foreground"
+          >
+            <ArrowLeft aria-hidden className="size-4" />
+            All picks
+          </Link>
+          <VideoMedia video={video} playback={playback} className="rounded-card shadow-lg">
+            {video.isOwner && <VideoBadge>Your Video</VideoBadge>}
+            {purchased && <VideoBadge>Purchased</VideoBadge>}
+          </VideoMedia>
+          <div className="grid gap-3">
+            <p className="text-sm font-semibold tracking-wide text-primary uppercase">{video.category}</p>
+            <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{video.title}</h1>
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <span
+                aria-hidden
+                className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground"
+              >
+                {capperName(video).charAt(0).toUpperCase()}
+              </span>
+              <span>
+                by <span className="font-semibold text-foreground">{capperName(video)}</span>
+              </span>
+            </p>
+          </div>
+          <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
+            <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
+            <Detail term="Duration">
+              {video.duration ? formatDuration(video.duration) : 'Not specified'}
+            </Detail>
+            <Detail term="Views">
+              <span className="inline-flex items-center gap-1">
+                <Eye aria-hidden className="size-4 text-muted-foreground" />
+                {video.views.toLocaleString('en-US')}
+              </span>
+            </Detail>
+            <Detail term="Posted">
+              <time dateTime={video.createdAt}>
+                {created.toLocaleDateString('en-US', { dateStyle: 'medium' })}
+              </time>
+            </Detail>
+          </dl>
+          <section aria-labelledby="description-title" className="grid gap-2">
+            <h2 id="description-title" className="text-lg font-semibold">
+              Description
+            </h2>
+            <p className="leading-relaxed whitespace-pre-wrap text-foreground/90">{video.description}</p>
+          </section>
+        </div>
+
+        <aside className="grid gap-6 lg:sticky lg:top-24" aria-label="Buy and share">
+          <div className="grid gap-4 rounded-card border bg-card p-5 shadow-sm">
+            <div className="flex items-baseline justify-between gap-3">
+              <span className="text-sm font-medium text-muted-foreground">Price</span>
+              <span className="text-3xl font-extrabold tracking-tight tabular-nums" data-testid="video-price">
+                {formatWholeDollars(video.price)}
+              </span>
+            </div>
+            {video.isOwner ? (
+              <>
+                <div>
+                  <VideoBadge>Your Video</VideoBadge>
+                </div>
+                <OwnerActions video={video} onDeleted={() => navigate('/', { replace: true })} size="md" />
+              </>
+            ) : purchased ? (
+              <div className="grid gap-2">
+                <div>
+                  <VideoBadge>Purchased</VideoBadge>
+                </div>
+                <p className="text-sm text-muted-foreground">
+                  You own this pick: its winning selections are below.
+                </p>
+              </div>
+            ) : (
+              <div className="grid gap-2">
+                <Link
+                  href={user ? `/checkout/${video.id}` : '/auth'}
+                  className={buttonClasses('primary', 'lg')}
+                >
+                  <ShoppingCart aria-hidden />
+                  Buy Winners
+                </Link>
+                <p className="text-center text-xs text-muted-foreground">
+                  Unlock the capper&apos;s winning selections for this pick.
+                </p>
+              </div>
+            )}
+            {user?.isAdmin && !video.isOwner && (
+              <Link href={`/edit-video/${video.id}`} className={buttonClasses('outline', 'md')}>
+                <Pencil aria-hidden />
+                Edit as admin
+              </Link>
+            )}
+          </div>
+
+          {selections !== undefined && selections !== null && (
+            <section
+              id="selections"
+              aria-labelledby="selections-title"
+              className="grid gap-3 rounded-card border border-primary/30 bg-primary/5 p-5"
+            >
+              <h2 id="selections-title" className="text-lg font-semibold">
+                Winning Selections
+              </h2>
+              <p className="text-sm leading-relaxed whitespace-pre-wrap">
+                {selections.trim() || 'No winning selections provided for this product.'}
+              </p>
+            </section>
+          )}
+
+          <section aria-labelledby="share-title" className="grid gap-3 rounded-card border bg-card p-5">
+            <h2 id="share-title" className="text-lg font-semibold">
+              Share this pick
+            </h2>
+            <ShareButtons video={video} />
+          </section>
+        </aside>
+      </div>
+      <MorePicks currentId={video.id} />
+    </div>
+  );
+}
+
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{term}</dt>
+      <dd className="font-semibold">{children}</dd>
+    </div>
+  );
+}
+
+/** The most viewed picks (GET /api/videos/featured), this one left out. */
+function MorePicks({ currentId }: { currentId: number }) {
+  const { data } = useFeaturedVideos();
+  const others = (data ?? []).filter((video) => video.id !== currentId).slice(0, 3);
+  if (others.length === 0) return null;
+  return (
+    <section aria-labelledby="more-picks" className="grid gap-5">
+      <h2 id="more-picks" className="text-xl font-bold tracking-tight">
+        Popular picks
+      </h2>
+      <VideoGrid videos={others} />
+    </section>
+  );
 }

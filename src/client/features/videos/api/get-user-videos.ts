@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { apiRequest } from '../../../lib/api-request';
+
+export const USER_VIDEOS_QUERY_KEY = ['/api/user/videos'] as const;
+
+/** The signed-in capper's own videos, newest first, including those still processing or failed. */
+export async function getUserVideos(): Promise<Video[]> {
+  const res = await apiRequest('GET', '/api/user/videos');
+  return (await res.json()) as Video[];
+}
+
+export function getUserVideosQueryOptions() {
+  return queryOptions({ queryKey: USER_VIDEOS_QUERY_KEY, queryFn: getUserVideos });
+}
+
+export function useUserVideos({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...getUserVideosQueryOptions(), enabled });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-request';
+import { patchCachedVideo } from './video-cache';
+
+/** POST /api/videos/:id/view: counted at most once per viewer per hour; `counted` says whether this one was. */
+export async function recordVideoView(id: number): Promise<{ counted: boolean }> {
+  const res = await apiRequest('POST', `/api/videos/${id}/view`);
+  return (await res.json()) as { counted: boolean };
+}
+
+export function useRecordVideoView() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: recordVideoView,
+    onSuccess: ({ counted }, id) => {
+      if (counted) patchCachedVideo(queryClient, id, (video) => ({ ...video, views: video.views + 1 }));
+    },
+    // A view that was not counted is nobody's business: the page works the same.
+    onError: () => undefined,
+  });
+}

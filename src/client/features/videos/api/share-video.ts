@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SHARE_PLATFORMS } from '../../../../common/schemas/videos.js';
+import { apiRequest } from '../../../lib/api-request';
+import { patchCachedVideo } from './video-cache';
+
+export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
+
+/** POST /api/videos/:id/share: records the share (a video_shares row) and answers the new count. */
+export async function shareVideo({
+  id,
+  platform,
+}: {
+  id: number;
+  platform: SharePlatform;
+}): Promise<{ shareCount: number }> {
+  const res = await apiRequest('POST', `/api/videos/${id}/share`, { platform });
+  return (await res.json()) as { shareCount: number };
+}
+
+export function useShareVideo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: shareVideo,
+    onSuccess: ({ shareCount }, { id }) =>
+      patchCachedVideo(queryClient, id, (video) => ({ ...video, shareCount })),
+    // The share itself (a new tab, the clipboard) happened anyway; only the count missed it.
+    onError: () => undefined,
+  });
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Video, VideoUpdate } from '../../../../common/schemas/videos.js';
+import { apiRequest } from '../../../lib/api-request';
+import { videoQueryKey } from './get-video';
+import { invalidateVideoLists } from './video-cache';
+
+export type UpdateVideoInput = { id: number; changes: VideoUpdate };
+
+/** PATCH /api/videos/:id: the owner or an admin; answers the updated video. */
+export async function updateVideo({ id, changes }: UpdateVideoInput): Promise<Video> {
+  const res = await apiRequest('PATCH', `/api/videos/${id}`, changes);
+  return (await res.json()) as Video;
+}
+
+export function useUpdateVideo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateVideo,
+    onSuccess: (video) => {
+      queryClient.setQueryData(videoQueryKey(video.id), video);
+      invalidateVideoLists(queryClient);
+    },
+  });
+}
