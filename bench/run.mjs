@@ -18,10 +18,11 @@ const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   console.log(
     [
-      'usage: npm run bench [-- [suite...] [--quick] [--no-wait-quiet]]',
+      'usage: npm run bench [-- [suite...] [--quick] [--no-wait-quiet] [--rounds=N]]',
       `suites: ${available.join(', ')}`,
       '--quick: short runs to check that the bench works (figures not comparable)',
       '--no-wait-quiet: do not wait (up to 20 s per timed window) for other processes to calm down',
+      '--rounds=N: repeat the load comparisons N times (1 to 9) and report medians: for a noisy machine',
     ].join('\n'),
   );
   process.exit(0);
@@ -29,7 +30,13 @@ if (args.includes('--help') || args.includes('-h')) {
 const FLAGS = ['--quick', '--no-wait-quiet'];
 const quick = args.includes('--quick');
 const waitQuiet = !args.includes('--no-wait-quiet');
-const unknownFlags = args.filter((a) => a.startsWith('-') && !FLAGS.includes(a));
+const roundsArg = args.find((a) => a.startsWith('--rounds='));
+const rounds = roundsArg ? Number(roundsArg.slice('--rounds='.length)) : 1;
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > 9) {
+  console.error('bench: --rounds must be a whole number from 1 to 9');
+  process.exit(2);
+}
+const unknownFlags = args.filter((a) => a.startsWith('-') && !FLAGS.includes(a) && a !== roundsArg);
 const wanted = args.filter((a) => !a.startsWith('-'));
 const missing = wanted.filter((w) => !available.includes(w));
 if (unknownFlags.length || missing.length) {
@@ -45,6 +52,7 @@ const report = {
   date: new Date().toISOString(),
   quick,
   waitQuiet,
+  rounds,
   machine: machineInfo(),
   git: gitInfo(),
   suites: {},
@@ -64,7 +72,7 @@ for (const name of selected) {
   const started = performance.now();
   const result = { rows: [], details: {}, notes: [] };
   try {
-    await suite.run({ quick, waitQuiet, log: (...p) => log(' ', ...p), result });
+    await suite.run({ quick, waitQuiet, rounds, log: (...p) => log(' ', ...p), result });
   } catch (error) {
     failed = true;
     result.error = error.stack ?? String(error);

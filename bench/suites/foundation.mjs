@@ -158,7 +158,7 @@ async function coldStartAndMemory(ctx) {
 }
 
 async function apiUserBesideNginx(ctx) {
-  const { quick, log, result, logFile } = ctx;
+  const { quick, rounds, log, result, logFile } = ctx;
   const tool = findLoadTool();
   if (!tool) {
     const message = 'no load generator: install wrk (apt-get install wrk) or autocannon (npm)';
@@ -173,7 +173,7 @@ async function apiUserBesideNginx(ctx) {
   }
   const settings = { connections: 50, threads: 2, seconds: quick ? 3 : 10 };
   const warmup = { ...settings, seconds: quick ? 1 : 2 };
-  result.details.load = { tool: tool.name, settings, warmupSeconds: warmup.seconds };
+  result.details.load = { tool: tool.name, settings, warmupSeconds: warmup.seconds, rounds };
   const measure = async (name, url, headers) => {
     const { value: figures, noise } = await ctx.timed(async () => {
       await runLoad(tool, url, { ...warmup, headers });
@@ -188,11 +188,11 @@ async function apiUserBesideNginx(ctx) {
       `${name}: ${fmt.rps(figures.rps)}, p50 ${fmt.ms(figures.p50Ms)}, p99 ${fmt.ms(figures.p99Ms)} ` +
         `(${figures.requests} requests; others used ${Math.round(noise.share * 100)}% of the machine)`,
     );
-    return { ...figures, noise };
+    return { ...figures, raw: undefined, noise };
   };
 
   const serverRun = async (name, env) => {
-    const file = logFile(name);
+    const file = logFile(name.replace(/\W+/g, '-'));
     const server = await startServer({
       dataDir: tempDir('pickreel-bench-data-'),
       logFile: file,
@@ -207,109 +207,121 @@ async function apiUserBesideNginx(ctx) {
       const figures = await measure(name, `${server.url}/api/user`, headers);
       // pino buffers 4 KB, so this is approximate until the flush at shutdown; good enough per request.
       const logBytes = statSync(file).size - before;
-      return { figures, session, wire, logBytesPerRequest: logBytes / figures.requests };
+      return {
+        ...figures,
+        session,
+        headerBytes: wire.headerBytes,
+        logBytesPerRequest: logBytes / figures.requests,
+      };
     } finally {
       await server.stop();
     }
   };
 
-  const info = await serverRun('server (LOG_LEVEL unset = info)', {});
-  let nginx = null;
   const nginxBinary = findNginx();
-  if (nginxBinary) {
-    const version = await nginxVersion(nginxBinary);
+  const nginxVersionText = nginxBinary ? await nginxVersion(nginxBinary) : null;
+  const nginxRun = async (name, session) => {
     const server = await startNginx({
       binary: nginxBinary,
-      files: { '/api/user': info.session.body },
-      contentType: info.session.contentType,
+      files: { '/api/user': session.body },
+      contentType: session.contentType,
     });
     try {
       const check = await request(`${server.url}/api/user`);
-      if (!check.body.equals(info.session.body))
+      if (!check.body.equals(session.body))
         throw new Error('nginx does not serve the same bytes as /api/user');
-      const wire = await rawGet(`${server.url}/api/user`, { Cookie: info.session.cookie });
-      const figures = await measure(`nginx ${version} (static file)`, `${server.url}/api/user`, {
-        Cookie: info.session.cookie,
-      });
-      nginx = { version, figures, wire };
+      const wire = await rawGet(`${server.url}/api/user`, { Cookie: session.cookie });
+      const figures = await measure(name, `${server.url}/api/user`, { Cookie: session.cookie });
+      return { ...figures, headerBytes: wire.headerBytes };
     } finally {
       await server.stop();
     }
-  } else {
+  };
+
+  // One round: server (info), nginx, server (warn), back to back. More rounds (--rounds) give medians.
+  const perRound = [];
+  for (let r = 1; r <= rounds; r++) {
+    const tag = rounds > 1 ? ` [round ${r}/${rounds}]` : '';
+    const info = await serverRun(`server (LOG_LEVEL unset = info)${tag}`, {});
+    const nginx = nginxBinary
+      ? await nginxRun(`nginx ${nginxVersionText} (static file)${tag}`, info.session)
+      : null;
+    const warn = await serverRun(`server (LOG_LEVEL=warn)${tag}`, { LOG_LEVEL: 'warn' });
+    perRound.push({ info, nginx, warn });
+  }
+  if (!nginxBinary) {
     result.notes.push(
       'nginx not found (/usr/sbin/nginx, or NGINX_PATH): reference and ratio skipped. On Debian: apt-get install nginx-light',
     );
   }
-  const warn = await serverRun('server (LOG_LEVEL=warn)', { LOG_LEVEL: 'warn' });
 
-  const strip = (f) => ({ ...f, raw: undefined });
+  const pick = (key, field) => median(perRound.map((r) => r[key]?.[field]));
+  const ratioOf = (key) => (nginxBinary ? median(perRound.map((r) => r[key].rps / r.nginx.rps)) : NaN);
+  const busy = (key) =>
+    maxShare(perRound.flatMap((r) => [r[key].noise, ...(r.nginx ? [r.nginx.noise] : [])]));
+  const first = perRound[0];
   result.details.apiUser = {
-    bodyBytes: info.session.body.length,
-    server: {
-      ...strip(info.figures),
-      responseHeaderBytes: info.wire.headerBytes,
-      logBytesPerRequest: info.logBytesPerRequest,
+    bodyBytes: first.info.session.body.length,
+    responseHeaderBytes: {
+      server: first.info.headerBytes,
+      nginx: first.nginx?.headerBytes ?? null,
     },
-    serverWarn: {
-      ...strip(warn.figures),
-      responseHeaderBytes: warn.wire.headerBytes,
-      logBytesPerRequest: warn.logBytesPerRequest,
-    },
-    nginx: nginx && {
-      version: nginx.version,
-      ...strip(nginx.figures),
-      responseHeaderBytes: nginx.wire.headerBytes,
-    },
+    logBytesPerRequest: { info: first.info.logBytesPerRequest, warn: first.warn.logBytesPerRequest },
+    nginxVersion: nginxVersionText,
+    rounds: perRound.map((r) => ({
+      server: { ...r.info, session: undefined },
+      nginx: r.nginx,
+      serverWarn: { ...r.warn, session: undefined },
+    })),
   };
-  const ratio = (f) => (nginx ? f.rps / nginx.figures.rps : NaN);
-  const ref = nginx ? `nginx ${fmt.rps(nginx.figures.rps)}` : 'nginx missing';
-  const refP99 = nginx ? `nginx ${fmt.ms(nginx.figures.p99Ms)}` : '';
-  const busy = (f) => maxShare([f.noise, ...(nginx ? [nginx.figures.noise] : [])]);
-  const conn = `${settings.connections} conns, ${settings.seconds} s, ${tool.name}`;
+  const of = rounds > 1 ? `, median of ${rounds} rounds` : '';
+  const ref = nginxBinary ? `nginx ${fmt.rps(pick('nginx', 'rps'))}` : 'nginx missing';
+  const refP99 = nginxBinary ? `nginx ${fmt.ms(pick('nginx', 'p99Ms'))}` : '';
+  const conn = `${settings.connections} conns, ${settings.seconds} s, ${tool.name}${of}`;
   result.rows.push(
     {
       id: 'apiUserRps',
       label: `GET /api/user signed in: throughput (${conn})`,
-      value: info.figures.rps,
-      display: `${fmt.rps(info.figures.rps)} (ratio ${fmt.ratio(ratio(info.figures))})`,
+      value: pick('info', 'rps'),
+      display: `${fmt.rps(pick('info', 'rps'))} (ratio ${fmt.ratio(ratioOf('info'))})`,
       reference: ref,
       target: `ratio >= ${TARGET_RATIO}`,
-      pass: nginx ? ratio(info.figures) >= TARGET_RATIO : null,
-      skipped: !nginx,
-      ratio: ratio(info.figures),
-      othersCpuShare: busy(info.figures),
+      pass: nginxBinary ? ratioOf('info') >= TARGET_RATIO : null,
+      skipped: !nginxBinary,
+      ratio: ratioOf('info'),
+      othersCpuShare: busy('info'),
     },
     {
       id: 'apiUserP99Ms',
       label: 'GET /api/user signed in: p99 latency',
-      value: info.figures.p99Ms,
-      display: fmt.ms(info.figures.p99Ms),
+      value: pick('info', 'p99Ms'),
+      display: fmt.ms(pick('info', 'p99Ms')),
       reference: refP99,
-      othersCpuShare: busy(info.figures),
+      othersCpuShare: busy('info'),
     },
     {
       id: 'apiUserWarnRps',
       label: '  same, server with LOG_LEVEL=warn: throughput',
-      value: warn.figures.rps,
-      display: `${fmt.rps(warn.figures.rps)} (ratio ${fmt.ratio(ratio(warn.figures))})`,
+      value: pick('warn', 'rps'),
+      display: `${fmt.rps(pick('warn', 'rps'))} (ratio ${fmt.ratio(ratioOf('warn'))})`,
       reference: ref,
       target: '(extra line)',
-      ratio: ratio(warn.figures),
-      othersCpuShare: busy(warn.figures),
+      ratio: ratioOf('warn'),
+      othersCpuShare: busy('warn'),
     },
     {
       id: 'apiUserWarnP99Ms',
       label: '  same, server with LOG_LEVEL=warn: p99 latency',
-      value: warn.figures.p99Ms,
-      display: fmt.ms(warn.figures.p99Ms),
+      value: pick('warn', 'p99Ms'),
+      display: fmt.ms(pick('warn', 'p99Ms')),
       reference: refP99,
-      othersCpuShare: busy(warn.figures),
+      othersCpuShare: busy('warn'),
     },
   );
   result.notes.push(
-    `/api/user body ${info.session.body.length} bytes on both; response headers: server ${info.wire.headerBytes} bytes, ` +
-      `nginx ${nginx?.wire.headerBytes ?? 'n/a'} bytes; server log ~${Math.round(info.logBytesPerRequest)} bytes/request at info, ` +
-      `~${Math.round(warn.logBytesPerRequest)} at warn`,
+    `/api/user body ${first.info.session.body.length} bytes on both; response headers: server ${first.info.headerBytes} bytes, ` +
+      `nginx ${first.nginx?.headerBytes ?? 'n/a'} bytes; server log ~${Math.round(first.info.logBytesPerRequest)} bytes/request at info, ` +
+      `~${Math.round(first.warn.logBytesPerRequest)} at warn`,
   );
 }
 
