@@ -93,3 +93,24 @@ export async function waitForQuiet({ threshold = 0.1, maxWaitMs = 20_000 } = {})
     if (waitedMs >= maxWaitMs) return { waitedMs, quiet: false, share };
   }
 }
+
+/** CPU seconds (user + system) used so far by the live processes of one process group. */
+export function groupCpuSeconds(pgid) {
+  let ticks = 0;
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return NaN;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readStat(name);
+      if (stat.pgrp === pgid) ticks += stat.ticks;
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
+}

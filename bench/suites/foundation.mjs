@@ -7,7 +7,7 @@ import { launchChromium } from '../lib/chromium.mjs';
 import { rawGet, request } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
-import { waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { groupCpuSeconds, waitForQuiet, watchOthers } from '../lib/noise.mjs';
 import { ensureBuilt, signIn, startServer } from '../lib/server.mjs';
 import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
 
@@ -174,10 +174,14 @@ async function apiUserBesideNginx(ctx) {
   const settings = { connections: 50, threads: 2, seconds: quick ? 3 : 10 };
   const warmup = { ...settings, seconds: quick ? 1 : 2 };
   result.details.load = { tool: tool.name, settings, warmupSeconds: warmup.seconds, rounds };
-  const measure = async (name, url, headers) => {
+  // pgid: the target's process group, whose CPU time per request is steadier than req/s on a busy machine.
+  const measure = async (name, url, headers, pgid) => {
     const { value: figures, noise } = await ctx.timed(async () => {
       await runLoad(tool, url, { ...warmup, headers });
-      return runLoad(tool, url, { ...settings, headers });
+      const cpuBefore = groupCpuSeconds(pgid);
+      const measured = await runLoad(tool, url, { ...settings, headers });
+      const cpuSeconds = groupCpuSeconds(pgid) - cpuBefore;
+      return { ...measured, cpuSeconds, cpuUsPerRequest: (cpuSeconds * 1e6) / measured.requests };
     });
     if (figures.non2xx || figures.socketErrors) {
       throw new Error(
@@ -186,7 +190,8 @@ async function apiUserBesideNginx(ctx) {
     }
     log(
       `${name}: ${fmt.rps(figures.rps)}, p50 ${fmt.ms(figures.p50Ms)}, p99 ${fmt.ms(figures.p99Ms)} ` +
-        `(${figures.requests} requests; others used ${Math.round(noise.share * 100)}% of the machine)`,
+        `(${figures.requests} requests, ${Math.round(figures.cpuUsPerRequest)} µs CPU each; ` +
+        `others used ${Math.round(noise.share * 100)}% of the machine)`,
     );
     return { ...figures, raw: undefined, noise };
   };
@@ -204,7 +209,7 @@ async function apiUserBesideNginx(ctx) {
       const headers = { Cookie: session.cookie };
       const wire = await rawGet(`${server.url}/api/user`, headers);
       const before = statSync(file).size;
-      const figures = await measure(name, `${server.url}/api/user`, headers);
+      const figures = await measure(name, `${server.url}/api/user`, headers, server.pid);
       // pino buffers 4 KB, so this is approximate until the flush at shutdown; good enough per request.
       const logBytes = statSync(file).size - before;
       return {
@@ -231,7 +236,7 @@ async function apiUserBesideNginx(ctx) {
       if (!check.body.equals(session.body))
         throw new Error('nginx does not serve the same bytes as /api/user');
       const wire = await rawGet(`${server.url}/api/user`, { Cookie: session.cookie });
-      const figures = await measure(name, `${server.url}/api/user`, { Cookie: session.cookie });
+      const figures = await measure(name, `${server.url}/api/user`, { Cookie: session.cookie }, server.pid);
       return { ...figures, headerBytes: wire.headerBytes };
     } finally {
       await server.stop();
@@ -315,6 +320,25 @@ async function apiUserBesideNginx(ctx) {
       value: pick('warn', 'p99Ms'),
       display: fmt.ms(pick('warn', 'p99Ms')),
       reference: refP99,
+      othersCpuShare: busy('warn'),
+    },
+  );
+  const cpu = (key) => `${Math.round(pick(key, 'cpuUsPerRequest'))} µs`;
+  result.rows.push(
+    {
+      id: 'apiUserCpuUs',
+      label: '  CPU time per request, server process (info)',
+      value: pick('info', 'cpuUsPerRequest'),
+      display: cpu('info'),
+      reference: nginxBinary ? `nginx ${cpu('nginx')} (all workers)` : '',
+      othersCpuShare: busy('info'),
+    },
+    {
+      id: 'apiUserWarnCpuUs',
+      label: '  CPU time per request, server process (warn)',
+      value: pick('warn', 'cpuUsPerRequest'),
+      display: cpu('warn'),
+      reference: nginxBinary ? `nginx ${cpu('nginx')} (all workers)` : '',
       othersCpuShare: busy('warn'),
     },
   );
