@@ -1,7 +1,254 @@
-import { useParams } from 'wouter';
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation, useParams, useSearch } from 'wouter';
+import { AlertTriangle, ArrowLeft, CreditCard, SearchX } from 'lucide-react';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+import { PageSpinner, Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { appConfig } from '../../../lib/app-config';
+import { errorMessage, errorStatus } from '../../../lib/error-message';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useCompletePayment } from '../api/complete-payment';
+import { usePaymentIntent } from '../api/create-payment-intent';
+import { parseVideoId, useVideo } from '../api/get-video';
+import { OrderSummary } from '../components/order-summary';
+import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from '../components/payment-form-props';
+import { SandboxCardForm } from '../components/sandbox-card-form';
+
+// Stripe.js and its React bindings load only here, and only when Stripe is the provider.
+const StripeCardForm = lazy(async () => ({
+  default: (await import('../components/stripe-card-form')).StripeCardForm,
+}));
+
+const INTENT_ERROR_FALLBACK = 'Failed to initialize payment';
+const RECORDING_ERROR = 'Payment processed but there was an error recording your purchase';
 
 export function CheckoutPage() {
-  const { id } = useParams<{ id: string }>();
-  return <PlaceholderPage title="Checkout">Video #{id}</PlaceholderPage>;
+  useDocumentTitle('Checkout');
+  const params = useParams<{ id: string }>();
+  const videoId = parseVideoId(params.id);
+  if (videoId === null) return <VideoNotFound />;
+  return <Checkout videoId={videoId} />;
+}
+
+/** After a redirect-based Stripe method, Stripe sends the buyer back here with the intent in the query. */
+function useStripeReturn(): { paymentIntentId: string; succeeded: boolean } | null {
+  const search = useSearch();
+  const query = new URLSearchParams(search);
+  const paymentIntentId = query.get('payment_intent');
+  if (appConfig.paymentProvider !== 'stripe' || !paymentIntentId) return null;
+  return { paymentIntentId, succeeded: query.get('redirect_status') === 'succeeded' };
+}
+
+function Checkout({ videoId }: { videoId: number }) {
+  const [, navigate] = useLocation();
+  const video = useVideo(videoId);
+  const complete = useCompletePayment();
+  const [paidIntentId, setPaidIntentId] = useState<string | null>(null);
+  const stripeReturn = useStripeReturn();
+
+  const blocked = video.data ? video.data.isOwner || video.data.isPurchased : false;
+  const intent = usePaymentIntent(videoId, {
+    enabled: video.isSuccess && !blocked && paidIntentId === null && stripeReturn === null,
+  });
+
+  // A redirect-based Stripe method came back paid: that intent is the one to record.
+  const returnedIntentId = stripeReturn?.succeeded ? stripeReturn.paymentIntentId : null;
+  const paidId = paidIntentId ?? returnedIntentId;
+
+  const recordPurchase = (paymentIntentId: string) =>
+    complete.mutate(
+      { paymentIntentId, videoId },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Payment successful!',
+            description: 'Thank you for purchasing this product.',
+            variant: 'success',
+          });
+          navigate('/dashboard?tab=purchased');
+        },
+        onError: () => toast({ title: 'Error', description: RECORDING_ERROR, variant: 'destructive' }),
+      },
+    );
+
+  const onPaid = (paymentIntentId: string) => {
+    setPaidIntentId(paymentIntentId);
+    recordPurchase(paymentIntentId);
+  };
+
+  // Back from Stripe's redirect: record the purchase once (StrictMode runs effects twice).
+  const handledReturn = useRef(false);
+  useEffect(() => {
+    if (!stripeReturn || handledReturn.current) return;
+    handledReturn.current = true;
+    if (stripeReturn.succeeded) {
+      recordPurchase(stripeReturn.paymentIntentId);
+    } else {
+      toast({ title: 'Payment failed', description: PAYMENT_ERROR_FALLBACK, variant: 'destructive' });
+      navigate(`/checkout/${videoId}`, { replace: true });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
+  }, []);
+
+  const onPaymentError = (message: string) =>
+    toast({ title: 'Payment failed', description: message, variant: 'destructive' });
+
+  // Recorded: the dashboard is on its way; the refetched video (now "purchased") must not flash a refusal.
+  if (complete.isSuccess) return <PageSpinner label="Opening your purchases" />;
+  if (video.isPending) return <PageSpinner label="Loading checkout" />;
+  if (video.isError) {
+    if (errorStatus(video.error) === 404) return <VideoNotFound />;
+    return <CheckoutError message={errorMessage(video.error, 'Failed to load this video')} />;
+  }
+
+  let payment: ReactNode;
+  if (paidId !== null && complete.isError) {
+    payment = <RecordingFailed onRetry={() => recordPurchase(paidId)} />;
+  } else if (paidId !== null && !intent.data) {
+    payment = <PaymentSpinner label="Recording your purchase" />;
+  } else if (video.data.isOwner) {
+    return <CheckoutError message="You cannot buy your own video." />;
+  } else if (video.data.isPurchased) {
+    return <CheckoutError message="You have already purchased this video." purchased />;
+  } else if (intent.isPending) {
+    payment = <PaymentSpinner label="Preparing your payment" />;
+  } else if (intent.isError) {
+    return (
+      <CheckoutError
+        message={errorMessage(intent.error, INTENT_ERROR_FALLBACK)}
+        purchased={/already purchased/i.test(errorMessage(intent.error, ''))}
+      />
+    );
+  } else {
+    const formProps: PaymentFormProps = {
+      videoId,
+      clientSecret: intent.data.clientSecret,
+      amount: intent.data.amount,
+      onPaid,
+      onPaymentError,
+      recording: complete.isPending,
+    };
+    payment =
+      intent.data.provider === 'stripe' ? (
+        <Suspense fallback={<PaymentSpinner label="Loading the payment form" />}>
+          <StripeCardForm {...formProps} />
+        </Suspense>
+      ) : (
+        <SandboxCardForm {...formProps} />
+      );
+  }
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-8 sm:px-6 lg:px-8 lg:py-12">
+      <div className="grid gap-2">
+        <Link
+          href={`/video/${videoId}`}
+          className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-muted-foreground hover:text-foreground"
+        >
+          <ArrowLeft aria-hidden className="size-4" />
+          Back to the video
+        </Link>
+        <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
+      </div>
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+        <Card>
+          <CardHeader>
+            <h2 className="flex items-center gap-2 text-lg leading-tight font-semibold tracking-tight">
+              <CreditCard aria-hidden className="size-5 text-primary" />
+              Payment Details
+            </h2>
+          </CardHeader>
+          <CardContent>{payment}</CardContent>
+        </Card>
+        <OrderSummary video={video.data} />
+      </div>
+    </div>
+  );
+}
+
+function PaymentSpinner({ label }: { label: string }) {
+  return (
+    <div className="flex min-h-48 flex-col items-center justify-center gap-3 text-sm text-muted-foreground">
+      <Spinner className="size-8" label={label} />
+      <span aria-hidden>{label}…</span>
+    </div>
+  );
+}
+
+function RecordingFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="grid gap-4 rounded-xl border border-destructive/30 bg-destructive/5 p-5 text-sm"
+    >
+      <p className="font-medium text-destructive">{RECORDING_ERROR}.</p>
+      <p className="text-muted-foreground">
+        Your payment went through. Try recording it again; you will not be charged twice.
+      </p>
+      <Button onClick={onRetry} className="w-fit">
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+function CenteredMessage({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <div className="mx-auto flex min-h-[60vh] w-full max-w-lg items-center px-4 py-10">
+      <Card className="w-full">
+        <CardContent className="grid justify-items-center gap-4 p-8 text-center">
+          {icon}
+          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+          {children}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function VideoNotFound() {
+  return (
+    <CenteredMessage
+      title="Video Not Found"
+      icon={
+        <span className="inline-flex size-14 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
+          <SearchX aria-hidden className="size-7" />
+        </span>
+      }
+    >
+      <p className="text-muted-foreground">The video you are trying to buy does not exist or was removed.</p>
+      <Link href="/" className={buttonClasses('primary', 'md')}>
+        Go Back Home
+      </Link>
+    </CenteredMessage>
+  );
+}
+
+/** spec 2: a payment that cannot be set up shows an 'Error' box with 'Return to Home'. */
+function CheckoutError({ message, purchased = false }: { message: string; purchased?: boolean }) {
+  return (
+    <CenteredMessage
+      title="Error"
+      icon={
+        <span className="inline-flex size-14 items-center justify-center rounded-2xl bg-destructive/10 text-destructive">
+          <AlertTriangle aria-hidden className="size-7" />
+        </span>
+      }
+    >
+      <p role="alert" className="text-muted-foreground">
+        {message}
+      </p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link href="/" className={buttonClasses('primary', 'md')}>
+          Return to Home
+        </Link>
+        {purchased && (
+          <Link href="/dashboard?tab=purchased" className={buttonClasses('outline', 'md')}>
+            View your purchases
+          </Link>
+        )}
+      </div>
+    </CenteredMessage>
+  );
 }

@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { SandboxConfirm, SandboxConfirmResponse } from '../../../../common/schemas/payments.js';
+import { apiRequest } from '../../../lib/api-request';
+
+/** The sandbox provider's stand-in for Stripe.js's confirmCardPayment (decisions.md 'Payments'). */
+export async function confirmSandboxPayment(input: SandboxConfirm): Promise<SandboxConfirmResponse> {
+  const res = await apiRequest('POST', '/api/payments/sandbox/confirm', input);
+  return (await res.json()) as SandboxConfirmResponse;
+}
+
+export function useConfirmSandboxPayment() {
+  return useMutation({ mutationFn: confirmSandboxPayment });
+}

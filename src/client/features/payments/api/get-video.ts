@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { apiRequest } from '../../../lib/api-request';
+
+/** spec 7: ['/api/videos', id], under the catalog's key so a catalog-wide invalidation reaches it. */
+export function videoQueryKey(id: number) {
+  return ['/api/videos', id] as const;
+}
+
+export async function getVideo(id: number): Promise<Video> {
+  const res = await apiRequest('GET', `/api/videos/${id}`);
+  return (await res.json()) as Video;
+}
+
+export function getVideoQueryOptions(id: number) {
+  return queryOptions({ queryKey: videoQueryKey(id), queryFn: () => getVideo(id) });
+}
+
+/** spec 7: the checkout's video read runs only when the route holds an id. */
+export function useVideo(id: number | null) {
+  return useQuery({ ...getVideoQueryOptions(id ?? 0), enabled: id !== null });
+}
+
+/** A route's id segment as a video id, or null when it cannot be one (the server's bounds). */
+export function parseVideoId(segment: string | undefined): number | null {
+  if (!segment || !/^[1-9]\d{0,9}$/.test(segment)) return null;
+  const id = Number(segment);
+  return id <= 2_147_483_647 ? id : null;
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { CheckCircle2 } from 'lucide-react';
+import { formatDollars, formatWholeDollars } from '../../../../common/money.js';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+
+const BENEFITS = [
+  'The full product advertised in the video',
+  'Lifetime product ownership',
+  'Direct download after purchase',
+];
+
+/** spec 2 'Checkout', right column: what is being bought, for how much, and what comes with it. */
+export function OrderSummary({ video }: { video: Video }) {
+  const [thumbnailBroken, setThumbnailBroken] = useState(false);
+  const showThumbnail = Boolean(video.thumbnailUrl) && !thumbnailBroken;
+  // spec 9 shows whole dollars here; a price with cents is still charged in full, so say what will be charged.
+  const hasCents = Math.round(video.price * 100) % 100 !== 0;
+
+  return (
+    <div className="grid content-start gap-6">
+      <Card data-testid="order-summary">
+        <CardHeader>
+          <h2 className="text-lg leading-tight font-semibold tracking-tight">Order Summary</h2>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <div className="flex gap-4">
+            <div className="aspect-video w-32 shrink-0 overflow-hidden rounded-lg bg-slate-200 sm:w-40">
+              {showThumbnail ? (
+                <img
+                  src={video.thumbnailUrl ?? undefined}
+                  alt=""
+                  className="size-full object-cover"
+                  onError={() => setThumbnailBroken(true)}
+                />
+              ) : (
+                <div className="flex size-full items-center justify-center bg-linear-to-br from-slate-200 to-slate-300 text-xs font-medium text-slate-600">
+                  Thumbnail
+                </div>
+              )}
+            </div>
+            <div className="grid min-w-0 content-start gap-1">
+              <p className="line-clamp-2 font-semibold" data-testid="order-title">
+                {video.title}
+              </p>
+              <p className="text-sm text-muted-foreground">{video.category}</p>
+            </div>
+          </div>
+          <dl className="grid gap-2 border-t pt-4 text-sm">
+            <div className="flex justify-between gap-4">
+              <dt className="text-muted-foreground">Price</dt>
+              <dd className="font-medium tabular-nums">{formatWholeDollars(video.price)}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-muted-foreground">Tax</dt>
+              <dd className="font-medium tabular-nums">$0.00</dd>
+            </div>
+            <div className="flex justify-between gap-4 border-t pt-3 text-base">
+              <dt className="font-semibold">Total</dt>
+              <dd className="font-bold tabular-nums">{formatWholeDollars(video.price)}</dd>
+            </div>
+          </dl>
+          {hasCents && (
+            <p className="text-xs text-muted-foreground">
+              Your card will be charged {formatDollars(video.price)} USD.
+            </p>
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <h2 className="text-lg leading-tight font-semibold tracking-tight">What you&apos;ll get</h2>
+        </CardHeader>
+        <CardContent>
+          <ul className="grid gap-3 text-sm">
+            {BENEFITS.map((benefit) => (
+              <li key={benefit} className="flex items-start gap-2">
+                <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
+                {benefit}
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
