@@ -1,5 +1,208 @@
-import { PlaceholderPage } from '../../../components/placeholder-page';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { AlertTriangle, BarChart3, Film, ShoppingBag, Upload } from 'lucide-react';
+import { StatTile } from '../../../components/stat-tile';
+import { buttonClasses } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { errorMessage } from '../../../lib/error-message';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useUser } from '../../auth/api/get-user';
+import { useEarnings } from '../../earnings/api/get-earnings';
+import { EarningsTile } from '../../earnings/components/earnings-tile';
+import { PayoutRequests } from '../../earnings/components/payout-requests';
+import { VideoCard } from '../../videos/components/video-card';
+import { usePurchases } from '../api/get-purchases';
+import { useUserVideos } from '../api/get-user-videos';
+import { PurchaseCard } from '../components/purchase-card';
+
+type DashboardTab = 'uploads' | 'purchased';
+
+/** spec 2: ?tab=uploads or ?tab=purchased, purchased by default. */
+function tabOf(search: string): DashboardTab {
+  return new URLSearchParams(search).get('tab') === 'uploads' ? 'uploads' : 'purchased';
+}
 
 export function DashboardPage() {
-  return <PlaceholderPage title="Dashboard" />;
+  useDocumentTitle('Dashboard');
+  const { data: user } = useUser();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const tab = tabOf(search);
+  const videos = useUserVideos();
+  const purchases = usePurchases();
+
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
+      <header className="grid gap-1">
+        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+        {user && <p className="text-muted-foreground">Signed in as {user.username}</p>}
+      </header>
+
+      <div className="grid items-start gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatTile title="Total Uploads" icon={<Film aria-hidden />}>
+          <Count value={videos.data?.length} pending={videos.isPending} testId="uploads-count" />
+        </StatTile>
+        <StatTile title="Purchases" icon={<ShoppingBag aria-hidden />}>
+          <Count value={purchases.data?.length} pending={purchases.isPending} testId="purchases-count" />
+        </StatTile>
+        <EarningsTile />
+        <AnalyticsTile />
+      </div>
+
+      <PayoutRequests />
+
+      <section aria-labelledby="your-content" className="grid gap-6">
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <h2 id="your-content" className="text-2xl font-bold tracking-tight">
+            Your Content
+          </h2>
+          <Link href="/upload" className={buttonClasses('primary', 'md')}>
+            <Upload aria-hidden />
+            Upload New Video
+          </Link>
+        </div>
+        <Tabs value={tab} onValueChange={(next) => navigate(`/dashboard?tab=${next}`, { replace: true })}>
+          <TabsList className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto">
+            <TabsTrigger value="uploads">Your Uploads</TabsTrigger>
+            <TabsTrigger value="purchased">Your Purchases</TabsTrigger>
+          </TabsList>
+          <TabsContent value="uploads">
+            <UploadsGrid query={videos} />
+          </TabsContent>
+          <TabsContent value="purchased">
+            <PurchasesGrid query={purchases} />
+          </TabsContent>
+        </Tabs>
+      </section>
+    </div>
+  );
+}
+
+function Count({ value, pending, testId }: { value: number | undefined; pending: boolean; testId: string }) {
+  if (pending) return <Skeleton className="h-9 w-16" />;
+  return (
+    <p className="text-3xl font-bold tracking-tight tabular-nums" data-testid={testId}>
+      {value ?? '—'}
+    </p>
+  );
+}
+
+function AnalyticsTile() {
+  const { data: earnings } = useEarnings();
+  return (
+    <StatTile title="Analytics" icon={<BarChart3 aria-hidden />}>
+      <p className="text-sm text-muted-foreground">
+        {earnings
+          ? `${earnings.salesCount} ${earnings.salesCount === 1 ? 'sale' : 'sales'} so far. See views, sales and revenue over time.`
+          : 'See views, sales and revenue over time.'}
+      </p>
+      <Link
+        href="/dashboard/analytics"
+        className={buttonClasses('outline', 'sm')}
+        aria-label="View analytics"
+      >
+        View
+      </Link>
+    </StatTile>
+  );
+}
+
+type ListQuery<T> = { data: T[] | undefined; isPending: boolean; isError: boolean; error: unknown };
+
+function ListState<T>({
+  query,
+  what,
+  children,
+}: {
+  query: ListQuery<T>;
+  what: string;
+  children: (items: T[]) => ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <div className="grid gap-6 md:grid-cols-2" aria-busy="true">
+        <span role="status" className="sr-only">
+          Loading {what}
+        </span>
+        <Skeleton className="h-72 rounded-card" />
+        <Skeleton className="h-72 rounded-card" />
+      </div>
+    );
+  }
+  if (query.isError || !query.data) {
+    return (
+      <p
+        role="alert"
+        className="flex items-center gap-2 rounded-card border border-destructive/30 bg-card p-6 text-destructive"
+      >
+        <AlertTriangle aria-hidden className="size-5 shrink-0" />
+        Could not load {what}: {errorMessage(query.error)}
+      </p>
+    );
+  }
+  return children(query.data);
+}
+
+function EmptyState({ message, action }: { message: string; action: ReactNode }) {
+  return (
+    <div className="grid justify-items-center gap-4 rounded-card border border-dashed bg-card p-10 text-center">
+      <p className="text-lg font-medium">{message}</p>
+      {action}
+    </div>
+  );
+}
+
+function UploadsGrid({ query }: { query: ReturnType<typeof useUserVideos> }) {
+  return (
+    <ListState query={query} what="your videos">
+      {(videos) =>
+        videos.length === 0 ? (
+          <EmptyState
+            message="No videos uploaded yet"
+            action={
+              <Link href="/upload" className={buttonClasses('primary', 'md')}>
+                Upload Your First Video
+              </Link>
+            }
+          />
+        ) : (
+          <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {videos.map((video) => (
+              <li key={video.id} className="flex">
+                <VideoCard video={video} />
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </ListState>
+  );
+}
+
+function PurchasesGrid({ query }: { query: ReturnType<typeof usePurchases> }) {
+  return (
+    <ListState query={query} what="your purchases">
+      {(purchases) =>
+        purchases.length === 0 ? (
+          <EmptyState
+            message="No purchased products"
+            action={
+              <Link href="/" className={buttonClasses('primary', 'md')}>
+                Browse Marketplace
+              </Link>
+            }
+          />
+        ) : (
+          <ul className="grid grid-cols-1 gap-6 md:grid-cols-2">
+            {purchases.map((purchase) => (
+              <li key={purchase.id} className="flex">
+                <PurchaseCard purchase={purchase} />
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </ListState>
+  );
 }

@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { apiRequest } from '../../../lib/api-request';
+
+/** spec 7: the capper's own videos; uploads and deletions refresh this key. */
+export const USER_VIDEOS_QUERY_KEY = ['/api/user/videos'] as const;
+
+export async function getUserVideos(): Promise<Video[]> {
+  const res = await apiRequest('GET', '/api/user/videos');
+  return (await res.json()) as Video[];
+}
+
+export function getUserVideosQueryOptions() {
+  return queryOptions({ queryKey: USER_VIDEOS_QUERY_KEY, queryFn: getUserVideos });
+}
+
+export function useUserVideos() {
+  return useQuery(getUserVideosQueryOptions());
+}

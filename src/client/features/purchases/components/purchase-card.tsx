@@ -1,0 +1,150 @@
+import { useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { CalendarDays, Play } from 'lucide-react';
+import { formatWholeDollars } from '../../../../common/money.js';
+import type { Purchase } from '../../../../common/schemas/payments.js';
+import type { Video } from '../../../../common/schemas/videos.js';
+import { Card } from '../../../components/ui/card';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
+import { formatDuration, formatShortDate } from '../../../lib/format';
+import { playableOf, PurchasePlayer } from './purchase-player';
+import { durationText, formatDetails, SelectionsDialog } from './selections-dialog';
+
+/** spec 2 'Dashboard': one purchase, with its media, its details and the selections it unlocked. */
+export function PurchaseCard({ purchase }: { purchase: Purchase }) {
+  const video = purchase.videos;
+  const title = video?.title ?? purchase.videoTitle;
+  const headingId = `purchase-${purchase.id}-title`;
+
+  return (
+    <Card className="flex w-full flex-col overflow-hidden" data-testid="purchase-card">
+      <article aria-labelledby={headingId} className="flex flex-1 flex-col">
+        {video ? <PurchaseMedia video={video} /> : <RemovedMedia />}
+        <div className="flex flex-1 flex-col gap-4 p-5">
+          <div className="flex items-start justify-between gap-3">
+            <h3 id={headingId} className="line-clamp-2 text-lg leading-snug font-semibold">
+              {video ? (
+                <Link href={`/video/${video.id}`} className="hover:underline">
+                  {title}
+                </Link>
+              ) : (
+                title
+              )}
+            </h3>
+            <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary">
+              {formatWholeDollars(purchase.amount)}
+            </span>
+          </div>
+          <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+            <CalendarDays aria-hidden className="size-4" />
+            Purchased {formatShortDate(purchase.purchaseDate)}
+          </p>
+          {video && (
+            <div className="grid gap-1 rounded-xl border p-1">
+              <Collapsible>
+                <CollapsibleTrigger>Video Description</CollapsibleTrigger>
+                <CollapsibleContent className="px-3 pt-1 pb-3 text-sm whitespace-pre-wrap text-muted-foreground">
+                  {video.description}
+                </CollapsibleContent>
+              </Collapsible>
+              <Collapsible>
+                <CollapsibleTrigger>Digital Product Information</CollapsibleTrigger>
+                <CollapsibleContent className="px-3 pt-1 pb-3">
+                  <ProductInformation video={video} />
+                </CollapsibleContent>
+              </Collapsible>
+            </div>
+          )}
+          <div className="mt-auto">
+            <SelectionsDialog purchase={purchase} />
+          </div>
+        </div>
+      </article>
+    </Card>
+  );
+}
+
+function ProductInformation({ video }: { video: Video }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+      <dt className="text-muted-foreground">Category</dt>
+      <dd>{video.category}</dd>
+      <dt className="text-muted-foreground">Duration</dt>
+      <dd>{durationText(video)}</dd>
+      <dt className="text-muted-foreground">Content</dt>
+      <dd>{video.isPremium ? 'Premium' : 'Standard'}</dd>
+      <dt className="text-muted-foreground">Format</dt>
+      <dd className="break-words">{formatDetails(video)}</dd>
+      <dt className="text-muted-foreground">Ownership</dt>
+      <dd>Lifetime access to this product</dd>
+    </dl>
+  );
+}
+
+function PurchaseMedia({ video }: { video: Video }) {
+  const [playing, setPlaying] = useState(false);
+  const [thumbnailBroken, setThumbnailBroken] = useState(false);
+  const playButton = useRef<HTMLButtonElement>(null);
+  const playable = playableOf(video);
+
+  const stop = () => {
+    setPlaying(false);
+    // The player (and the focused control in it) is gone: hand focus back to where playback started.
+    requestAnimationFrame(() => playButton.current?.focus());
+  };
+
+  return (
+    <div className="relative aspect-video bg-slate-200">
+      {playing && playable ? (
+        <PurchasePlayer video={video} playable={playable} onStop={stop} />
+      ) : (
+        <>
+          {video.thumbnailUrl && !thumbnailBroken ? (
+            <img
+              src={video.thumbnailUrl}
+              alt=""
+              loading="lazy"
+              className="size-full object-cover"
+              onError={() => setThumbnailBroken(true)}
+            />
+          ) : (
+            <div className="flex size-full items-end justify-center bg-linear-to-br from-slate-200 to-slate-300 pb-4 text-slate-600">
+              <span className="text-sm font-medium">Thumbnail</span>
+            </div>
+          )}
+          {playable && (
+            <button
+              ref={playButton}
+              type="button"
+              onClick={() => setPlaying(true)}
+              className="absolute inset-0 m-auto inline-flex size-14 cursor-pointer items-center justify-center rounded-full bg-ink/70 text-white transition hover:scale-105 hover:bg-primary"
+            >
+              <Play aria-hidden className="size-6 translate-x-0.5 fill-current" />
+              <span className="sr-only">Play {video.title}</span>
+            </button>
+          )}
+          {video.duration ? (
+            <span className="absolute right-2 bottom-2 rounded-md bg-ink/80 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums">
+              {formatDuration(video.duration)}
+            </span>
+          ) : null}
+          <span className="absolute top-2 left-2 rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-accent-foreground">
+            Purchased
+          </span>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The capper deleted the video: the purchase, its price, date and selections stay (spec 3, issue 5). */
+function RemovedMedia() {
+  return (
+    <div className="relative flex aspect-video items-center justify-center bg-slate-100 p-6 text-center text-sm text-muted-foreground">
+      <span className="absolute top-2 left-2 rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-accent-foreground">
+        Purchased
+      </span>
+      The capper has removed this video. Your purchase and its selections remain available.
+    </div>
+  );
+}
