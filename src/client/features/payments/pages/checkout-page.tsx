@@ -21,6 +21,14 @@ const StripeCardForm = lazy(async () => ({
 }));
 
 const INTENT_ERROR_FALLBACK = 'Failed to initialize payment';
+/** spec 8: the server's own sentence (own video, already bought, not found), else 'Failed to initialize payment'. */
+function intentErrorMessage(error: unknown): string {
+  const status = errorStatus(error);
+  // A 5xx body is a proxy's page or "Internal Server Error": not a sentence for a buyer.
+  if (status === null || status >= 500) return INTENT_ERROR_FALLBACK;
+  return errorMessage(error, INTENT_ERROR_FALLBACK);
+}
+
 const RECORDING_ERROR = 'Payment processed but there was an error recording your purchase';
 
 export function CheckoutPage() {
@@ -116,7 +124,7 @@ function Checkout({ videoId }: { videoId: number }) {
   } else if (intent.isError) {
     return (
       <CheckoutError
-        message={errorMessage(intent.error, INTENT_ERROR_FALLBACK)}
+        message={intentErrorMessage(intent.error)}
         purchased={/already purchased/i.test(errorMessage(intent.error, ''))}
       />
     );
