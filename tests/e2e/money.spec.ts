@@ -386,3 +386,109 @@ test('a purchased upload plays inline with pause, resume, mute and stop', async 
   await expect(dialog).toContainText('0:02');
   await expect(dialog).toContainText('video.mp4');
 });
+
+test('a purchased Vimeo link plays in an autoplaying embed', async ({
+  page,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
+  const buyer = await newAccount(playwright, { baseURL, extraHTTPHeaders }, 'bettor');
+  const title = uniqueTitle('Vimeo');
+  const video = await createLinkVideo(capper, {
+    title,
+    price: 4,
+    selections: 'Under 8.5',
+    externalVideoUrl: 'https://vimeo.com/76979871',
+  });
+  await buyViaApi(buyer, video.id);
+  await stubEmbeds(page);
+  await loginViaApi(page, buyer.credentials);
+  await page.goto('/dashboard?tab=purchased');
+  const card = page.getByRole('article', { name: title });
+  await card.getByRole('button', { name: `Play ${title}` }).click();
+  await expect(card.locator('iframe')).toHaveAttribute(
+    'src',
+    'https://player.vimeo.com/video/76979871?autoplay=1&playsinline=1',
+  );
+  await expect(card.locator('iframe')).toHaveAttribute('allow', /autoplay/);
+});
+
+test('a purchase outlives its deleted video: title, price, date and selections stay', async ({
+  page,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
+  const buyer = await newAccount(playwright, { baseURL, extraHTTPHeaders }, 'bettor');
+  const title = uniqueTitle('Deleted later');
+  const video = await createLinkVideo(capper, { title, price: 6, selections: 'Chiefs ML' });
+  await buyViaApi(buyer, video.id);
+  const removed = await capper.api.delete(`/api/videos/${video.id}`);
+  expect(removed.status(), await removed.text()).toBe(200);
+
+  await loginViaApi(page, buyer.credentials);
+  await page.goto('/dashboard');
+  const card = page.getByRole('article', { name: title });
+  await expect(card).toContainText('The capper has removed this video.');
+  await expect(card).toContainText('$6');
+  await expect(card.getByRole('button', { name: /^Play / })).toHaveCount(0);
+  await expect(card.getByRole('link', { name: title })).toHaveCount(0);
+  await card.getByRole('button', { name: 'View Cappers Selections' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cappers Selections' });
+  await expect(dialog.getByTestId('selections-text')).toHaveText('Chiefs ML');
+  await expect(dialog.getByRole('link', { name: 'View Video Details' })).toHaveCount(0);
+});
+
+test.describe('when the server fails', () => {
+  // These tests make the server answer 500 on purpose; Chromium logs each such response.
+  test.use({ allowedConsoleErrors: /the server responded with a status of 500/ });
+
+  test('a payment that cannot be set up shows the Error box', async ({
+    page,
+    playwright,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
+    const video = await createLinkVideo(capper, {
+      title: uniqueTitle('No intent'),
+      price: 3,
+      selections: 'X',
+    });
+    await registerAndLogin(page);
+    await page.route('**/api/create-payment-intent', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto(`/checkout/${video.id}`);
+    await expect(page.getByRole('heading', { name: 'Error' })).toBeVisible();
+    await expect(page.getByText('Failed to initialize payment')).toBeVisible();
+    await page.getByRole('link', { name: 'Return to Home' }).click();
+    await expect(page).toHaveURL('/');
+  });
+
+  test('a payment whose recording fails says so, and recording again completes it', async ({
+    page,
+    playwright,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
+    const title = uniqueTitle('Record later');
+    const video = await createLinkVideo(capper, { title, price: 8, selections: 'Nuggets -3' });
+    await registerAndLogin(page);
+    await page.route('**/api/payment-complete', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto(`/checkout/${video.id}`);
+    await payWithCard(page, '4242 4242 4242 4242');
+    await expect(toasts(page).filter({ hasText: 'Error' })).toContainText(
+      'Payment processed but there was an error recording your purchase',
+    );
+    await expect(page.getByRole('alert')).toContainText('you will not be charged twice');
+    expect(await (await page.request.get('/api/user/purchases')).json()).toEqual([]);
+
+    await page.unroute('**/api/payment-complete');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page).toHaveURL('/dashboard?tab=purchased');
+    await expect(page.getByRole('article', { name: title })).toBeVisible();
+  });
+});
