@@ -90,15 +90,17 @@ export function FilePlayer({ src, verify, title, poster, onClose }: FilePlayerPr
     });
   }, []);
 
-  // Starts once the file is known to exist (the <video> mounts in the same commit).
+  // The source is set once the element is in the page, not while React renders it: a suspended render can
+  // take a while to commit, and a load failing before then would find no handlers and no element to retry.
   useEffect(() => {
-    if (verified) void start();
-  }, [verified, start]);
+    const video = videoRef.current;
+    if (!verified || !src || !video) return;
+    video.src = src;
+    void start();
+  }, [verified, src, start]);
 
   // spec 4: on a media error, reload and try again after 200 ms, then 500 ms; then give up and say so.
-  const recover = () => {
-    const video = videoRef.current;
-    if (!video) return;
+  const recover = (video: HTMLVideoElement) => {
     const delay = PLAYBACK_RETRY_DELAYS_MS[attempts.current];
     if (delay !== undefined) {
       attempts.current += 1;
@@ -161,7 +163,6 @@ export function FilePlayer({ src, verify, title, poster, onClose }: FilePlayerPr
       {verified && src && (
         <video
           ref={videoRef}
-          src={src}
           poster={poster ?? undefined}
           playsInline
           preload="auto"
@@ -197,7 +198,7 @@ export function FilePlayer({ src, verify, title, poster, onClose }: FilePlayerPr
               duration: Number.isFinite(video.duration) ? video.duration : 0,
             });
           }}
-          onError={recover}
+          onError={(event) => recover(event.currentTarget)}
         />
       )}
 
@@ -227,46 +228,49 @@ export function FilePlayer({ src, verify, title, poster, onClose }: FilePlayerPr
         </PlayerMessage>
       )}
 
-      <div
-        className={cn(
-          'absolute inset-x-0 bottom-0 flex items-center gap-1 bg-linear-to-t from-black/85 to-transparent px-2 pt-8 pb-2 text-white',
-          'transition-opacity',
-          // Out of the way while the video plays and the pointer is elsewhere; always there for keyboards.
-          playing && 'opacity-0 group-hover/player:opacity-100 group-focus-within/player:opacity-100',
-        )}
-      >
-        <ControlButton label={playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!ready}>
-          {playing ? (
-            <Pause aria-hidden className="fill-current" />
-          ) : (
-            <Play aria-hidden className="fill-current" />
+      {/* A failure's message (and its Try again) takes the whole player; nothing to control then. */}
+      {!failure && (
+        <div
+          className={cn(
+            'absolute inset-x-0 bottom-0 flex items-center gap-1 bg-linear-to-t from-black/85 to-transparent px-2 pt-8 pb-2 text-white',
+            'transition-opacity',
+            // Out of the way while the video plays and the pointer is elsewhere; always there for keyboards.
+            playing && 'opacity-0 group-hover/player:opacity-100 group-focus-within/player:opacity-100',
           )}
-        </ControlButton>
-        <ControlButton label={muted ? 'Unmute' : 'Mute'} onClick={toggleMute} disabled={!ready}>
-          {muted ? <VolumeX aria-hidden /> : <Volume2 aria-hidden />}
-        </ControlButton>
-        <input
-          type="range"
-          aria-label="Seek"
-          aria-valuetext={position}
-          min={0}
-          max={time.duration || 0}
-          step={0.1}
-          value={Math.min(time.current, time.duration || 0)}
-          disabled={!ready || !time.duration}
-          onChange={(event) => {
-            const video = videoRef.current;
-            if (video) video.currentTime = Number(event.target.value);
-          }}
-          className="mx-1 h-1 min-w-0 flex-1 cursor-pointer accent-emerald-400 disabled:cursor-default disabled:opacity-40"
-        />
-        <span className="hidden px-1 text-xs font-medium whitespace-nowrap tabular-nums sm:inline">
-          {position}
-        </span>
-        <ControlButton label="Full screen" onClick={fullScreen} disabled={!ready}>
-          <Maximize aria-hidden />
-        </ControlButton>
-      </div>
+        >
+          <ControlButton label={playing ? 'Pause' : 'Play'} onClick={togglePlay} disabled={!ready}>
+            {playing ? (
+              <Pause aria-hidden className="fill-current" />
+            ) : (
+              <Play aria-hidden className="fill-current" />
+            )}
+          </ControlButton>
+          <ControlButton label={muted ? 'Unmute' : 'Mute'} onClick={toggleMute} disabled={!ready}>
+            {muted ? <VolumeX aria-hidden /> : <Volume2 aria-hidden />}
+          </ControlButton>
+          <input
+            type="range"
+            aria-label="Seek"
+            aria-valuetext={position}
+            min={0}
+            max={time.duration || 0}
+            step={0.1}
+            value={Math.min(time.current, time.duration || 0)}
+            disabled={!ready || !time.duration}
+            onChange={(event) => {
+              const video = videoRef.current;
+              if (video) video.currentTime = Number(event.target.value);
+            }}
+            className="mx-1 h-1 min-w-0 flex-1 cursor-pointer accent-emerald-400 disabled:cursor-default disabled:opacity-40"
+          />
+          <span className="hidden px-1 text-xs font-medium whitespace-nowrap tabular-nums sm:inline">
+            {position}
+          </span>
+          <ControlButton label="Full screen" onClick={fullScreen} disabled={!ready}>
+            <Maximize aria-hidden />
+          </ControlButton>
+        </div>
+      )}
     </PlayerShell>
   );
 }
