@@ -104,6 +104,34 @@ describe('tus: creating an upload', () => {
   });
 });
 
+describe('tus: sending chunks', () => {
+  it('refuses a wrong offset, a wrong type and bytes past the declared length', async () => {
+    const created = await create(100);
+    const location = created.headers.location as string;
+    const wrongOffset = await patch(location, 10, Buffer.alloc(10));
+    expect(wrongOffset.statusCode).toBe(409);
+    expect(wrongOffset.headers['upload-offset']).toBe('0');
+    const wrongType = await t.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: {
+        ...TUS,
+        'upload-offset': '0',
+        'content-type': 'application/octet-stream',
+        cookie: capper.cookie,
+      },
+      payload: Buffer.alloc(10),
+    });
+    expect(wrongType.statusCode).toBe(415);
+    expect((await patch(location, 0, Buffer.alloc(101))).statusCode).toBe(413);
+    const first = await patch(location, 0, Buffer.alloc(60));
+    expect(first.statusCode).toBe(204);
+    expect(first.headers['upload-offset']).toBe('60');
+    expect(first.headers['tus-resumable']).toBe('1.0.0');
+    expect((await head(location)).headers['upload-offset']).toBe('60');
+  });
+});
+
 describe('tus: finishing an upload', () => {
   it('turns a finished MOV into a video owned by the session user, and says which', async () => {
     const content = readFileSync(mediaFixture('h264Mov'));

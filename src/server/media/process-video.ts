@@ -184,16 +184,22 @@ export async function processVideo(
   try {
     const progress = new ProgressWriter(db, videoId);
     const thumb = path.join(work, 'thumb.jpg');
-    await makeThumbnail(tools, input, thumb, info.duration, signal);
-    progress.report(2);
-
     const mp4 = path.join(work, 'video.mp4');
-    await run(tools.ffmpeg, mp4Args(input, mp4, info), {
-      signal,
-      onProgress: (fields) => {
-        const seconds = outTimeSeconds(fields);
-        if (seconds !== null && info.duration > 0) progress.report(2 + (seconds / info.duration) * 88);
-      },
+    // The thumbnail is one decoded frame: taken beside the MP4 rather than before it. Either failing stops both.
+    const sibling = new AbortController();
+    const both = signal ? AbortSignal.any([signal, sibling.signal]) : sibling.signal;
+    await Promise.all([
+      makeThumbnail(tools, input, thumb, info.duration, both),
+      run(tools.ffmpeg, mp4Args(input, mp4, info), {
+        signal: both,
+        onProgress: (fields) => {
+          const seconds = outTimeSeconds(fields);
+          if (seconds !== null && info.duration > 0) progress.report((seconds / info.duration) * 90);
+        },
+      }),
+    ]).catch((error: unknown) => {
+      sibling.abort();
+      throw error;
     });
     progress.report(90);
 

@@ -1,0 +1,409 @@
+// Issue 4 'Numbers to report': a 1 GB tus upload beside nginx's WebDAV PUT (and the server's RSS meanwhile),
+// Range streaming of that 1 GB file beside nginx, and upload-complete-to-playable for a 60 s 1080p H.264 MOV
+// (stream copy) and a non-H.264 one (re-encode) beside the bare ffmpeg command with the same settings.
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  createReadStream,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { findNginx, nginxVersion } from '../lib/nginx.mjs';
+import { waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { runBounded, spawnTracked } from '../lib/procs.mjs';
+import { ensureBuilt, root, signIn, startServer } from '../lib/server.mjs';
+import { fmt, freePort, median, procStatusBytes, sleep, tempDir } from '../lib/util.mjs';
+
+const MB = 1e6;
+const CHUNK = 2 * 1024 * 1024;
+const TARGET_UPLOAD_RATIO = 0.5;
+const TARGET_RSS_BYTES = 200 * MB;
+const TARGET_STREAM_RATIO = 0.8;
+const TARGET_COPY_READY_MS = 2000;
+const TARGET_ENCODE_RATIO = 1.1;
+const FIELDS = {
+  title: 'Bench upload',
+  description: 'Bench',
+  emailInformation: 'Bench selections',
+  price: '10',
+  category: 'General',
+  isPremium: 'true',
+  isExternalVideo: 'false',
+  filename: 'bench.mov',
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function send(url, { method, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body && typeof body.pipe === 'function') body.pipe(req);
+    else req.end(body);
+  });
+}
+
+/** A minimal tus client, as tus-js-client sends: one POST, then 2 MB PATCHes on one kept-alive connection. */
+async function tusUpload(base, cookie, file) {
+  const size = statSync(file).size;
+  const metadata = Object.entries(FIELDS)
+    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+    .join(',');
+  const started = performance.now();
+  const created = await send(`${base}/api/uploads`, {
+    method: 'POST',
+    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(size), 'upload-metadata': metadata, cookie },
+  });
+  if (created.status !== 201) throw new Error(`tus create answered ${created.status}: ${created.body}`);
+  const location = `${base}${created.headers.location}`;
+  const handle = await open(file, 'r');
+  const buffer = Buffer.alloc(CHUNK);
+  let last;
+  try {
+    for (let offset = 0; offset < size;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, offset);
+      last = await send(location, {
+        method: 'PATCH',
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(bytesRead),
+          cookie,
+        },
+        body: buffer.subarray(0, bytesRead),
+      });
+      if (last.status !== 204 && last.status !== 200)
+        throw new Error(`PATCH answered ${last.status}: ${last.body}`);
+      offset += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  const completedAt = performance.now();
+  return { videoId: JSON.parse(last.body).videoId, ms: completedAt - started, completedAt, size };
+}
+
+/** nginx with the WebDAV module accepting PUTs under /dav/ and serving what it got (Debian's nginx-light has it). */
+async function startDavNginx(binary) {
+  const dir = tempDir('pickreel-bench-dav-');
+  execFileSync('chmod', ['755', dir]);
+  const port = await freePort();
+  const t = (name) => path.join(dir, name);
+  const conf = `
+worker_processes auto;
+daemon off;
+pid ${t('nginx.pid')};
+error_log ${t('error.log')} warn;
+events { worker_connections 768; }
+http {
+  sendfile on;
+  tcp_nopush on;
+  types { video/quicktime mov; }
+  access_log off;
+  client_body_temp_path ${t('www/.tmp')};
+  proxy_temp_path ${t('proxy')};
+  fastcgi_temp_path ${t('fastcgi')};
+  uwsgi_temp_path ${t('uwsgi')};
+  scgi_temp_path ${t('scgi')};
+  server {
+    listen 127.0.0.1:${port};
+    root ${t('www')};
+    location / { dav_methods PUT; create_full_put_path on; client_max_body_size 0; dav_access user:rw all:r; }
+  }
+}
+`;
+  execFileSync('mkdir', ['-p', t('www/.tmp')]);
+  execFileSync('chmod', ['-R', '777', t('www')]);
+  const confPath = t('nginx.conf');
+  writeFileSync(confPath, conf);
+  const proc = spawnTracked(binary, ['-p', dir, '-e', t('error.log'), '-c', confPath], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await sleep(200);
+  return { url, stop: () => proc.stop({ signal: 'SIGQUIT', graceMs: 5000 }) };
+}
+
+async function putToNginx(url, file) {
+  const size = statSync(file).size;
+  const started = performance.now();
+  const res = await send(`${url}/bench.mov`, {
+    method: 'PUT',
+    headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' },
+    body: createReadStream(file, { highWaterMark: 1024 * 1024 }),
+  });
+  if (res.status !== 201 && res.status !== 204)
+    throw new Error(`nginx PUT answered ${res.status}: ${res.body}`);
+  return { ms: performance.now() - started, size };
+}
+
+/** curl reads the whole range as fast as it can; its own figure (bytes/s) is used for both servers. */
+async function curlRange(url, headers = {}) {
+  const args = [
+    '-s',
+    '-o',
+    '/dev/null',
+    '-H',
+    'Range: bytes=0-',
+    '-w',
+    '%{http_code} %{size_download} %{speed_download}',
+  ];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  const result = await runBounded('curl', [...args, url], { timeoutMs: 300_000 });
+  const [status, size, speed] = result.stdout.trim().split(' ').map(Number);
+  if (status !== 206) throw new Error(`range GET ${url} answered ${status}`);
+  return { bytes: size, bytesPerSecond: speed };
+}
+
+function makeMov(ffmpeg, file, { seconds, size, h264 }) {
+  execFileSync(ffmpeg, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=30:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
+    ...(h264
+      ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac']
+      : ['-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'pcm_s16le']),
+    '-f',
+    'mov',
+    file,
+  ]);
+}
+
+/** A valid MOV of about `bytes`: a short real one plus a QuickTime 'free' atom of random bytes. */
+function makeLargeMov(ffmpeg, file, bytes) {
+  const head = path.join(path.dirname(file), 'head.mov');
+  makeMov(ffmpeg, head, { seconds: 2, size: '320x240', h264: true });
+  const fd = openSync(file, 'w');
+  const block = randomBytes(16 * 1024 * 1024);
+  try {
+    const headBytes = readFileSync(head);
+    writeSync(fd, headBytes);
+    const payload = bytes - headBytes.length - 8;
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(payload + 8, 0);
+    header.write('free', 4, 'latin1');
+    writeSync(fd, header);
+    for (let left = payload; left > 0; left -= block.length)
+      writeSync(fd, block, 0, Math.min(block.length, left));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function waitReady(base, cookie, id, timeoutMs) {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
+    const res = await send(`${base}/api/videos/${id}`, { method: 'GET', headers: { cookie } });
+    const video = JSON.parse(res.body);
+    if (video.transcodingStatus === 'ready') return performance.now();
+    if (video.transcodingStatus === 'failed') throw new Error(`processing failed: ${video.transcodingError}`);
+    await sleep(20);
+  }
+  throw new Error(`video ${id} not ready after ${timeoutMs} ms`);
+}
+
+export default {
+  description: 'issue 4: 1 GB tus upload vs nginx PUT, Range streaming vs nginx, upload-complete-to-playable',
+  async run({ quick, waitQuiet, log, result }) {
+    const build = await ensureBuilt(log);
+    result.notes.push(...build.notes);
+    if (!build.serverBuilt) throw new Error('no server build: nothing to measure');
+    const dist = (p) => pathToFileURL(path.join(root, 'dist/node/server', p)).href;
+    const { resolveMediaTools, probe } = await import(dist('media/ffmpeg.js'));
+    const { mp4Args } = await import(dist('media/process-video.js'));
+    const tools = resolveMediaTools();
+    const timed = async (fn) => {
+      if (waitQuiet) {
+        const quiet = await waitForQuiet();
+        if (!quiet.quiet)
+          log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
+      }
+      const watch = watchOthers();
+      const value = await fn();
+      return { value, othersCpuShare: watch.stop().share };
+    };
+
+    const work = tempDir('pickreel-bench-media-');
+    const bigBytes = quick ? 200 * MB : 1000 * MB;
+    const seconds = quick ? 10 : 60;
+    log(
+      `making fixtures: a ${fmt.mb(bigBytes)} MOV, ${seconds} s 1080p H.264 and MPEG-4 MOVs (ffmpeg ${tools.ffmpeg})`,
+    );
+    const big = path.join(work, 'big.mov');
+    makeLargeMov(tools.ffmpeg, big, bigBytes);
+    const h264 = path.join(work, 'h264-1080p.mov');
+    makeMov(tools.ffmpeg, h264, { seconds, size: '1920x1080', h264: true });
+    const mpeg4 = path.join(work, 'mpeg4-1080p.mov');
+    makeMov(tools.ffmpeg, mpeg4, { seconds, size: '1920x1080', h264: false });
+
+    const server = await startServer({
+      dataDir: tempDir('pickreel-bench-data-'),
+      logFile: path.join(work, 'server.log'),
+      env: { LOG_LEVEL: 'warn' },
+      readyPath: '/api/health',
+    });
+    try {
+      const { cookie } = await signIn(server.url, `benchmedia${process.pid}`);
+
+      // 1. The 1 GB upload, with the server's RSS sampled throughout (and before, for what the upload adds).
+      await sleep(3000);
+      const idleRss = server.rssBytes() ?? NaN;
+      let peakRss = 0;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes() ?? 0)), 100);
+      const upload = await timed(() => tusUpload(server.url, cookie, big));
+      clearInterval(sampler);
+      const uploadMBps = upload.value.size / MB / (upload.value.ms / 1000);
+      log(
+        `tus upload: ${fmt.mb(upload.value.size)} in ${fmt.ms(upload.value.ms)} = ${uploadMBps.toFixed(1)} MB/s, peak RSS ${fmt.mb(peakRss)}`,
+      );
+
+      const nginxBinary = findNginx();
+      let nginx = null;
+      let putMBps = NaN;
+      let nginxStream = null;
+      if (nginxBinary) {
+        nginx = await startDavNginx(nginxBinary);
+        const put = await timed(() => putToNginx(nginx.url, big));
+        putMBps = put.value.size / MB / (put.value.ms / 1000);
+        log(`nginx ${await nginxVersion(nginxBinary)} WebDAV PUT: ${putMBps.toFixed(1)} MB/s`);
+      } else {
+        result.notes.push('nginx not found: the upload and streaming references are skipped');
+      }
+      result.rows.push(
+        {
+          id: 'tusUploadMBps',
+          label: `tus upload of ${fmt.mb(upload.value.size)} in 2 MB chunks (MB/s)`,
+          value: uploadMBps,
+          display: `${uploadMBps.toFixed(1)} MB/s`,
+          reference: nginx
+            ? `nginx PUT ${putMBps.toFixed(1)} MB/s, ratio ${fmt.ratio(uploadMBps / putMBps)}`
+            : 'n/a',
+          target: `ratio >= ${TARGET_UPLOAD_RATIO}`,
+          pass: nginx ? uploadMBps / putMBps >= TARGET_UPLOAD_RATIO : undefined,
+          othersCpuShare: upload.othersCpuShare,
+        },
+        {
+          id: 'uploadPeakRss',
+          label: 'Server RSS during that upload (peak of 100 ms samples)',
+          value: peakRss,
+          display: fmt.mb(peakRss),
+          reference: `idle before it ${fmt.mb(idleRss)}`,
+          target: `<= ${fmt.mb(TARGET_RSS_BYTES)}`,
+          pass: peakRss <= TARGET_RSS_BYTES,
+        },
+      );
+
+      // 2. Range streaming of the same 1 GB (the stored original, served to its owner).
+      const originalUrl = `${server.url}/media/videos/${upload.value.videoId}/original.mov`;
+      const reps = quick ? 1 : 3;
+      const ours = [];
+      const theirs = [];
+      let streamNoise = 0;
+      for (let i = 0; i < reps; i++) {
+        const a = await timed(() => curlRange(originalUrl, { cookie }));
+        ours.push(a.value.bytesPerSecond / MB);
+        streamNoise = Math.max(streamNoise, a.othersCpuShare);
+        if (nginx)
+          theirs.push((await timed(() => curlRange(`${nginx.url}/bench.mov`))).value.bytesPerSecond / MB);
+      }
+      if (nginx) nginxStream = median(theirs);
+      log(
+        `Range streaming: ${ours.map((v) => v.toFixed(0)).join(' / ')} MB/s; nginx ${theirs.map((v) => v.toFixed(0)).join(' / ')} MB/s`,
+      );
+      result.rows.push({
+        id: 'rangeStreamMBps',
+        label: `Range streaming of ${fmt.mb(upload.value.size)} (curl, median of ${reps})`,
+        value: median(ours),
+        display: `${median(ours).toFixed(0)} MB/s`,
+        reference: nginx
+          ? `nginx ${nginxStream.toFixed(0)} MB/s, ratio ${fmt.ratio(median(ours) / nginxStream)}`
+          : 'n/a',
+        target: `ratio >= ${TARGET_STREAM_RATIO}`,
+        pass: nginx ? median(ours) / nginxStream >= TARGET_STREAM_RATIO : undefined,
+        othersCpuShare: streamNoise,
+      });
+      await nginx?.stop();
+
+      // 3. Upload complete -> playable: the H.264 MOV goes by stream copy.
+      const copy = await timed(async () => {
+        const sent = await tusUpload(server.url, cookie, h264);
+        return (await waitReady(server.url, cookie, sent.videoId, 120_000)) - sent.completedAt;
+      });
+      log(`H.264 ${seconds} s 1080p: playable ${fmt.ms(copy.value)} after the upload completed`);
+      result.rows.push({
+        id: 'copyReadyMs',
+        label: `Upload complete -> playable, ${seconds} s 1080p H.264 MOV (stream copy)`,
+        value: copy.value,
+        display: fmt.ms(copy.value),
+        target: `<= ${TARGET_COPY_READY_MS} ms`,
+        pass: copy.value <= TARGET_COPY_READY_MS,
+        othersCpuShare: copy.othersCpuShare,
+      });
+
+      // 4. The non-H.264 MOV is re-encoded: beside the bare ffmpeg command with the same settings.
+      const encode = await timed(async () => {
+        const sent = await tusUpload(server.url, cookie, mpeg4);
+        return (await waitReady(server.url, cookie, sent.videoId, 900_000)) - sent.completedAt;
+      });
+      const info = await probe(tools, mpeg4);
+      const bare = await timed(async () => {
+        const started = performance.now();
+        const run = await runBounded(tools.ffmpeg, mp4Args(mpeg4, path.join(work, 'bare.mp4'), info), {
+          timeoutMs: 900_000,
+        });
+        if (run.code !== 0) throw new Error(`bare ffmpeg failed: ${run.stderr.slice(-300)}`);
+        return performance.now() - started;
+      });
+      const ratio = encode.value / bare.value;
+      log(
+        `MPEG-4 ${seconds} s 1080p: playable ${fmt.ms(encode.value)} after upload; bare ffmpeg ${fmt.ms(bare.value)}; ratio ${fmt.ratio(ratio)}`,
+      );
+      result.rows.push({
+        id: 'encodeReadyMs',
+        label: `Upload complete -> playable, ${seconds} s 1080p MPEG-4 MOV (x264 veryfast)`,
+        value: encode.value,
+        display: fmt.ms(encode.value),
+        reference: `bare ffmpeg ${fmt.ms(bare.value)}, ratio ${fmt.ratio(ratio)}`,
+        target: `ratio <= ${TARGET_ENCODE_RATIO}`,
+        pass: ratio <= TARGET_ENCODE_RATIO,
+        othersCpuShare: Math.max(encode.othersCpuShare, bare.othersCpuShare),
+      });
+      result.details.media = {
+        bigBytes,
+        seconds,
+        peakRss,
+        uploadMBps,
+        putMBps,
+        ours,
+        theirs,
+        procStatus: procStatusBytes(server.pid, 'VmHWM'),
+      };
+    } finally {
+      agent.destroy();
+      await server.stop();
+    }
+  },
+};
