@@ -77,9 +77,12 @@ test('the owner sees Your Video, the winning selections, edit, delete and Watch,
   const card = cardOf(page, title);
   await expect(card.getByText('Your Video')).toBeVisible();
   await expect(card.getByRole('link', { name: 'Buy Winners' })).toHaveCount(0);
-  await expect(card.getByRole('button', { name: 'Watch' })).toBeVisible();
-  await expect(card.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', `/edit-video/${video.id}`);
-  await expect(card.getByRole('button', { name: 'Delete' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Watch', exact: true })).toBeVisible();
+  await expect(card.getByRole('link', { name: 'Edit', exact: true })).toHaveAttribute(
+    'href',
+    `/edit-video/${video.id}`,
+  );
+  await expect(card.getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
 
   // The selections dialog: selections, the price with two decimals, the category (spec 2, 9).
   const opener = card.getByRole('button', { name: 'Winning Selections' });

@@ -288,7 +288,7 @@ test('an owner sees pending, processing with its percent, and failed with the re
   // Nothing to play yet: no play button, no Watch.
   for (const title of ['Queued pick', 'Busy pick', 'Broken pick']) {
     await expect(cardOf(page, title).getByRole('button', { name: `Play ${title}` })).toHaveCount(0);
-    await expect(cardOf(page, title).getByRole('button', { name: 'Watch' })).toHaveCount(0);
+    await expect(cardOf(page, title).getByRole('button', { name: 'Watch', exact: true })).toHaveCount(0);
     await expect(cardOf(page, title).getByText('Your Video')).toBeVisible();
   }
 });

@@ -1,9 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
+import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { videoQueryKey } from './get-video';
 import { invalidateVideoLists } from './video-cache';
+
+const DELETE_FAILED = 'Failed to delete video';
+
+/**
+ * spec 8: the server's message ({"message": ...}), or 'Failed to delete video' for anything else: a bare
+ * status line, a proxy's page, no connection.
+ */
+function deleteFailureMessage(error: unknown): string {
+  if (errorStatus(error) === null) return DELETE_FAILED;
+  const message = errorMessage(error, DELETE_FAILED);
+  const body = (error as Error).message.replace(/^\d{3}: /, '').trim();
+  return body.startsWith('{') && message !== body ? message : DELETE_FAILED;
+}
 
 /** DELETE /api/videos/:id: the owner (an admin uses the admin dashboard's own call). */
 export async function deleteVideo(id: number): Promise<void> {
@@ -28,7 +41,7 @@ export function useDeleteVideo() {
     onError: (error) => {
       toast({
         title: 'Error',
-        description: errorMessage(error, 'Failed to delete video'),
+        description: deleteFailureMessage(error),
         variant: 'destructive',
       });
     },

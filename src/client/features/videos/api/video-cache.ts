@@ -20,16 +20,12 @@ export function invalidateVideoLists(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: USER_VIDEOS_QUERY_KEY });
 }
 
-/** Changes one video wherever it is cached: its own entry and any list holding it. */
+/**
+ * Changes one cached video (its view or share count, as the server just answered). Lists are left alone:
+ * cards show neither count, and writing into a list marked for refetching would make it look fresh again.
+ */
 export function patchCachedVideo(queryClient: QueryClient, id: number, patch: (video: Video) => Video): void {
-  queryClient.setQueryData<Video>(videoQueryKey(id), (video) => (video ? patch(video) : video));
-  queryClient.setQueriesData<Video[]>(
-    {
-      predicate: (query) =>
-        isCatalogList(query.queryKey) ||
-        query.queryKey[0] === FEATURED_VIDEOS_QUERY_KEY[0] ||
-        query.queryKey[0] === USER_VIDEOS_QUERY_KEY[0],
-    },
-    (list) => list?.map((video) => (video.id === id ? patch(video) : video)),
-  );
+  const query = queryClient.getQueryCache().find<Video>({ queryKey: videoQueryKey(id), exact: true });
+  if (!query?.state.data || query.state.isInvalidated) return;
+  queryClient.setQueryData<Video>(videoQueryKey(id), patch(query.state.data));
 }

@@ -82,12 +82,11 @@ export function DeleteVideoDialog({
   onDeleted,
 }: DeleteDialogProps) {
   const deletion = useDeleteVideo();
+  // Closed either way: a failure's toast must not sit behind a modal that hides it from screen readers.
   const confirm = () =>
     deletion.mutate(video.id, {
-      onSuccess: () => {
-        onOpenChange(false);
-        onDeleted?.();
-      },
+      onSettled: () => onOpenChange(false),
+      onSuccess: () => onDeleted?.(),
     });
 
   return (
