@@ -164,7 +164,7 @@ export function UploadForm({ userId }: { userId: number }) {
           <Input type="number" inputMode="numeric" min={1} step={1} disabled={busy} {...register('price')} />
         </FormField>
         <FormField label="Category" hint="Uploads go to General for now.">
-          <Input readOnly {...register('category')} />
+          <Input readOnly className="bg-muted" {...register('category')} />
         </FormField>
       </div>
 
