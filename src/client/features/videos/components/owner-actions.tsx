@@ -18,6 +18,8 @@ type OwnerActionsProps = {
   onWatch?: () => void;
   /** After a deletion, e.g. leave the video's own page. */
   onDeleted?: () => void;
+  /** The 'Winning Selections' dialog; left out where the selections are on the page already. */
+  withSelections?: boolean;
   size?: 'sm' | 'md';
   /** The id of the video's title, so each button is described by it ("Edit", for which video?). */
   describedBy?: string;
@@ -31,6 +33,7 @@ export function OwnerActions({
   video,
   onWatch,
   onDeleted,
+  withSelections = true,
   size = 'sm',
   describedBy,
   className,
@@ -60,19 +63,21 @@ export function OwnerActions({
           Watch
         </Button>
       )}
-      <Button
-        ref={selectionsButton}
-        size={size}
-        variant="secondary"
-        onPointerEnter={prefetch}
-        onFocus={prefetch}
-        onClick={() => show('selections')}
-        aria-haspopup="dialog"
-        aria-describedby={describedBy}
-      >
-        <ListChecks aria-hidden />
-        Winning Selections
-      </Button>
+      {withSelections && (
+        <Button
+          ref={selectionsButton}
+          size={size}
+          variant="secondary"
+          onPointerEnter={prefetch}
+          onFocus={prefetch}
+          onClick={() => show('selections')}
+          aria-haspopup="dialog"
+          aria-describedby={describedBy}
+        >
+          <ListChecks aria-hidden />
+          Winning Selections
+        </Button>
+      )}
       <Link
         href={`/edit-video/${video.id}`}
         className={buttonClasses('outline', size)}
