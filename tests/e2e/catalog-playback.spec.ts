@@ -302,3 +302,68 @@ test('a broken thumbnail becomes the grey Thumbnail placeholder', async ({ page 
   await expect(card.getByTestId('thumbnail-placeholder')).toHaveText('Thumbnail');
   await expect(card.locator('img')).toHaveCount(0);
 });
+
+test('Vimeo and X links play in their own embeds', async ({ page }) => {
+  await serveHomeList(page, [
+    fakeVideo({ title: 'Vimeo pick', isExternalVideo: true, externalVideoUrl: 'https://vimeo.com/76979871' }),
+    fakeVideo({
+      title: 'X pick',
+      isExternalVideo: true,
+      externalVideoUrl: 'https://x.com/sharpcapper/status/1790000000000000000',
+    }),
+  ]);
+  await page.route(/^https:\/\/(player\.vimeo\.com|platform\.twitter\.com)\//, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>player</title>' }),
+  );
+  await page.goto('/');
+  await cardOf(page, 'Vimeo pick').getByRole('button', { name: 'Play Vimeo pick' }).click();
+  await expect(cardOf(page, 'Vimeo pick').locator('iframe')).toHaveAttribute(
+    'src',
+    'https://player.vimeo.com/video/76979871?autoplay=1&playsinline=1',
+  );
+  await cardOf(page, 'X pick').getByRole('button', { name: 'Play X pick' }).click();
+  await expect(cardOf(page, 'X pick').locator('iframe')).toHaveAttribute(
+    'src',
+    'https://platform.twitter.com/embed/Tweet.html?id=1790000000000000000&dnt=true',
+  );
+});
+
+test('an Instagram post that never loads is reloaded once, then offers to open it on Instagram', async ({
+  page,
+}) => {
+  await serveHomeList(page, [
+    fakeVideo({
+      title: 'Instagram pick',
+      isExternalVideo: true,
+      externalVideoUrl: 'https://www.instagram.com/reel/C1a2b3c4d5e/',
+    }),
+  ]);
+  // The post's frame never answers; the page's clock is the test's, so the waits take no time.
+  const frames: string[] = [];
+  await page.route('https://www.instagram.com/**', (route) => {
+    frames.push(route.request().url());
+  });
+  await page.clock.install();
+  await page.goto('/');
+  const card = cardOf(page, 'Instagram pick');
+  await card.getByRole('button', { name: 'Play Instagram pick' }).click();
+  await page.clock.runFor(200);
+  await expect(card.locator('iframe')).toHaveAttribute(
+    'src',
+    'https://www.instagram.com/reel/C1a2b3c4d5e/embed',
+  );
+  await expect.poll(() => frames.length).toBe(1);
+
+  await page.clock.runFor(15_000 + 1_000);
+  await expect.poll(() => frames.length).toBe(2);
+  await expect(card.getByRole('alert')).toHaveCount(0);
+
+  await page.clock.runFor(15_000);
+  await expect(card.getByRole('alert')).toHaveText(
+    'Unable to load Instagram content. The post may be private or unavailable.',
+  );
+  const open = card.getByRole('link', { name: /Open on Instagram/ });
+  await expect(open).toHaveAttribute('href', 'https://www.instagram.com/reel/C1a2b3c4d5e/');
+  await expect(open).toHaveAttribute('target', '_blank');
+  await expect(open).toHaveAttribute('rel', 'noopener noreferrer');
+});
