@@ -72,7 +72,8 @@ test('a buyer sees Purchased and the selections they bought', async ({ page, new
   const video = await createLinkVideo(capper.api, { title, emailInformation: 'Over 8.5 runs' });
   await registerAndLogin(page);
   await page.goto(`/video/${video.id}`);
-  await expect(page.getByRole('link', { name: 'Buy Winners' })).toHaveAttribute(
+  const aside = page.getByRole('complementary', { name: 'Buy and share' });
+  await expect(aside.getByRole('link', { name: 'Buy Winners' })).toHaveAttribute(
     'href',
     `/checkout/${video.id}`,
   );
@@ -80,7 +81,6 @@ test('a buyer sees Purchased and the selections they bought', async ({ page, new
 
   await buyVideo(page.request, video.id);
   await page.goto(`/video/${video.id}`);
-  const aside = page.getByRole('complementary', { name: 'Buy and share' });
   await expect(aside.getByText('Purchased')).toBeVisible();
   await expect(aside.getByRole('link', { name: 'Buy Winners' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Winning Selections' })).toContainText('Over 8.5 runs');
