@@ -80,12 +80,17 @@ export interface RunOptions {
   /** Called with each `key=value` block ffmpeg writes with `-progress pipe:1`. */
   onProgress?: (fields: Map<string, string>) => void;
   signal?: AbortSignal;
+  cwd?: string;
 }
 
 /** Runs a tool to completion; resolves with stdout, rejects with the tail of stderr. */
 export function run(binary: string, args: string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    const child = spawn(binary, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: options.signal,
+      cwd: options.cwd,
+    });
     let stdout = '';
     let stderr = '';
     let block = new Map<string, string>();

@@ -53,8 +53,8 @@ export function transcodePlan(info: ProbeResult): { copyVideo: boolean; audio: '
   return { copyVideo, audio };
 }
 
-/** ffmpeg arguments for the browser MP4: stream copy where the source already plays, else re-encode. */
-export function mp4Args(input: string, output: string, info: ProbeResult): string[] {
+/** Input and codec arguments shared by the pipeline and the bench's bare reference command. */
+function codecArgs(input: string, info: ProbeResult): string[] {
   const plan = transcodePlan(info);
   return [
     '-hide_banner',
@@ -73,14 +73,33 @@ export function mp4Args(input: string, output: string, info: ProbeResult): strin
     '-1',
     '-max_muxing_queue_size',
     '1024',
-    '-movflags',
-    '+faststart',
-    '-f',
-    'mp4',
+  ];
+}
+
+/** The browser MP4 alone, stream copy where the source already plays, else re-encoded (the bench's reference). */
+export function mp4Args(input: string, output: string, info: ProbeResult): string[] {
+  return [...codecArgs(input, info), '-movflags', '+faststart', '-f', 'mp4', output];
+}
+
+/**
+ * The MP4 and the HLS rendition from one run (tee muxer): the source is read, and encoded if need be, once.
+ * Relative outputs (run in the work folder), so no path needs tee's escaping.
+ */
+export function renditionArgs(input: string, info: ProbeResult): string[] {
+  const plan = transcodePlan(info);
+  const encodes = !plan.copyVideo || plan.audio === 'encode';
+  return [
+    ...codecArgs(input, info),
+    // Behind tee, encoders must be told to put their headers out of band, as MP4 wants; the TS side gets
+    // Annex B from the muxer.
+    ...(encodes ? ['-flags', '+global_header'] : []),
     '-progress',
     'pipe:1',
     '-nostats',
-    output,
+    '-f',
+    'tee',
+    '[f=mp4:movflags=+faststart]video.mp4|' +
+      '[f=hls:hls_time=6:hls_list_size=0:hls_playlist_type=vod:hls_segment_filename=hls/segment%04d.ts]hls/index.m3u8',
   ];
 }
 
@@ -185,49 +204,24 @@ export async function processVideo(
     const progress = new ProgressWriter(db, videoId);
     const thumb = path.join(work, 'thumb.jpg');
     const mp4 = path.join(work, 'video.mp4');
-    // The thumbnail is one decoded frame: taken beside the MP4 rather than before it. Either failing stops both.
+    // The thumbnail is one decoded frame: taken beside the renditions rather than before them. Either
+    // failing stops both.
     const sibling = new AbortController();
     const both = signal ? AbortSignal.any([signal, sibling.signal]) : sibling.signal;
     await Promise.all([
       makeThumbnail(tools, input, thumb, info.duration, both),
-      run(tools.ffmpeg, mp4Args(input, mp4, info), {
+      run(tools.ffmpeg, renditionArgs(input, info), {
+        cwd: work,
         signal: both,
         onProgress: (fields) => {
           const seconds = outTimeSeconds(fields);
-          if (seconds !== null && info.duration > 0) progress.report((seconds / info.duration) * 90);
+          if (seconds !== null && info.duration > 0) progress.report((seconds / info.duration) * 99);
         },
       }),
     ]).catch((error: unknown) => {
       sibling.abort();
       throw error;
     });
-    progress.report(90);
-
-    const playlist = path.join(work, 'hls', 'index.m3u8');
-    await run(
-      tools.ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-y',
-        '-i',
-        mp4,
-        '-c',
-        'copy',
-        '-f',
-        'hls',
-        '-hls_time',
-        '6',
-        '-hls_list_size',
-        '0',
-        '-hls_playlist_type',
-        'vod',
-        '-hls_segment_filename',
-        path.join(work, 'hls', 'segment%04d.ts'),
-        playlist,
-      ],
-      { signal },
-    );
     await progress.flush();
 
     // A retry replaces what an earlier run left.
