@@ -23,7 +23,7 @@ import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
 import { RequestLogController } from './lib/request-log.js';
-import { registerClient } from './plugins/client.js';
+import { registerClient, sendIndexHtml } from './plugins/client.js';
 import { registerCsrfProtection } from './plugins/csrf.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -100,7 +100,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('catalog', catalog);
   await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
   await app.register(adminRoutes, { db, storage, catalog });
-  await registerMediaAndUploads(app, { db, databaseKind: database.kind, storage, dataDir: config.dataDir, catalog });
+  await registerMediaAndUploads(app, {
+    db,
+    databaseKind: database.kind,
+    storage,
+    dataDir: config.dataDir,
+    catalog,
+  });
   const payments =
     options.paymentProvider ??
     (config.stripe
@@ -121,13 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.sendIndexHtml) {
-      // Client-side routes (spec 2 route table): the React router decides, including its 404 page.
-      return reply
-        .code(200)
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(app.sendIndexHtml);
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.indexHtml) {
+      return sendIndexHtml(reply, app.indexHtml);
     }
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });

@@ -26,6 +26,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   authRateLimits?: AuthRateLimits;
   paymentProvider?: PaymentProvider;
+  /** A built client to serve; by default the API only. */
+  clientDir?: string;
 }
 
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -75,7 +77,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: { level: 'info', stream },
     authRateLimits: options.authRateLimits,
     paymentProvider: options.paymentProvider,
-    clientDir: null,
+    clientDir: options.clientDir ?? null,
   });
   await app.ready();
   return {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
 
 function escapeAttribute(value: string): string {
@@ -38,11 +38,20 @@ export async function registerClient(
     },
   });
 
-  app.decorate('sendIndexHtml', indexHtml);
+  app.decorate('indexHtml', indexHtml);
+  // The static plugin answers a directory (`/` included) with 403 when `index` is off: the home page is
+  // a client route like any other, so it gets index.html explicitly.
+  app.get('/', (_request, reply) => sendIndexHtml(reply, indexHtml));
+}
+
+/** index.html for a client-side route: the React router decides what it shows (its 404 page included). */
+export function sendIndexHtml(reply: FastifyReply, html: string): FastifyReply {
+  return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    sendIndexHtml?: string;
+    /** The built index.html with the browser's settings written in; undefined without a client build. */
+    indexHtml?: string;
   }
 }

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../setup/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  const clientDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-client-'));
+  writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<html><head><!--app-config--></head><body>app</body></html>',
+  );
+  mkdirSync(path.join(clientDir, 'assets'));
+  writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+  t = await createTestApp({ clientDir, env: { SUPPORT_PHONE: '+1 555 000 1234' } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('serving the client', () => {
+  it.each(['/', '/videos?q=nba', '/video/12', '/dashboard', '/no/such/page'])(
+    'answers %s with index.html carrying the settings',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain(
+        '<meta name="pickreel-config" content="{&quot;supportPhone&quot;:&quot;+1 555 000 1234&quot;',
+      );
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    },
+  );
+
+  it('serves hashed assets with a year of caching, and unknown API paths as JSON 404', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ message: 'Not found: GET /api/nothing-here' });
+  });
+});
