@@ -7,7 +7,8 @@ test('the home page shows the hero with the 10% cut and the support phone, and t
 }) => {
   // Other tests add videos to the shared database; the empty catalog is this page's answer to an empty list.
   await serveHomeList(page, []);
-  await page.goto('/');
+  const response = await page.goto('/');
+  expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle('PickReel');
   const hero = page.getByRole('region', { name: 'Winning picks, straight from the cappers.' });
   await expect(hero).toContainText('10% cut');
