@@ -79,7 +79,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+    client = await PGlite.create({
+      dataDir,
+      loadDataDir: options.loadDataDir,
+      // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap, in this process: 16 MB
+      // keeps an idle server ~110 MB smaller, and the files are still cached by the OS.
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB'],
+    });
   } catch (error) {
     unlock();
     throw error;
