@@ -1,0 +1,157 @@
+import { Check, LoaderCircle, X } from 'lucide-react';
+import { formatDollars } from '../../../../common/money.js';
+import type { PayoutStatus } from '../../../../common/schemas/earnings.js';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
+import { useDecidePayout } from '../api/decide-payout';
+import { useAdminPayouts, type AdminPayout } from '../api/get-admin-payouts';
+import {
+  AdminTable,
+  Cell,
+  HeaderCell,
+  LocalDate,
+  None,
+  Row,
+  StickyHeaderCell,
+  TableEmpty,
+  TableError,
+  TableLoading,
+} from './admin-table';
+import { PanelHeader } from './panel-header';
+
+const METHOD_LABEL: Record<string, string> = {
+  paypal: 'PayPal',
+  bank: 'Bank transfer',
+  venmo: 'Venmo',
+  other: 'Other',
+};
+
+const STATUS_STYLE: Record<PayoutStatus, string> = {
+  pending: 'bg-accent/25 text-accent-foreground',
+  paid: 'bg-primary/10 text-primary',
+  rejected: 'bg-destructive/10 text-destructive',
+};
+
+const STATUS_LABEL: Record<PayoutStatus, string> = { pending: 'Pending', paid: 'Paid', rejected: 'Rejected' };
+
+type PayoutsPanelProps = { onReject: (payout: AdminPayout, opener: HTMLElement) => void };
+
+// decisions.md: the admin's third tab. Paying happens outside PickReel (the capper's PayPal, bank...);
+// here the admin records the outcome, and a rejection returns the amount to the capper's balance.
+export function PayoutsPanel({ onReject }: PayoutsPanelProps) {
+  const { data: payouts, isPending, isError, error, refetch, isFetching } = useAdminPayouts();
+
+  return (
+    <section aria-labelledby="admin-payouts-title" className="grid gap-4">
+      <PanelHeader
+        id="admin-payouts-title"
+        title="Payouts"
+        count={payouts?.length}
+        description="Payout requests from cappers. Send the net amount by the chosen method, then mark the request paid. A rejected request returns its amount to the capper's balance."
+      />
+      {isPending ? (
+        <TableLoading label="Loading payout requests" />
+      ) : isError ? (
+        <TableError
+          prefix="Failed to load payout requests"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+        />
+      ) : payouts.length === 0 ? (
+        <TableEmpty>No payout requests yet</TableEmpty>
+      ) : (
+        <AdminTable caption="Payout requests">
+          <thead>
+            <tr>
+              <HeaderCell sticky>Capper</HeaderCell>
+              <HeaderCell className="text-right">Amount</HeaderCell>
+              <HeaderCell className="text-right">Fee</HeaderCell>
+              <HeaderCell className="text-right">Net</HeaderCell>
+              <HeaderCell>Method</HeaderCell>
+              <HeaderCell>Details</HeaderCell>
+              <HeaderCell>Requested</HeaderCell>
+              <HeaderCell>Status</HeaderCell>
+              <HeaderCell>Actions</HeaderCell>
+            </tr>
+          </thead>
+          <tbody>
+            {payouts.map((payout) => (
+              <PayoutRow key={payout.id} payout={payout} onReject={onReject} />
+            ))}
+          </tbody>
+        </AdminTable>
+      )}
+    </section>
+  );
+}
+
+function PayoutRow({ payout, onReject }: { payout: AdminPayout; onReject: PayoutsPanelProps['onReject'] }) {
+  const decide = useDecidePayout();
+  const what = `${formatDollars(payout.amount)} payout to ${payout.username}`;
+
+  return (
+    <Row>
+      <StickyHeaderCell>
+        <span className="block max-w-36 truncate sm:max-w-none" title={payout.username}>
+          {payout.username}
+        </span>
+      </StickyHeaderCell>
+      <Cell className="text-right tabular-nums">{formatDollars(payout.amount)}</Cell>
+      <Cell className="text-right text-muted-foreground tabular-nums">{formatDollars(payout.fee)}</Cell>
+      <Cell className="text-right font-semibold tabular-nums">{formatDollars(payout.net)}</Cell>
+      <Cell>{METHOD_LABEL[payout.paymentMethod] ?? payout.paymentMethod}</Cell>
+      {/* Free text the capper typed: wrap it rather than stretch the table. */}
+      <Cell wrap>
+        <div className="w-max max-w-40 min-w-28">{payout.accountDetails}</div>
+      </Cell>
+      <Cell>
+        <LocalDate iso={payout.createdAt} />
+      </Cell>
+      <Cell>
+        <span className="grid justify-items-start gap-0.5">
+          <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLE[payout.status])}>
+            {STATUS_LABEL[payout.status]}
+          </span>
+          {payout.decidedAt && (
+            <span className="text-xs text-muted-foreground">
+              <LocalDate iso={payout.decidedAt} />
+            </span>
+          )}
+        </span>
+      </Cell>
+      <Cell>
+        {payout.status === 'pending' ? (
+          <div className="flex gap-2">
+            <Button
+              size="sm"
+              aria-label={`Mark paid: ${what}`}
+              disabled={decide.isPending}
+              aria-busy={decide.isPending}
+              onClick={() => decide.mutate({ payout, status: 'paid' })}
+            >
+              {decide.isPending ? (
+                <LoaderCircle aria-hidden className="animate-spin" />
+              ) : (
+                <Check aria-hidden />
+              )}
+              Mark paid
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              aria-label={`Reject: ${what}`}
+              disabled={decide.isPending}
+              onClick={(event) => onReject(payout, event.currentTarget)}
+            >
+              <X aria-hidden />
+              Reject
+            </Button>
+          </div>
+        ) : (
+          <None />
+        )}
+      </Cell>
+    </Row>
+  );
+}

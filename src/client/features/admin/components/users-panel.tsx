@@ -1,0 +1,125 @@
+import type { MouseEvent } from 'react';
+import { DollarSign, Trash2 } from 'lucide-react';
+import type { AdminUser } from '../../../../common/schemas/admin.js';
+import { formatDollars } from '../../../../common/money.js';
+import { Button } from '../../../components/ui/button';
+import { useAdminUsers } from '../api/get-admin-users';
+import {
+  AdminTable,
+  Cell,
+  HeaderCell,
+  LocalDate,
+  None,
+  Row,
+  StickyHeaderCell,
+  TableEmpty,
+  TableError,
+  TableLoading,
+} from './admin-table';
+import { PanelHeader } from './panel-header';
+
+type UsersPanelProps = {
+  onEditEarnings: (user: AdminUser, opener: HTMLElement) => void;
+  onDelete: (user: AdminUser, opener: HTMLElement) => void;
+};
+
+export function UsersPanel({ onEditEarnings, onDelete }: UsersPanelProps) {
+  const { data: users, isPending, isError, error, refetch, isFetching } = useAdminUsers();
+
+  return (
+    <section aria-labelledby="admin-users-title" className="grid gap-4">
+      <PanelHeader
+        id="admin-users-title"
+        title="Users"
+        count={users?.length}
+        description="Manage all users in the system. View details about each user."
+      />
+      {isPending ? (
+        <TableLoading label="Loading users" />
+      ) : isError ? (
+        <TableError
+          prefix="Failed to load users"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+        />
+      ) : users.length === 0 ? (
+        <TableEmpty>No users found</TableEmpty>
+      ) : (
+        <AdminTable caption="Users">
+          <thead>
+            <tr>
+              <HeaderCell>ID</HeaderCell>
+              <HeaderCell sticky>Username</HeaderCell>
+              <HeaderCell>Email</HeaderCell>
+              <HeaderCell>Phone</HeaderCell>
+              <HeaderCell>Password</HeaderCell>
+              <HeaderCell>Admin</HeaderCell>
+              <HeaderCell className="text-right">Manual Earnings</HeaderCell>
+              <HeaderCell>Created</HeaderCell>
+              <HeaderCell>Actions</HeaderCell>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <Row key={user.id}>
+                <Cell className="text-muted-foreground tabular-nums">{user.id}</Cell>
+                <StickyHeaderCell>
+                  <span className="block max-w-36 truncate sm:max-w-none" title={user.username}>
+                    {user.username}
+                  </span>
+                </StickyHeaderCell>
+                <Cell>{user.email || <None />}</Cell>
+                <Cell className="tabular-nums">{user.phoneNumber || <None />}</Cell>
+                {/* decisions.md: the column stays, a secret never reaches the browser. */}
+                <Cell className="font-mono text-muted-foreground">{user.password}</Cell>
+                <Cell>
+                  {user.isAdmin ? (
+                    <span className="rounded-full bg-primary/10 px-2 py-0.5 text-xs font-semibold text-primary">
+                      Yes
+                    </span>
+                  ) : (
+                    'No'
+                  )}
+                </Cell>
+                <Cell className="text-right tabular-nums">{formatDollars(user.manualEarnings ?? 0)}</Cell>
+                <Cell>
+                  <LocalDate iso={user.createdAt} />
+                </Cell>
+                <Cell>
+                  <div className="flex gap-2">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      aria-label={`Earnings for ${user.username}`}
+                      onClick={(event: MouseEvent<HTMLButtonElement>) =>
+                        onEditEarnings(user, event.currentTarget)
+                      }
+                    >
+                      <DollarSign aria-hidden />
+                      Earnings
+                    </Button>
+                    {/* spec 6: admins cannot be deleted, so the button is not offered (the server refuses too). */}
+                    {!user.isAdmin && (
+                      <Button
+                        variant="destructive"
+                        size="sm"
+                        aria-label={`Delete user ${user.username}`}
+                        onClick={(event: MouseEvent<HTMLButtonElement>) =>
+                          onDelete(user, event.currentTarget)
+                        }
+                      >
+                        <Trash2 aria-hidden />
+                        Delete
+                      </Button>
+                    )}
+                  </div>
+                </Cell>
+              </Row>
+            ))}
+          </tbody>
+        </AdminTable>
+      )}
+    </section>
+  );
+}

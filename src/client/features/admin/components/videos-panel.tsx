@@ -1,0 +1,113 @@
+import type { MouseEvent } from 'react';
+import { Trash2 } from 'lucide-react';
+import { Link } from 'wouter';
+import { formatDollars } from '../../../../common/money.js';
+import type { TranscodingStatus, Video } from '../../../../common/schemas/videos.js';
+import { Button } from '../../../components/ui/button';
+import { useAdminVideos } from '../api/get-admin-videos';
+import {
+  AdminTable,
+  Cell,
+  HeaderCell,
+  Row,
+  StickyHeaderCell,
+  TableEmpty,
+  TableError,
+  TableLoading,
+} from './admin-table';
+import { PanelHeader } from './panel-header';
+
+type VideosPanelProps = { onDelete: (video: Video, opener: HTMLElement) => void };
+
+// The admin list includes videos that are not public yet; say so, since their page does not open.
+const STATUS_LABEL: Record<Exclude<TranscodingStatus, 'ready'>, string> = {
+  pending: 'Pending',
+  processing: 'Processing',
+  failed: 'Processing failed',
+};
+
+export function VideosPanel({ onDelete }: VideosPanelProps) {
+  const { data: videos, isPending, isError, error, refetch, isFetching } = useAdminVideos();
+
+  return (
+    <section aria-labelledby="admin-videos-title" className="grid gap-4">
+      <PanelHeader
+        id="admin-videos-title"
+        title="Videos"
+        count={videos?.length}
+        description="Manage all videos on the platform. You can delete inappropriate or spam content."
+      />
+      {isPending ? (
+        <TableLoading label="Loading videos" />
+      ) : isError ? (
+        <TableError
+          prefix="Failed to load videos"
+          error={error}
+          onRetry={() => void refetch()}
+          retrying={isFetching}
+        />
+      ) : videos.length === 0 ? (
+        <TableEmpty>No videos found</TableEmpty>
+      ) : (
+        <AdminTable caption="Videos">
+          <thead>
+            <tr>
+              <HeaderCell>ID</HeaderCell>
+              <HeaderCell sticky>Title</HeaderCell>
+              <HeaderCell>User ID</HeaderCell>
+              <HeaderCell className="text-right">Price</HeaderCell>
+              <HeaderCell className="text-right">Views</HeaderCell>
+              <HeaderCell>Actions</HeaderCell>
+            </tr>
+          </thead>
+          <tbody>
+            {videos.map((video) => (
+              <Row key={video.id}>
+                <Cell className="text-muted-foreground tabular-nums">{video.id}</Cell>
+                <StickyHeaderCell className="font-medium">
+                  <span className="grid max-w-44 gap-0.5 sm:max-w-sm">
+                    {video.transcodingStatus === 'ready' ? (
+                      <Link
+                        href={`/video/${video.id}`}
+                        className="truncate text-foreground underline-offset-4 hover:underline"
+                        title={video.title}
+                      >
+                        {video.title}
+                      </Link>
+                    ) : (
+                      <span className="truncate" title={video.title}>
+                        {video.title}
+                      </span>
+                    )}
+                    {video.transcodingStatus !== 'ready' && (
+                      <span className="text-xs font-normal text-muted-foreground">
+                        {STATUS_LABEL[video.transcodingStatus]}
+                      </span>
+                    )}
+                  </span>
+                </StickyHeaderCell>
+                <Cell className="tabular-nums">
+                  {video.userId}
+                  <span className="ml-2 text-muted-foreground">{video.capper.username}</span>
+                </Cell>
+                <Cell className="text-right tabular-nums">{formatDollars(video.price)}</Cell>
+                <Cell className="text-right tabular-nums">{video.views.toLocaleString()}</Cell>
+                <Cell>
+                  <Button
+                    variant="destructive"
+                    size="sm"
+                    aria-label={`Delete video ${video.title}`}
+                    onClick={(event: MouseEvent<HTMLButtonElement>) => onDelete(video, event.currentTarget)}
+                  >
+                    <Trash2 aria-hidden />
+                    Delete
+                  </Button>
+                </Cell>
+              </Row>
+            ))}
+          </tbody>
+        </AdminTable>
+      )}
+    </section>
+  );
+}
