@@ -56,7 +56,7 @@ export default {
     if (busiest > 0.15) {
       result.notes.push(
         `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): ` +
-          'those figures are pessimistic; rerun on a quiet machine before trusting them',
+          'those figures are unreliable (noise during the nginx run flatters the ratio); rerun on a quiet machine',
       );
     }
     if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
