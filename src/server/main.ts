@@ -2,7 +2,7 @@
 // shuts down gracefully on SIGINT/SIGTERM.
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openConfiguredDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/auth-service.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -19,10 +19,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db`,
-  });
+  const database = await openConfiguredDatabase(config);
   await database.migrate();
   if (config.admin) await ensureAdmin(database.db, config.admin);
 

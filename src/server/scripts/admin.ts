@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { LoginSchema } from '../../common/schemas/auth.js';
 import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/client.js';
+import { openConfiguredDatabase } from '../db/client.js';
 import { ensureAdmin } from '../features/auth/auth-service.js';
 import { findUserByUsername, setAdmin } from '../features/auth/users-repository.js';
 
@@ -22,10 +22,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db`,
-  });
+  const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
     if (command === 'promote') {

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { CATEGORIES } from '../../common/constants.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, type Db } from '../db/client.js';
+import { openConfiguredDatabase, type Db } from '../db/client.js';
 import { purchases, sales, videos } from '../db/schema.js';
 import { hashPassword } from '../features/auth/passwords.js';
 import { findUserByUsername, insertUser } from '../features/auth/users-repository.js';
@@ -163,10 +163,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(bulk) || bulk < 0 || bulk > 1_000_000)
     throw new Error('--videos must be a whole number up to 1000000');
   const config = loadConfig();
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : `${config.dataDir}/db`,
-  });
+  const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
     await seedCatalog(database.db);

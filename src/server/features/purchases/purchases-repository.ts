@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { capperColumns } from '../videos/videos-repository.js';
 import { purchases, sales, users, videos } from '../../db/schema.js';
 
 export type PurchaseRow = typeof purchases.$inferSelect;
@@ -71,12 +72,7 @@ export async function listPurchasesOfUser(
     .select({
       purchase: purchases,
       video: videos,
-      capper: {
-        id: users.id,
-        username: users.username,
-        displayName: users.displayName,
-        avatarUrl: users.avatarUrl,
-      },
+      capper: capperColumns,
     })
     .from(purchases)
     .leftJoin(videos, eq(videos.id, purchases.videoId))

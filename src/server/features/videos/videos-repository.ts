@@ -12,7 +12,8 @@ export interface VideoWithCapper {
   isPurchased: boolean;
 }
 
-const capperColumns = {
+/** What a video's capper shows of themselves: never an e-mail, phone or password hash. */
+export const capperColumns = {
   id: users.id,
   username: users.username,
   displayName: users.displayName,
