@@ -31,6 +31,9 @@ describe('serving the client', () => {
         '<meta name="pickreel-config" content="{&quot;supportPhone&quot;:&quot;+1 555 000 1234&quot;',
       );
       expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(response.headers['content-security-policy']).toContain('https://www.youtube-nocookie.com');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
     },
   );
 

@@ -1,6 +1,6 @@
 // One schema, one set of migrations, one query API, two engines: embedded PGlite by default,
 // a PostgreSQL server through `pg` when DATABASE_URL is set (decisions.md 'Running it').
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -88,15 +88,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
+  // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap, in this process: 16 MB keeps an
+  // idle server ~110 MB smaller, and the files are still cached by the OS.
+  const pgliteOptions = {
+    dataDir,
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB'],
+  };
   let client: PGlite;
   try {
-    client = await PGlite.create({
-      dataDir,
-      loadDataDir: options.loadDataDir,
-      // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap, in this process: 16 MB
-      // keeps an idle server ~110 MB smaller, and the files are still cached by the OS.
-      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB'],
-    });
+    if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      // Creating a database (initdb) leaves ~400 MB of WASM heap behind for the life of the instance:
+      // create it with a throwaway instance, then open it afresh.
+      await (await PGlite.create(pgliteOptions)).close();
+    }
+    client = await PGlite.create({ ...pgliteOptions, loadDataDir: options.loadDataDir });
   } catch (error) {
     unlock();
     throw error;

@@ -59,10 +59,21 @@ export function securityHeaders(): Record<string, string> {
   return headers;
 }
 
+/**
+ * JSON from /api/ is never rendered as a document, so the page policies (CSP, frame options...) mean
+ * nothing there; it keeps what does: no MIME sniffing, no cross-origin reads, no referrer leaks. A
+ * small API call was spending more time writing 1 KB of headers than its body.
+ */
+export const API_SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : headers);
     done();
   });
 }
