@@ -1,7 +1,9 @@
 // One schema, one set of migrations, one query API, two engines: embedded PGlite by default,
 // a PostgreSQL server through `pg` when DATABASE_URL is set (decisions.md 'Running it').
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -97,9 +99,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let client: PGlite;
   try {
     if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
-      // Creating a database (initdb) leaves ~400 MB of WASM heap behind for the life of the instance:
-      // create it with a throwaway instance, then open it afresh.
-      await (await PGlite.create(pgliteOptions)).close();
+      // Creating a database (initdb) leaves ~400 MB of WASM heap resident even after that instance is
+      // closed: create it in a short-lived child process, whose memory goes back with it.
+      await createDataDirInChild(pgliteOptions);
     }
     client = await PGlite.create({ ...pgliteOptions, loadDataDir: options.loadDataDir });
   } catch (error) {
@@ -124,4 +126,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       unlock();
     },
   };
+}
+
+const execFileAsync = promisify(execFile);
+
+async function createDataDirInChild(options: {
+  dataDir?: string | undefined;
+  startParams: string[];
+}): Promise<void> {
+  const script = [
+    `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});`,
+    'const options = JSON.parse(process.env.PICKREEL_PGLITE_OPTIONS);',
+    'await (await PGlite.create(options)).close();',
+  ].join('\n');
+  await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, PICKREEL_PGLITE_OPTIONS: JSON.stringify(options) },
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }
