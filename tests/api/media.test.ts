@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadFileName } from '../../src/common/download-name.js';
 import type { Video } from '../../src/common/schemas/videos.js';
 import { setAdmin } from '../../src/server/features/auth/users-repository.js';
 import { findVideoRow } from '../../src/server/features/videos/videos-repository.js';
@@ -157,6 +158,10 @@ describe('the original MOV: owner, buyers and admins only', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('video/quicktime');
     expect(response.headers['cache-control']).toMatch(/private/);
+    // A download, saved under the video's title ("direct download after purchase").
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="${downloadFileName(video.title, 'mov')}"; filename*=UTF-8''${encodeURIComponent(downloadFileName(video.title, 'mov'))}`,
+    );
     expect(response.rawPayload.equals(original())).toBe(true);
   });
 

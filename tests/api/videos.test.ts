@@ -20,7 +20,11 @@ beforeAll(async () => {
   stranger = await registerUser(t.app, {}, '10.2.0.3');
   admin = await registerUser(t.app, {}, '10.2.0.4');
   await setAdmin(t.database.db, admin.id, true);
-  bought = await createVideo(t, owner.id, { title: 'Bought pick', priceCents: 2599 });
+  bought = await createVideo(t, owner.id, {
+    title: 'Bought pick',
+    priceCents: 2599,
+    originalFileKey: 'videos/900001/original.mov',
+  });
   notBought = await createVideo(t, owner.id, {
     title: 'Other pick',
     category: 'NFL',
@@ -82,12 +86,15 @@ describe('winning selections visibility', () => {
             expect(video!.emailInformation, `${viewerName} sees ${key} via ${endpoint.name}`).toBe(
               row.emailInformation,
             );
+            // The uploaded original ("direct download after purchase"); a video without one says null.
+            expect(video!.originalUrl).toBe(row.originalFileKey ? `/media/${row.originalFileKey}` : null);
           } else {
             expect(
               'emailInformation' in video!,
               `${viewerName} must not see ${key} via ${endpoint.name}`,
             ).toBe(false);
             expect(response.body).not.toContain(row.emailInformation!);
+            expect('originalUrl' in video!, `${viewerName} must not get ${key}'s original`).toBe(false);
           }
           expect(video!.isOwner).toBe(viewerName === 'owner');
           expect(video!.isPurchased).toBe(viewerName === 'buyer' && key === 'bought');

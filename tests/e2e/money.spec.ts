@@ -1,6 +1,8 @@
 // Money in the browser (issue 5): checkout with the sandbox provider's test cards, the purchase card and
 // its selections, the dashboard's tiles and tabs, payouts against the ledger, and the analytics page.
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { mediaFixture } from '../setup/media-fixtures';
 import { E2E_SUPPORT_PHONE } from '../setup/e2e-env';
 import { expect, test } from './fixtures';
 import { loginViaApi, registerAndLogin, toasts } from './helpers';
@@ -385,6 +387,52 @@ test('a purchased upload plays inline with pause, resume, mute and stop', async 
   await expect(dialog.getByTestId('selections-text')).toHaveText('Over 44.5');
   await expect(dialog).toContainText('0:02');
   await expect(dialog).toContainText('video.mp4');
+});
+
+test('a buyer downloads the original upload from the purchase card and the video page', async ({
+  page,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
+  const buyer = await newAccount(playwright, { baseURL, extraHTTPHeaders }, 'bettor');
+  const stranger = await newAccount(playwright, { baseURL, extraHTTPHeaders }, 'stranger');
+  const title = uniqueTitle('Original to download');
+  const video = await createFileVideo(capper, { title, price: 6, selections: 'Under 210' });
+  const original = readFileSync(mediaFixture('h264Mov'));
+  await expect
+    .poll(
+      async () =>
+        ((await (await capper.api.get(`/api/videos/${video.id}`)).json()) as { transcodingStatus: string })
+          .transcodingStatus,
+      { timeout: 30_000 },
+    )
+    .toBe('ready');
+
+  // Before buying there is nothing to download, in the page or in the API.
+  await loginViaApi(page, stranger.credentials);
+  await page.goto(`/video/${video.id}`);
+  await expect(page.getByRole('link', { name: 'Buy Winners' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download original' })).toHaveCount(0);
+  expect(await (await stranger.api.get(`/api/videos/${video.id}`)).json()).not.toHaveProperty('originalUrl');
+
+  await buyViaApi(buyer, video.id);
+  await page.context().clearCookies();
+  await loginViaApi(page, buyer.credentials);
+  await page.goto('/dashboard?tab=purchased');
+  const card = page.getByRole('article', { name: title });
+  const fromCard = page.waitForEvent('download');
+  await card.getByRole('link', { name: 'Download original' }).click();
+  const download = await fromCard;
+  expect(download.suggestedFilename()).toMatch(/^Original-to-download-[a-z0-9]+\.mov$/);
+  expect(readFileSync((await download.path())!).equals(original)).toBe(true);
+
+  await page.goto(`/video/${video.id}`);
+  await expect(page.getByRole('link', { name: 'Download original' })).toHaveAttribute(
+    'href',
+    `/media/videos/${video.id}/original.mov`,
+  );
 });
 
 test('a purchased Vimeo link plays in an autoplaying embed', async ({

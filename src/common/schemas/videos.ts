@@ -95,6 +95,11 @@ export interface Video {
   title: string;
   description: string;
   emailInformation?: string | null;
+  /**
+   * The uploaded original file ("direct download after purchase"): present, like `emailInformation`, only
+   * for the owner, buyers and admins, and only for an uploaded file (null for links or before it is stored).
+   */
+  originalUrl?: string | null;
   price: number;
   category: string;
   thumbnailUrl: string | null;

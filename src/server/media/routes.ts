@@ -1,6 +1,7 @@
 // GET/HEAD /media/{key}: the media files, with ranges and validators (issue 4 'Server').
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { attachmentDisposition, downloadFileName } from '../../common/download-name.js';
 import type { Db } from '../db/client.js';
 import { findVideoRow, hasPurchased } from '../features/videos/videos-repository.js';
 import { forbidden, notFound, unauthorized } from '../lib/http-errors.js';
@@ -52,14 +53,16 @@ function rangeStillValid(request: FastifyRequest, etag: string, modified: Date):
 export async function mediaRoutes(app: FastifyInstance, options: { db: Db; storage: MediaStorage }) {
   const { db, storage } = options;
 
-  async function authorise(request: FastifyRequest, key: string): Promise<boolean> {
+  /** Null for public media; for an original its download name, once the viewer may have it. */
+  async function authorise(request: FastifyRequest, key: string): Promise<string | null> {
     const match = ORIGINAL_KEY.exec(key);
-    if (!match) return false;
+    if (!match) return null;
     const user = request.user;
     if (!user) throw unauthorized('Sign in to download the original file.');
     const video = await findVideoRow(db, Number(match[1]));
     if (!video) throw notFound('Media file not found.');
-    if (video.userId === user.id || user.isAdmin || (await hasPurchased(db, user.id, video.id))) return true;
+    if (video.userId === user.id || user.isAdmin || (await hasPurchased(db, user.id, video.id)))
+      return downloadFileName(video.title, path.extname(key).slice(1));
     throw forbidden('Only the capper and buyers of this video can download the original file.');
   }
 
@@ -72,7 +75,8 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
       object = null; // a key that could leave the media folder is simply not there
     }
     if (!object) throw notFound('Media file not found.');
-    const isPrivate = await authorise(request, key);
+    const downloadName = await authorise(request, key);
+    const isPrivate = downloadName !== null;
 
     const etag = etagOf(object);
     reply
@@ -82,7 +86,8 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', isPrivate ? 'private, no-cache' : 'public, max-age=300')
       .type(CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream');
-    if (isPrivate) reply.header('content-disposition', `inline; filename="${path.basename(key)}"`);
+    // The original is a download ("direct download after purchase"), saved under the video's title.
+    if (downloadName !== null) reply.header('content-disposition', attachmentDisposition(downloadName));
 
     if (notModified(request, etag, object.modified)) return reply.code(304).send();
 

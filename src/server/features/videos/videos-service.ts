@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { dollarsToCents, centsToDollars } from '../../../common/money.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '../../../common/schemas/videos.js';
 import { forbidden, notFound } from '../../lib/http-errors.js';
-import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
+import { mediaUrl, videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
 import type { UserRow } from '../auth/users-repository.js';
 import {
   deleteVideo,
@@ -62,7 +62,11 @@ export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, v
     isOwner,
     isPurchased: isPurchased && !isOwner,
   };
-  if (maySeeSelections) result.emailInformation = video.emailInformation ?? '';
+  if (maySeeSelections) {
+    result.emailInformation = video.emailInformation ?? '';
+    result.originalUrl =
+      video.originalFileKey && !video.isExternalVideo ? mediaUrl(video.originalFileKey) : null;
+  }
   return result;
 }
 

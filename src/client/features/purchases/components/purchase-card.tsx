@@ -7,6 +7,7 @@ import type { Video } from '../../../../common/schemas/videos.js';
 import { Card } from '../../../components/ui/card';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
 import { formatDuration, formatShortDate } from '../../../lib/format';
+import { DownloadOriginalLink } from '../../videos/components/download-original-link';
 import { playableOf, PurchasePlayer } from './purchase-player';
 import { durationText, formatDetails, SelectionsDialog } from './selections-dialog';
 
@@ -55,8 +56,9 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
               </Collapsible>
             </div>
           )}
-          <div className="mt-auto">
+          <div className="mt-auto flex flex-wrap gap-2 [&>*]:flex-1">
             <SelectionsDialog purchase={purchase} />
+            {video && <DownloadOriginalLink video={video} />}
           </div>
         </div>
       </article>

@@ -14,6 +14,7 @@ import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { useVideoPurchased } from '../api/get-video-purchased';
 import { useRecordVideoView } from '../api/record-video-view';
+import { DownloadOriginalLink } from '../components/download-original-link';
 import { OwnerActions } from '../components/owner-actions';
 import { ShareButtons } from '../components/share-buttons';
 import { useInlinePlayback } from '../components/use-inline-playback';
@@ -144,6 +145,7 @@ function VideoDetails({ video }: { video: Video }) {
                   <VideoBadge>Your Video</VideoBadge>
                 </div>
                 <OwnerActions video={video} onDeleted={() => navigate('/', { replace: true })} size="md" />
+                <DownloadOriginalLink video={video} />
               </>
             ) : purchased ? (
               <div className="grid gap-2">
@@ -153,6 +155,7 @@ function VideoDetails({ video }: { video: Video }) {
                 <p className="text-sm text-muted-foreground">
                   You own this pick: its winning selections are below.
                 </p>
+                <DownloadOriginalLink video={video} />
               </div>
             ) : (
               <div className="grid gap-2">
