@@ -1,6 +1,9 @@
-// `npm run seed:demo [-- --videos N]`: a realistic demo catalog (cappers, bettors, 30+ videos across the
-// categories, some external links, some purchases) for people trying PickReel, and, with --videos N,
-// N more videos in bulk for benchmarks. Uses the same settings as `npm start` (DATA_DIR / DATABASE_URL).
+// `npm run seed:demo [-- --videos N | --total N]`: a realistic demo catalog (cappers, bettors, 30+ videos
+// across the categories, some external links, some purchases) for people trying PickReel, and, with
+// --videos N, N more videos in bulk for benchmarks (--total N: as many as make N in all). Uses the same settings as `npm start` (DATA_DIR / DATABASE_URL).
+import { copyFile, link, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { CATEGORIES } from '../../common/constants.js';
@@ -10,6 +13,8 @@ import { purchases, sales, videos } from '../db/schema.js';
 import { hashPassword } from '../features/auth/passwords.js';
 import { findUserByUsername, insertUser } from '../features/auth/users-repository.js';
 import { rowsOf } from '../features/videos/videos-repository.js';
+import { mediaTools, run } from '../media/ffmpeg.js';
+import { LocalMediaStorage, videoMediaKeys } from '../media/storage.js';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -71,10 +76,12 @@ async function ensureUser(
   return created ?? (await findUserByUsername(db, username))!;
 }
 
+async function countVideos(db: Db): Promise<number> {
+  return rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`))[0]!.n;
+}
+
 async function seedCatalog(db: Db): Promise<void> {
-  const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`)) as [
-    { n: number },
-  ];
+  const n = await countVideos(db);
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const cappers = [];
   for (const capper of CAPPERS) cappers.push(await ensureUser(db, capper.username, passwordHash, capper));
@@ -139,35 +146,122 @@ async function seedCatalog(db: Db): Promise<void> {
   );
 }
 
-/** N more videos in one statement each thousand: benchmarks need 1,000 or 100,000 quickly. */
-async function seedBulk(db: Db, count: number): Promise<void> {
-  const owner = (await findUserByUsername(db, CAPPERS[0]!.username))!;
-  const categories = sql.raw(`array[${CATEGORIES.map((c) => `'${c.replace(/'/g, "''")}'`).join(',')}]`);
-  const batch = 5000;
-  for (let done = 0; done < count; done += batch) {
-    const size = Math.min(batch, count - done);
-    await db.execute(sql`
-      insert into videos (user_id, title, description, email_information, price_cents, category,
-                          transcoding_status, is_transcoded, duration, views, created_at)
-      select ${sql.raw(String(owner.id))}, 'Bulk pick #' || g, 'Benchmark video ' || g || ': line, injuries and the number.',
-             'Selection ' || g, 99 + (g % 50) * 100, (${categories})[1 + g % ${sql.raw(String(CATEGORIES.length))}],
-             'ready', false, 30 + g % 200, g % 1000, now() - (g || ' minutes')::interval
-      from generate_series(${sql.raw(String(done + 1))}, ${sql.raw(String(done + size))}) as g`);
+/** Base thumbnails for bulk file videos: a few real JPEGs, hard-linked under each video's own key. */
+async function makeBaseThumbnails(dir: string): Promise<string[]> {
+  const { ffmpeg } = mediaTools();
+  const files: string[] = [];
+  for (let k = 0; k < 6; k++) {
+    const file = path.join(dir, `base-${k}.jpg`);
+    // One 640x360 frame, as an upload's thumbnail is (src/server/media/process-video.ts).
+    await run(ffmpeg, [
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=640x360:rate=1,hue=h=${k * 60}`,
+      '-frames:v',
+      '1',
+      '-q:v',
+      '4',
+      file,
+    ]);
+    files.push(file);
+  }
+  return files;
+}
+
+/**
+ * Bulk videos for benchmarks (100,000 in well under a minute): INSERT ... SELECT generate_series, 5,000
+ * rows a statement. Like the demo catalog: the demo cappers in turn, every category, one in three an
+ * external link (YouTube ones with YouTube's thumbnail), the rest uploaded files whose thumbnail exists
+ * under DATA_DIR/media (hard links to a few real JPEGs, so 100,000 of them take no space).
+ */
+async function seedBulk(db: Db, count: number, mediaRoot: string): Promise<void> {
+  const cappers = await Promise.all(CAPPERS.map((c) => findUserByUsername(db, c.username)));
+  const picks = CATEGORIES.flatMap((category) =>
+    (MATCHUPS[category] ?? [category]).map((matchup) => ({ category, matchup })),
+  );
+  const textArray = (items: readonly string[]) =>
+    sql.raw(`array[${items.map((item) => `'${item.replace(/'/g, "''")}'`).join(',')}]::text[]`);
+  const intArray = (items: readonly number[]) => sql.raw(`array[${items.join(',')}]::int[]`);
+  const capperIds = intArray(cappers.map((c) => c!.id));
+  const categories = textArray(picks.map((p) => p.category));
+  const matchups = textArray(picks.map((p) => p.matchup));
+  const links = textArray(EXTERNAL_LINKS);
+  const linkThumbs = sql.raw(
+    `array[${EXTERNAL_LINKS.map((link) => {
+      const id = /(?:v=|youtu\.be\/|shorts\/)([\w-]{11})/.exec(link)?.[1];
+      return id ? `'https://i.ytimg.com/vi/${id}/hqdefault.jpg'` : 'null';
+    }).join(',')}]::text[]`,
+  );
+  const n = (value: number) => sql.raw(String(value));
+  const storage = new LocalMediaStorage(mediaRoot);
+  const work = await mkdtemp(path.join(os.tmpdir(), 'pickreel-seed-'));
+  try {
+    const bases = await makeBaseThumbnails(work);
+    const batch = 5000;
+    for (let done = 0; done < count; done += batch) {
+      const size = Math.min(batch, count - done);
+      // g = 1 is the newest. Ids come from the sequence first, so the media URLs can carry them.
+      const result = await db.execute(sql`
+        insert into videos (id, user_id, title, description, email_information, price_cents, category,
+                            thumbnail_url, video_url, hls_url, external_video_url, is_external_video,
+                            transcoding_status, transcoding_progress, is_transcoded, available_formats,
+                            duration, views, share_count, created_at)
+        select s.id, (${capperIds})[1 + s.g % ${n(cappers.length)}],
+               (${categories})[1 + s.g % ${n(picks.length)}] || ': ' || (${matchups})[1 + s.g % ${n(picks.length)}] || ' #' || s.g,
+               (${matchups})[1 + s.g % ${n(picks.length)}] || '. Line movement, injuries and the number we like, explained in under two minutes.',
+               'Selection ' || s.g || ': Home -3.5 (2 units)',
+               (array[500, 999, 1400, 1999, 2500, 4900, 9900])[1 + s.g % 7],
+               (${categories})[1 + s.g % ${n(picks.length)}],
+               case when s.external then (${linkThumbs})[1 + s.g / 3 % ${n(EXTERNAL_LINKS.length)}]
+                    else '/media/videos/' || s.id || '/thumb.jpg' end,
+               case when s.external then null else '/media/videos/' || s.id || '/video.mp4' end,
+               case when s.external then null else '/media/videos/' || s.id || '/hls/index.m3u8' end,
+               case when s.external then (${links})[1 + s.g / 3 % ${n(EXTERNAL_LINKS.length)}] end,
+               s.external, 'ready', 100, true,
+               case when s.external then '{}'::text[] else '{mp4,hls}'::text[] end,
+               case when s.external then null else 30 + s.g % 200 end,
+               (s.g * 37) % 1000, s.g % 7, now() - (s.g || ' minutes')::interval
+        from (select nextval('videos_id_seq')::int as id, g, g % 3 = 0 as external
+              from generate_series(${n(done + 1)}, ${n(done + size)}) as g) as s
+        returning id, is_external_video`);
+      for (const row of rowsOf<{ id: number; is_external_video: boolean }>(result)) {
+        if (row.is_external_video) continue;
+        const target = storage.pathOf(videoMediaKeys(row.id).thumbnail);
+        await mkdir(path.dirname(target), { recursive: true });
+        await link(bases[row.id % bases.length]!, target).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') await copyFile(bases[row.id % bases.length]!, target);
+        });
+      }
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
   console.log(`Added ${count} bulk videos.`);
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { videos: { type: 'string' } } });
-  const bulk = values.videos ? Number(values.videos) : 0;
-  if (!Number.isInteger(bulk) || bulk < 0 || bulk > 1_000_000)
-    throw new Error('--videos must be a whole number up to 1000000');
+  const { values } = parseArgs({ options: { videos: { type: 'string' }, total: { type: 'string' } } });
+  const wanted = (name: 'videos' | 'total') => {
+    const value = values[name] ? Number(values[name]) : 0;
+    if (!Number.isInteger(value) || value < 0 || value > 1_000_000)
+      throw new Error(`--${name} must be a whole number up to 1000000`);
+    return value;
+  };
+  const more = wanted('videos');
+  const total = wanted('total');
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
     await seedCatalog(database.db);
-    if (bulk) await seedBulk(database.db, bulk);
+    // --total N: bulk videos until the catalog holds N (benchmarks want exactly 1,000 or 100,000).
+    const bulk = Math.max(more, total - (await countVideos(database.db)));
+    if (bulk) await seedBulk(database.db, bulk, path.join(config.dataDir, 'media'));
+    console.log(`The catalog holds ${await countVideos(database.db)} videos.`);
     await database.exec('analyze');
     console.log(
       `Demo accounts: ${[...CAPPERS.map((c) => c.username), ...BETTORS].join(', ')} (password: ${DEMO_PASSWORD})`,
