@@ -160,6 +160,44 @@ describe('catalog', () => {
     }
   });
 
+  it("sends a visitor's page as ready-made bytes with an ETag, and 304 when the browser has them", async () => {
+    const first = await get('/api/videos');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/videos',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // A signed-in viewer's page has their own flags: never answered from the visitor's validator.
+    const signedIn = await t.app.inject({
+      method: 'GET',
+      url: '/api/videos',
+      headers: { cookie: buyer.cookie, 'if-none-match': etag },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers.etag).toBeUndefined();
+    // A change to a video makes a new page with a new validator.
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/videos/${notBought.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { description: 'Edited for the ETag test' },
+    });
+    expect(edited.statusCode).toBe(200);
+    const changed = await t.app.inject({
+      method: 'GET',
+      url: '/api/videos',
+      headers: { 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body).toContain('Edited for the ETag test');
+  });
+
   it('answers a missing or malformed id clearly', async () => {
     expect((await get('/api/videos/999999')).statusCode).toBe(404);
     expect((await get('/api/videos/999999')).json()).toEqual({ message: 'Video not found' });

@@ -2,8 +2,8 @@ import type { VideoWithCapper } from './videos-repository.js';
 
 interface Entry {
   rows: Promise<VideoWithCapper[]>;
-  /** The signed-out visitor's JSON, serialised once per entry. */
-  anonymousJson?: string;
+  /** The signed-out visitor's JSON, serialised and encoded once per entry (a Buffer is written as is). */
+  anonymous?: { body: Buffer; etag: string };
   until: number;
 }
 

@@ -19,6 +19,7 @@ import {
   purchasedAmong,
   recordShare,
   recordView,
+  type VideoWithCapper,
 } from './videos-repository.js';
 import { editVideo, getVisibleVideo, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
 
@@ -35,6 +36,11 @@ const PageQuery = z.object({
 });
 const FEATURED_COUNT = 6;
 
+function anonymousPage(rows: VideoWithCapper[]): { body: Buffer; etag: string } {
+  const body = Buffer.from(JSON.stringify(rows.map((row) => toPublicVideo(row, null))));
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
 export async function videoRoutes(
   app: FastifyInstance,
   options: { db: Db; storage: MediaStorage; sessionSecret: string; catalog: CatalogCache },
@@ -49,8 +55,12 @@ export async function videoRoutes(
     const rows = await entry.rows;
     const viewer = viewerOf(request.user);
     if (!viewer) {
-      entry.anonymousJson ??= JSON.stringify(rows.map((row) => toPublicVideo(row, null)));
-      return reply.type('application/json; charset=utf-8').send(entry.anonymousJson);
+      // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
+      entry.anonymous ??= anonymousPage(rows);
+      const { body, etag } = entry.anonymous;
+      reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.send(body);
     }
     const bought = await purchasedAmong(
       db,
