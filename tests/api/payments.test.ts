@@ -195,6 +195,48 @@ describe('earnings and payouts', () => {
     return seller;
   }
 
+  it("lists the seller's sales newest first, exactly as the dashboard reads them, also once a video is gone", async () => {
+    const seller = await cappperWithSales([99, 2599, 1000]);
+    const rows = rowsOf<{ id: number; video_id: number; created_at: Date | string }>(
+      await t.database.db.execute(
+        sql`select id, video_id, created_at from sales where seller_id = ${seller.id} order by id`,
+      ),
+    );
+    const [cheap, middle, last] = rows;
+    // The first sale made last: ordering is by date, not by id.
+    await t.database.db.execute(
+      sql`update sales set created_at = now() + interval '1 hour' where id = ${cheap!.id}`,
+    );
+    await t.database.db.execute(sql`delete from videos where id = ${middle!.video_id}`);
+    const res = await get('/api/user/sales', seller.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const sales = res.json();
+    const isoDate = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(sales).toEqual([
+      {
+        id: cheap!.id,
+        amount: 0.99,
+        videoId: cheap!.video_id,
+        videoTitle: expect.any(String),
+        createdAt: isoDate,
+      },
+      {
+        id: last!.id,
+        amount: 10,
+        videoId: last!.video_id,
+        videoTitle: expect.any(String),
+        createdAt: isoDate,
+      },
+      { id: middle!.id, amount: 25.99, videoId: null, videoTitle: null, createdAt: isoDate },
+    ]);
+    expect(new Date(sales[2].createdAt).getTime()).toBe(new Date(middle!.created_at).getTime());
+    expect((await get('/api/user/sales?limit=1&offset=1', seller.cookie)).json()).toEqual([sales[1]]);
+    const stranger = await registerUser(t.app, {}, nextIp());
+    expect((await get('/api/user/sales', stranger.cookie)).json()).toEqual([]);
+    expect((await get('/api/user/sales')).statusCode).toBe(401);
+  });
+
   it('shows sales, bonus and available, and a payout with its 10% fee lowers the balance', async () => {
     const seller = await cappperWithSales([2000, 3000]);
     await t.database.db.execute(sql`update users set manual_earnings_cents = 1050 where id = ${seller.id}`);
