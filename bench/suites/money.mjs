@@ -33,6 +33,10 @@ const CAPPER_BUYERS = 10; // x 100 videos = 1,000 sales
 const OTHER_SELLERS = 10;
 const OTHER_SELLER_VIDEOS = 100; // x 10 sellers = the collector's 1,000 purchases
 const CAPPER_PURCHASES = 100; // the first 100 of those, bought by the capper too
+// Everyone else on the platform: 100 buyers with 500 purchases each, so that the tables hold 50,000 other
+// sales and purchases and a query without the right index shows.
+const OTHER_BUYERS = 100;
+const OTHER_BUYER_PURCHASES = 500;
 
 /** One client's own kept-alive connection (a browser tab), its address, its cookie. */
 function client(base, ip) {
@@ -346,7 +350,8 @@ export async function dashboardSeed(dist) {
     `insert into users (username, password_hash) values ('bench_capper', ${hash}), ('bench_collector', ${hash})`,
     `insert into users (username, password_hash)
        select 'bench_buyer_' || g, ${hash} from generate_series(1, ${CAPPER_BUYERS}) as g
-       union all select 'bench_seller_' || g, ${hash} from generate_series(1, ${OTHER_SELLERS}) as g`,
+       union all select 'bench_seller_' || g, ${hash} from generate_series(1, ${OTHER_SELLERS}) as g
+       union all select 'bench_other_' || g, 'seeded: never signs in' from generate_series(1, ${OTHER_BUYERS}) as g`,
     videosSql(`u.username = 'bench_capper'`, CAPPER_VIDEOS, 'Capper pick '),
     videosSql(`u.username like 'bench_seller_%'`, OTHER_SELLER_VIDEOS, 'Seller pick '),
     // What the sandbox flow leaves behind: a succeeded intent, the purchase, the sale, at the same moment.
@@ -359,7 +364,9 @@ export async function dashboardSeed(dist) {
        where (b.username like 'bench_buyer_%' and s.username = 'bench_capper')
           or (b.username = 'bench_collector' and s.username like 'bench_seller_%')
           or (b.username = 'bench_capper' and s.username = 'bench_seller_1' and v.id in (
-                select id from videos where user_id = s.id order by id limit ${CAPPER_PURCHASES}))`,
+                select id from videos where user_id = s.id order by id limit ${CAPPER_PURCHASES}))
+          or (b.username like 'bench_other_%' and s.username like 'bench_seller_%'
+              and (v.id + b.id) % ${(OTHER_SELLERS * OTHER_SELLER_VIDEOS) / OTHER_BUYER_PURCHASES} = 0)`,
     `insert into purchases (user_id, video_id, video_title, selections_snapshot, amount_cents, payment_intent_id,
                             created_at)
        select pi.buyer_id, pi.video_id, v.title, v.email_information, pi.amount_cents, pi.id, pi.updated_at
