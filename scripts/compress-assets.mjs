@@ -18,8 +18,9 @@ function* files(dir) {
 
 let count = 0;
 for (const file of files(root)) {
-  // index.html is rewritten per server start (settings meta), so it is served from memory instead.
-  if (!COMPRESSIBLE.test(file) || file.endsWith('index.html') || statSync(file).size < 1024) continue;
+  // index.html and home.html are rewritten per server start (settings meta), so they are served from memory.
+  const isPage = /[/\\](index|home)\.html$/.test(file);
+  if (!COMPRESSIBLE.test(file) || isPage || statSync(file).size < 1024) continue;
   const body = readFileSync(file);
   writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));

@@ -11,6 +11,12 @@ beforeAll(async () => {
     path.join(clientDir, 'index.html'),
     '<html><head><!--app-config--></head><body>app</body></html>',
   );
+  // A prerendered home page made with the default phone (scripts/prerender-home.mjs).
+  writeFileSync(
+    path.join(clientDir, 'home.html'),
+    '<html><head><!--app-config--></head><body><div id="root"><h1>Winning picks</h1>' +
+      '<a href="tel:+15550100199">Support: <span>+1 (555) 010-0199</span></a></div></body></html>',
+  );
   mkdirSync(path.join(clientDir, 'assets'));
   writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
   t = await createTestApp({ clientDir, env: { SUPPORT_PHONE: '+1 555 000 1234' } });
@@ -36,6 +42,17 @@ describe('serving the client', () => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
     },
   );
+
+  it("answers / with the prerendered home page, with this server's settings and support phone", async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('<h1>Winning picks</h1>');
+    expect(home.body).toContain('<a href="tel:+15550001234">Support: <span>+1 555 000 1234</span></a>');
+    expect(home.body).not.toContain('010-0199');
+    expect(home.body).toContain('<meta name="pickreel-config"');
+    // Other client routes keep the plain index.html: the prerender is the home page's first paint only.
+    expect((await t.app.inject({ method: 'GET', url: '/videos' })).body).not.toContain('Winning picks');
+  });
 
   it('serves hashed assets with a year of caching, and unknown API paths as JSON 404', async () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
 import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
 
 function escapeAttribute(value: string): string {
@@ -39,9 +40,27 @@ export async function registerClient(
   });
 
   app.decorate('indexHtml', indexHtml);
-  // The static plugin answers a directory (`/` included) with 403 when `index` is off: the home page is
-  // a client route like any other, so it gets index.html explicitly.
-  app.get('/', (_request, reply) => sendIndexHtml(reply, indexHtml));
+  const homeHtml = prerenderedHome(clientDir, meta, appConfig) ?? indexHtml;
+  // The static plugin answers a directory (`/` included) with 403 when `index` is off, so the home page
+  // is answered explicitly: with its prerendered first paint when the build made one (decision 012).
+  app.get('/', (_request, reply) => sendIndexHtml(reply, homeHtml));
+}
+
+/**
+ * dist/client/home.html (scripts/prerender-home.mjs): index.html with the home page's first render in
+ * #root, made with the default settings; the support phone in the hero is this server's own.
+ */
+function prerenderedHome(clientDir: string, meta: string, appConfig: AppConfig): string | null {
+  const file = path.join(clientDir, 'home.html');
+  if (!existsSync(file)) return null;
+  const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
+  return readFileSync(file, 'utf8')
+    .replace('<!--app-config-->', meta)
+    .replaceAll(
+      `tel:${digits(DEFAULT_SUPPORT_PHONE)}`,
+      `tel:${escapeAttribute(digits(appConfig.supportPhone))}`,
+    )
+    .replaceAll(escapeAttribute(DEFAULT_SUPPORT_PHONE), escapeAttribute(appConfig.supportPhone));
 }
 
 /** index.html for a client-side route: the React router decides what it shows (its 404 page included). */

@@ -1,0 +1,42 @@
+// After `vite build`: renders the home page's first paint (src/client/prerender-home.tsx) into
+// dist/client/home.html, which the server sends for `/` (docs/decisions/012). The client then renders
+// over it as on any other page; nothing is hydrated, so a difference can never be an error.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const clientDir = path.join(root, 'dist/client');
+// Inside the package, so the bundle's imports (react-dom...) resolve from node_modules.
+const out = path.join(root, 'node_modules/.cache/pickreel-prerender');
+try {
+  await build({
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { ssr: 'prerender-home.tsx', outDir: out, emptyOutDir: true, copyPublicDir: false },
+  });
+  const { renderHome } = await import(pathToFileURL(path.join(out, 'prerender-home.js')).href);
+  const markup = renderHome();
+  const index = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+  if (!index.includes('<div id="root"></div>')) throw new Error('dist/client/index.html has no empty #root');
+  // The entry starts from home-boot.js after the first paint; its modules still download at once, at
+  // low priority so they do not hold the paint up.
+  const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+  const entry = entryTag.exec(index)?.[1];
+  if (!entry) throw new Error('dist/client/index.html has no entry module script');
+  const home = index
+    .replace(
+      entryTag,
+      `<script type="module" src="/home-boot.js" data-entry="${entry}"></script>\n    <link rel="modulepreload" crossorigin href="${entry}">`,
+    )
+    .replaceAll(
+      '<link rel="modulepreload" crossorigin',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin',
+    )
+    .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+  writeFileSync(path.join(clientDir, 'home.html'), home);
+  console.log(`prerendered the home page: dist/client/home.html (${markup.length} characters of markup)`);
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
