@@ -16,7 +16,7 @@ import {
   requeueInterrupted,
   type ClaimedJob,
 } from './jobs-repository.js';
-import { processVideo } from './process-video.js';
+import { processVideo, type StepTimings } from './process-video.js';
 import type { MediaStorage } from './storage.js';
 
 export interface JobRunnerOptions {
@@ -147,9 +147,12 @@ export class MediaJobRunner {
       Math.max(1000, Math.floor(this.leaseMs / 3)),
     );
     try {
-      await this.execute(job, controller.signal);
+      const ms = await this.execute(job, controller.signal);
       await completeJob(db, job.id, this.workerId);
-      log.info({ jobId: job.id, videoId: job.videoId }, 'media job done');
+      log.info(
+        { jobId: job.id, videoId: job.videoId, ms: { queued: job.waitedMs, ...ms } },
+        'media job done',
+      );
     } catch (err) {
       if (controller.signal.aborted && !this.running) {
         // Shutting down: back to the queue at once, and this attempt does not count.
@@ -164,11 +167,11 @@ export class MediaJobRunner {
     return true;
   }
 
-  private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  private async execute(job: ClaimedJob, signal: AbortSignal): Promise<StepTimings> {
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
       throw new MediaError(`Unknown job kind: ${job.kind}`);
     const { db, storage, workRoot, onVideoChanged } = this.options;
-    await processVideo(
+    return processVideo(
       { db, storage, tools: this.options.tools(), workRoot, onVideoChanged, signal },
       job.videoId,
       job.payload,

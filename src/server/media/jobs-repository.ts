@@ -31,6 +31,7 @@ interface RawJob {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  waited_ms: number;
 }
 
 export interface ClaimedJob {
@@ -40,6 +41,8 @@ export interface ClaimedJob {
   payload: ProcessVideoPayload;
   attempts: number;
   maxAttempts: number;
+  /** From due to claimed: how long the job sat in the queue (the log's figure). */
+  waitedMs: number;
 }
 
 /**
@@ -61,7 +64,8 @@ export async function claimJob(db: Executor, workerId: string, leaseMs: number):
       limit 1
       for update skip locked
     )
-    returning id, kind, video_id, payload, attempts, max_attempts`);
+    returning id, kind, video_id, payload, attempts, max_attempts,
+      (extract(epoch from clock_timestamp() - run_at) * 1000)::int as waited_ms`);
   const row = rowsOf<RawJob>(result)[0];
   if (!row) return null;
   const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
@@ -72,6 +76,7 @@ export async function claimJob(db: Executor, workerId: string, leaseMs: number):
     payload: (payload ?? {}) as ProcessVideoPayload,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
+    waitedMs: Number(row.waited_ms),
   };
 }
 

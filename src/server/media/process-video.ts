@@ -53,7 +53,7 @@ export function transcodePlan(info: ProbeResult): { copyVideo: boolean; audio: '
   return { copyVideo, audio };
 }
 
-/** Input and codec arguments shared by the pipeline and the bench's bare reference command. */
+/** Input, stream selection and codec arguments of the rendition run. */
 function codecArgs(input: string, info: ProbeResult): string[] {
   const plan = transcodePlan(info);
   return [
@@ -76,14 +76,10 @@ function codecArgs(input: string, info: ProbeResult): string[] {
   ];
 }
 
-/** The browser MP4 alone, stream copy where the source already plays, else re-encoded (the bench's reference). */
-export function mp4Args(input: string, output: string, info: ProbeResult): string[] {
-  return [...codecArgs(input, info), '-movflags', '+faststart', '-f', 'mp4', output];
-}
-
 /**
  * The MP4 and the HLS rendition from one run (tee muxer): the source is read, and encoded if need be, once.
- * Relative outputs (run in the work folder), so no path needs tee's escaping.
+ * Relative outputs (run in the work folder), so no path needs tee's escaping. The media bench runs exactly
+ * these arguments as its bare-ffmpeg reference (bench/suites/media.mjs).
  */
 export function renditionArgs(input: string, info: ProbeResult): string[] {
   const plan = transcodePlan(info);
@@ -102,6 +98,9 @@ export function renditionArgs(input: string, info: ProbeResult): string[] {
       '[f=hls:hls_time=6:hls_list_size=0:hls_playlist_type=vod:hls_segment_filename=hls/segment%04d.ts]hls/index.m3u8',
   ];
 }
+
+/** Milliseconds per step of one job, for the log line (where the time goes: issue 4's numbers). */
+export type StepTimings = Record<string, number>;
 
 class ProgressWriter {
   private last = -1;
@@ -173,10 +172,17 @@ export async function processVideo(
   ctx: PipelineContext,
   videoId: number,
   payload: ProcessVideoPayload,
-): Promise<void> {
+): Promise<StepTimings> {
   const { db, storage, tools, signal } = ctx;
+  const timings: StepTimings = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
   const row = await findVideoRow(db, videoId);
-  if (!row) return; // deleted meanwhile: nothing to do
+  if (!row) return timings; // deleted meanwhile: nothing to do
   const keys = videoMediaKeys(videoId);
   const originalKey = row.originalFileKey ?? keys.original;
 
@@ -194,9 +200,11 @@ export async function processVideo(
   if (!(await storage.stat(originalKey)))
     throw new MediaError('The uploaded file is missing. Please upload it again.');
   const input = await storage.localCopy(originalKey);
+  lap('start');
 
   const info = await probe(tools, input);
   if (!info.video) throw new MediaError('The file has no video track.');
+  lap('probe');
 
   const work = path.join(ctx.workRoot, `video-${videoId}-${randomBytes(4).toString('hex')}`);
   await mkdir(path.join(work, 'hls'), { recursive: true });
@@ -208,8 +216,11 @@ export async function processVideo(
     // failing stops both.
     const sibling = new AbortController();
     const both = signal ? AbortSignal.any([signal, sibling.signal]) : sibling.signal;
+    const thumbStarted = performance.now();
     await Promise.all([
-      makeThumbnail(tools, input, thumb, info.duration, both),
+      makeThumbnail(tools, input, thumb, info.duration, both).then(() => {
+        timings.thumbnail = Math.round(performance.now() - thumbStarted);
+      }),
       run(tools.ffmpeg, renditionArgs(input, info), {
         cwd: work,
         signal: both,
@@ -223,6 +234,7 @@ export async function processVideo(
       throw error;
     });
     await progress.flush();
+    lap('renditions');
 
     // A retry replaces what an earlier run left.
     await storage.removePrefix(keys.hlsFolder);
@@ -234,6 +246,7 @@ export async function processVideo(
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+  lap('store');
 
   const updated = await updateVideo(db, videoId, {
     originalFileKey: originalKey,
@@ -250,4 +263,6 @@ export async function processVideo(
   // Deleted while we worked: its folder was removed before our files arrived, so remove them now.
   if (!updated) await storage.removePrefix(videoMediaPrefix(videoId));
   ctx.onVideoChanged();
+  lap('ready');
+  return timings;
 }
