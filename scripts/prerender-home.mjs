@@ -20,20 +20,14 @@ try {
   const markup = renderHome();
   const index = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   if (!index.includes('<div id="root"></div>')) throw new Error('dist/client/index.html has no empty #root');
-  // The entry starts from home-boot.js after the first paint; its modules still download at once, at
-  // low priority so they do not hold the paint up.
+  // The entry starts from home-boot.js after the first paint, and nothing of the app is requested before
+  // it: a module preload would download during the paint and, in a slow network, hold it up (decision 012).
   const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
   const entry = entryTag.exec(index)?.[1];
   if (!entry) throw new Error('dist/client/index.html has no entry module script');
   const home = index
-    .replace(
-      entryTag,
-      `<script type="module" src="/home-boot.js" data-entry="${entry}"></script>\n    <link rel="modulepreload" crossorigin href="${entry}">`,
-    )
-    .replaceAll(
-      '<link rel="modulepreload" crossorigin',
-      '<link rel="modulepreload" fetchpriority="low" crossorigin',
-    )
+    .replace(entryTag, `<script type="module" src="/home-boot.js" data-entry="${entry}"></script>`)
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
   writeFileSync(path.join(clientDir, 'home.html'), home);
   console.log(`prerendered the home page: dist/client/home.html (${markup.length} characters of markup)`);

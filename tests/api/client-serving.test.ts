@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,34 @@ describe('serving the client', () => {
     expect(home.body).toContain('<meta name="pickreel-config"');
     // Other client routes keep the plain index.html: the prerender is the home page's first paint only.
     expect((await t.app.inject({ method: 'GET', url: '/videos' })).body).not.toContain('Winning picks');
+  });
+
+  it('sends the home page compressed when the browser accepts it, and as is otherwise', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const cases = [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip, deflate', 'gzip', gunzipSync],
+      ['br;q=0, gzip;q=0.5', 'gzip', gunzipSync],
+      ['*', 'br', brotliDecompressSync],
+    ] as const;
+    for (const [accept, encoding, decode] of cases) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'accept-encoding': accept },
+      });
+      expect(response.headers['content-encoding'], accept).toBe(encoding);
+      expect(decode(response.rawPayload).toString(), accept).toBe(plain.body);
+    }
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br;q=0, gzip;q=0, identity' },
+    });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body).toBe(plain.body);
   });
 
   it('serves hashed assets with a year of caching, and unknown API paths as JSON 404', async () => {

@@ -1,5 +1,5 @@
 // The home page's loader (docs/decisions/012): the page arrives prerendered, so the app starts right
-// after that first paint rather than before it; the app's modules are already downloading (preloaded).
+// after that first paint rather than before it; its modules are requested only then.
 /* global document */
 const entry = document.querySelector('script[data-entry]').dataset.entry;
 let started = false;
