@@ -4,7 +4,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'vite';
+import { createHash } from 'node:crypto';
+import { build, minify } from 'vite';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientDir = path.join(root, 'dist/client');
@@ -25,8 +26,19 @@ try {
   const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
   const entry = entryTag.exec(index)?.[1];
   if (!entry) throw new Error('dist/client/index.html has no entry module script');
+  // The loader (src/client/home-boot.js), minified, under a content-hashed name like the other assets.
+  const boot = await minify(
+    'home-boot.js',
+    readFileSync(path.join(root, 'src/client/home-boot.js'), 'utf8'),
+    {
+      compress: true,
+      mangle: true,
+    },
+  );
+  const bootName = `assets/home-boot-${createHash('sha256').update(boot.code).digest('hex').slice(0, 10)}.js`;
+  writeFileSync(path.join(clientDir, bootName), boot.code);
   const home = index
-    .replace(entryTag, `<script type="module" src="/home-boot.js" data-entry="${entry}"></script>`)
+    .replace(entryTag, `<script type="module" src="/${bootName}" data-entry="${entry}"></script>`)
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
   writeFileSync(path.join(clientDir, 'home.html'), home);

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './styles.css';
@@ -8,8 +8,17 @@ if (!root) throw new Error('index.html lost its #root element');
 
 // On `/` the root already holds the prerendered first paint (docs/decisions/012): rendering replaces it with
 // the same markup. Not hydrated on purpose: a difference (the signed-in navbar) is then never an error.
+// Once it has, the home page's loader replays what the visitor did to the inert markup (home-boot.js).
+function Ready() {
+  useEffect(() => {
+    window.dispatchEvent(new Event('pickreel:ready'));
+  }, []);
+  return null;
+}
+
 createRoot(root).render(
   <StrictMode>
     <App />
+    <Ready />
   </StrictMode>,
 );

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { E2E_SUPPORT_PHONE } from '../setup/e2e-env';
 import { fakeVideo, serveHomeList } from './catalog-helpers';
 import { expect, test } from './fixtures';
@@ -59,4 +60,44 @@ test('the footer carries the brand, social links, the responsible-gambling line 
   await expect(social).toHaveCount(4);
   await expect(social.first()).toHaveAttribute('href', '#');
   await expect(social.first()).toHaveAccessibleName('PickReel on X');
+});
+
+/** Holds the app's entry module, so the prerendered home page stays inert until `release()`. */
+async function holdTheApp(page: Page) {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return () => release();
+}
+
+test('a search typed before the app has started is kept and answered once it has', async ({ page }) => {
+  const release = await holdTheApp(page);
+  await page.goto('/');
+  // The prerendered first paint is there before any of the app's JavaScript.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const search = page.getByRole('searchbox', { name: 'Search videos' });
+  await search.fill('early bird');
+  await search.press('Enter');
+  await expect(page).toHaveURL('/'); // no page load in the meantime
+  release();
+  await expect(page).toHaveURL('/videos?q=early%20bird');
+  await expect(page.getByRole('searchbox', { name: 'Search videos' })).toHaveValue('early bird');
+});
+
+test('a button clicked before the app has started does its work once it has', async ({ page }) => {
+  const release = await holdTheApp(page);
+  await page.goto('/');
+  await page.evaluate(() => {
+    (window as unknown as { beforeReload: boolean }).beforeReload = true;
+  });
+  await page.getByRole('button', { name: 'Refresh page' }).click();
+  const reloaded = page.waitForEvent('load');
+  release();
+  await reloaded;
+  expect(
+    await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload),
+  ).toBeUndefined();
 });
