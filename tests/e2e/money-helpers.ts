@@ -87,6 +87,18 @@ export async function createFileVideo(capper: Account, input: VideoInput): Promi
   return (await res.json()) as { id: number };
 }
 
+/** Waits for the server to finish an upload's media job (the video is public only once it is ready). */
+export async function waitUntilPlayable(capper: Account, videoId: number): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        ((await (await capper.api.get(`/api/videos/${videoId}`)).json()) as { transcodingStatus: string })
+          .transcodingStatus,
+      { timeout: 30_000 },
+    )
+    .toBe('ready');
+}
+
 /** A whole sandbox purchase through the API, as the checkout page makes it. */
 export async function buyViaApi(buyer: Account, videoId: number): Promise<void> {
   const intent = await buyer.api.post('/api/create-payment-intent', { data: { videoId } });

@@ -12,6 +12,7 @@ import {
   createFileVideo,
   createLinkVideo,
   newAccount,
+  waitUntilPlayable,
   uniqueTitle,
 } from './money-helpers';
 
@@ -348,14 +349,7 @@ test('a purchased upload plays inline with pause, resume, mute and stop', async 
   const buyer = await newAccount(playwright, { baseURL, extraHTTPHeaders }, 'bettor');
   const title = uniqueTitle('Upload to buy');
   const video = await createFileVideo(capper, { title, price: 7, selections: 'Over 44.5' });
-  await expect
-    .poll(
-      async () =>
-        ((await (await capper.api.get(`/api/videos/${video.id}`)).json()) as { transcodingStatus: string })
-          .transcodingStatus,
-      { timeout: 30_000 },
-    )
-    .toBe('ready');
+  await waitUntilPlayable(capper, video.id);
   await buyViaApi(buyer, video.id);
 
   await loginViaApi(page, buyer.credentials);
@@ -401,14 +395,7 @@ test('a buyer downloads the original upload from the purchase card and the video
   const title = uniqueTitle('Original to download');
   const video = await createFileVideo(capper, { title, price: 6, selections: 'Under 210' });
   const original = readFileSync(mediaFixture('h264Mov'));
-  await expect
-    .poll(
-      async () =>
-        ((await (await capper.api.get(`/api/videos/${video.id}`)).json()) as { transcodingStatus: string })
-          .transcodingStatus,
-      { timeout: 30_000 },
-    )
-    .toBe('ready');
+  await waitUntilPlayable(capper, video.id);
 
   // Before buying there is nothing to download, in the page or in the API.
   await loginViaApi(page, stranger.credentials);
