@@ -152,6 +152,9 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     },
   });
 
+  /** What checkUpload read, for the PATCH handler: one read of the upload's record and size per chunk. */
+  const checked = new WeakMap<FastifyRequest, Upload>();
+
   /** Ids are ours (32 hex digits), and an upload is visible to its uploader only. */
   async function checkUpload(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
     const user = currentUser(request);
@@ -160,6 +163,7 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     const upload = await uploadOf(id);
     if (upload) {
       if (upload.metadata?.userId !== String(user.id)) throw notFound('Upload not found.');
+      checked.set(request, upload);
       return;
     }
     // Finished and taken in already: a client resuming it learns it is complete, and its video.
@@ -205,7 +209,7 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
         .headers(tusHeaders)
         .send({ message: 'Expected application/offset+octet-stream.' });
     }
-    const upload = await uploadOf(id);
+    const upload = checked.get(request) ?? (await uploadOf(id));
     if (!upload || upload.size === undefined) throw notFound('Upload not found.');
     const offset = Number(request.headers['upload-offset']);
     if (!Number.isSafeInteger(offset) || offset !== upload.offset) {
