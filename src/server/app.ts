@@ -16,7 +16,6 @@ import { paymentRoutes } from './features/payments/routes.js';
 import { purchaseRoutes } from './features/purchases/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
-import { StripeProvider } from './payments/stripe-provider.js';
 import { registerMediaAndUploads } from './features/uploads/plugin.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
@@ -107,10 +106,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dataDir: config.dataDir,
     catalog,
   });
+  // Stripe's SDK (~10 MB resident) is loaded only when its keys are set.
   const payments =
     options.paymentProvider ??
     (config.stripe
-      ? new StripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret })
+      ? new (await import('./payments/stripe-provider.js')).StripeProvider({
+          secretKey: config.stripe.secretKey,
+          webhookSecret: config.stripe.webhookSecret,
+        })
       : new SandboxProvider(db));
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db, catalog });

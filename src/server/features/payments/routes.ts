@@ -11,7 +11,7 @@ import { webhookEvents } from '../../db/schema.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-errors.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import { SandboxProvider } from '../../payments/sandbox-provider.js';
-import { StripeProvider } from '../../payments/stripe-provider.js';
+import type { StripeProvider } from '../../payments/stripe-provider.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import { createPaymentIntent, fulfilPayment, revokePayment } from './payments-service.js';
 import { eq } from 'drizzle-orm';
@@ -50,7 +50,8 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
     );
   }
 
-  if (provider instanceof StripeProvider) {
+  if (provider.name === 'stripe') {
+    const stripe = provider as StripeProvider;
     await app.register(async (webhook) => {
       // The signature covers the exact bytes Stripe sent: keep the body raw on this route only.
       webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
@@ -62,7 +63,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
           throw badRequest('Missing Stripe signature.');
         let event: Stripe.Event;
         try {
-          event = provider.constructEvent(request.body, signature);
+          event = stripe.constructEvent(request.body, signature);
         } catch {
           throw badRequest('Invalid Stripe signature.');
         }
