@@ -13,7 +13,7 @@ import { EarningsTile } from '../../earnings/components/earnings-tile';
 import { PayoutRequests } from '../../earnings/components/payout-requests';
 import { VideoCard } from '../../videos/components/video-card';
 import { usePurchases } from '../api/get-purchases';
-import { useUserVideos } from '../api/get-user-videos';
+import { useUserVideos } from '../../videos/api/get-user-videos';
 import { PurchaseCard } from '../components/purchase-card';
 
 type DashboardTab = 'uploads' | 'purchased';

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { apiRequest } from '../../../lib/api-request';
 
+/** spec 7: the capper's own videos; uploads and deletions refresh this key (the dashboard uses it too). */
 export const USER_VIDEOS_QUERY_KEY = ['/api/user/videos'] as const;
 
 /** The signed-in capper's own videos, newest first, including those still processing or failed. */
