@@ -114,3 +114,18 @@ export function groupCpuSeconds(pgid) {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/**
+ * A timed window: first wait (when `waitQuiet`) for the machine to calm down, then run `fn` and record
+ * what other processes used meanwhile. Returns `{ value, noise }` (`noise.share`: 'Others CPU').
+ */
+export async function timedWindow({ waitQuiet, log }, fn) {
+  if (waitQuiet) {
+    const quiet = await waitForQuiet();
+    if (!quiet.quiet)
+      log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
+  }
+  const watch = watchOthers();
+  const value = await fn();
+  return { value, noise: watch.stop() };
+}

@@ -3,11 +3,12 @@
 // with 1,000 videos under Lighthouse (mobile emulation, median of 5). Each part reports on its own.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromiumPath } from '../lib/chromium.mjs';
+import { CHROMIUM_ARGS, chromiumPath } from '../lib/chromium.mjs';
 import { rawGet, request, waitFor200 } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
-import { groupCpuSeconds, waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
+import { scratchPostgres } from '../lib/postgres.mjs';
 import { runBounded, spawnTracked } from '../lib/procs.mjs';
 import { ensureBuilt, root, startServer } from '../lib/server.mjs';
 import { fmt, freePort, median, tempDir } from '../lib/util.mjs';
@@ -19,23 +20,11 @@ const TARGET_SCORE = 95;
 const SMALL = 1_000;
 const LARGE = 100_000;
 const LIGHTHOUSE_RUNS = 5;
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_DATABASE = 'pickreel_bench_catalog'; // our own; never `test` (CI's)
 const seedScript = path.join(root, 'dist/node/server/scripts/seed-demo.js');
 
 // Lighthouse's headless Chromium: the flags the foundation suite uses, nothing leaves 127.0.0.1.
-const LIGHTHOUSE_CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
+const LIGHTHOUSE_CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];
 
 export default {
   description:
@@ -44,16 +33,7 @@ export default {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');
     ctx.logFile = (name) => path.join(logs, `${name.replace(/\W+/g, '-')}.log`);
-    ctx.timed = async (fn) => {
-      if (ctx.waitQuiet) {
-        const quiet = await waitForQuiet();
-        if (!quiet.quiet)
-          log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
-      }
-      const watch = watchOthers();
-      const value = await fn();
-      return { value, noise: watch.stop() };
-    };
+    ctx.timed = (fn) => timedWindow(ctx, fn);
     ctx.build = await ensureBuilt(log);
     result.details.build = ctx.build;
     result.notes.push(...ctx.build.notes);
@@ -107,42 +87,12 @@ async function seed(ctx, env, total) {
   return { videos: total, seconds };
 }
 
-/** A scratch PostgreSQL database of our own, dropped afterwards; null (with the reason) when unavailable. */
-async function scratchPostgres() {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    return {
-      error: `PostgreSQL not reachable at ${PG_ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}: ${error.message}`,
-    };
-  }
-  const recreate = async (drop) => {
-    await admin.query(`drop database if exists ${PG_DATABASE} with (force)`);
-    if (!drop) await admin.query(`create database ${PG_DATABASE}`);
-  };
-  await recreate(false);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${PG_DATABASE}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      try {
-        await recreate(true);
-      } finally {
-        await admin.end();
-      }
-    },
-  };
-}
-
 async function catalogOn(ctx, { kind, label }) {
   const { result, log } = ctx;
   const env = {};
   let pgScratch;
   if (kind === 'postgres') {
-    pgScratch = await scratchPostgres();
+    pgScratch = await scratchPostgres(PG_DATABASE);
     if (pgScratch.error) {
       result.rows.push({ label: `${label}: GET /api/videos`, display: 'skipped', skipped: true });
       result.notes.push(pgScratch.error);

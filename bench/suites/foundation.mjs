@@ -7,7 +7,7 @@ import { launchChromium } from '../lib/chromium.mjs';
 import { rawGet, request } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
-import { groupCpuSeconds, waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
 import { ensureBuilt, signIn, startServer } from '../lib/server.mjs';
 import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
 
@@ -23,16 +23,7 @@ export default {
     const logs = tempDir('pickreel-bench-logs-');
     ctx.logFile = (name) => path.join(logs, `${name}.log`);
     // A timed window: first wait for the machine to calm down, then record what others used during it.
-    ctx.timed = async (fn) => {
-      if (ctx.waitQuiet) {
-        const quiet = await waitForQuiet();
-        if (!quiet.quiet)
-          log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
-      }
-      const watch = watchOthers();
-      const value = await fn();
-      return { value, noise: watch.stop() };
-    };
+    ctx.timed = (fn) => timedWindow(ctx, fn);
     ctx.build = await ensureBuilt(log);
     result.details.build = ctx.build;
     result.notes.push(...ctx.build.notes);

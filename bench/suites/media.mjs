@@ -18,7 +18,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { findNginx, nginxVersion } from '../lib/nginx.mjs';
-import { waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { timedWindow } from '../lib/noise.mjs';
+import { scratchPostgres } from '../lib/postgres.mjs';
 import { runBounded, spawnTracked } from '../lib/procs.mjs';
 import { ensureBuilt, root, signIn, startServer } from '../lib/server.mjs';
 import { fmt, freePort, median, procStatusBytes, sleep, tempDir } from '../lib/util.mjs';
@@ -42,35 +43,7 @@ const FIELDS = {
 };
 
 const ROWS = ['upload', 'range', 'copy', 'encode'];
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_DATABASE = 'pickreel_bench_media'; // our own; never `test` (CI's)
-
-/** A scratch PostgreSQL database of our own, dropped afterwards; { error } when there is no server. */
-async function scratchPostgres() {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    return {
-      error: `PostgreSQL not reachable at ${PG_ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}: ${error.message}`,
-    };
-  }
-  await admin.query(`drop database if exists ${PG_DATABASE} with (force)`);
-  await admin.query(`create database ${PG_DATABASE}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${PG_DATABASE}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      try {
-        await admin.query(`drop database if exists ${PG_DATABASE} with (force)`);
-      } finally {
-        await admin.end();
-      }
-    },
-  };
-}
 
 /** BENCH_MEDIA_ROWS=copy,encode runs only those rows (range needs upload, which it then runs too). */
 function selectedRows() {
@@ -362,14 +335,8 @@ export default {
     const { renditionArgs } = await import(dist('media/process-video.js'));
     const tools = resolveMediaTools();
     const timed = async (fn) => {
-      if (waitQuiet) {
-        const quiet = await waitForQuiet();
-        if (!quiet.quiet)
-          log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
-      }
-      const watch = watchOthers();
-      const value = await fn();
-      return { value, othersCpuShare: watch.stop().share };
+      const { value, noise } = await timedWindow({ waitQuiet, log }, fn);
+      return { value, othersCpuShare: noise.share };
     };
 
     const work = tempDir('pickreel-bench-media-');
@@ -637,7 +604,7 @@ export default {
     }
 
     // The same upload with the server on PostgreSQL: the RSS without PGlite's heap.
-    const postgres = rows.has('upload') ? await scratchPostgres() : null;
+    const postgres = rows.has('upload') ? await scratchPostgres(PG_DATABASE) : null;
     if (postgres?.error) result.notes.push(`${postgres.error}: no RSS figure for the server on PostgreSQL`);
     if (postgres?.url) {
       try {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
-import { waitForQuiet, watchOthers } from '../lib/noise.mjs';
+import { timedWindow } from '../lib/noise.mjs';
+import { PG_ADMIN_URL } from '../lib/postgres.mjs';
 import { ensureBuilt, root, startServer } from '../lib/server.mjs';
 import { fmt, tempDir } from '../lib/util.mjs';
 
@@ -15,7 +16,6 @@ const BUYERS = 20;
 const TARGET_DASHBOARD_P99_MS = 20;
 const PASSWORD = 'bench-password-123';
 // The bench's own database on the shared server; CI uses `test`, which is never touched here.
-const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_BENCH_DB = 'pickreel_bench_money';
 const PG_BENCH_URL = `postgres://postgres@127.0.0.1:5432/${PG_BENCH_DB}`;
 // Stripe's succeeding test card, sent as the sandbox card form sends it (digits only, 4-digit year).
@@ -167,17 +167,6 @@ function videosSql(ownerCondition, perOwner, titlePrefix) {
     where ${ownerCondition}`;
 }
 
-async function timedWindow(waitQuiet, log, fn) {
-  if (waitQuiet) {
-    const quiet = await waitForQuiet();
-    if (!quiet.quiet)
-      log(`(machine busy: others use ${Math.round(quiet.share * 100)}% of it; measuring anyway)`);
-  }
-  const watch = watchOthers();
-  const value = await fn();
-  return { value, noise: watch.stop() };
-}
-
 async function startOn(database, logFile) {
   return startServer({
     dataDir: database.dataDir,
@@ -255,7 +244,7 @@ async function purchases(ctx, kind, label) {
       return { t0, t1, t2, t3: performance.now() };
     };
 
-    const run = await timedWindow(waitQuiet, log, async () => {
+    const run = await timedWindow({ waitQuiet, log }, async () => {
       const start = performance.now();
       const measureFrom = start + warmupMs;
       const stopAt = measureFrom + windowMs;
@@ -433,7 +422,7 @@ async function dashboard(ctx, kind, label, tool) {
       const url = `${server.url}${e.path}`;
       const load = async (connections) => {
         await runLoad(tool, url, { connections, threads: 1, seconds: quick ? 1 : 2, headers }); // warm-up
-        const { value: figures, noise } = await timedWindow(waitQuiet, log, () =>
+        const { value: figures, noise } = await timedWindow({ waitQuiet, log }, () =>
           runLoad(tool, url, { connections, threads: 1, seconds, headers }),
         );
         if (figures.non2xx || figures.socketErrors)
