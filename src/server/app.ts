@@ -53,8 +53,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
+    // Exact paths only: a wildcard ('*.password') made pino walk every line's keys, ~2 µs a request.
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'password', '*.password'],
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'password', 'body.password', 'err.password'],
       censor: '[redacted]',
     },
   };
