@@ -62,3 +62,33 @@ export function table(rows) {
       .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
+
+/**
+ * A suite's independent parts: `part(name, fn)` runs one, and a failure becomes a 'failed' row and a note
+ * instead of ending the suite; `finish()` adds the noisy-machine note and throws if any part failed.
+ */
+export function suiteParts({ log, result }) {
+  const errors = [];
+  return {
+    async part(name, fn) {
+      try {
+        await fn();
+      } catch (error) {
+        errors.push(`${name}: ${error.message}`);
+        log(`${name} FAILED: ${error.stack ?? error}`);
+        result.rows.push({ label: name, display: 'failed', skipped: true, note: error.message });
+        result.notes.push(`${name} failed: ${error.message.split('\n')[0]}`);
+      }
+    },
+    finish() {
+      const busiest = Math.max(0, ...result.rows.map((r) => r.othersCpuShare).filter(Number.isFinite));
+      if (busiest > 0.15) {
+        result.notes.push(
+          `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): ` +
+            'those figures are unreliable (noise during the nginx run flatters the ratio); rerun on a quiet machine',
+        );
+      }
+      if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
+    },
+  };
+}

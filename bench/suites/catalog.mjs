@@ -11,6 +11,7 @@ import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
 import { scratchPostgres } from '../lib/postgres.mjs';
 import { runBounded, spawnTracked } from '../lib/procs.mjs';
 import { ensureBuilt, root, startServer } from '../lib/server.mjs';
+import { suiteParts } from '../lib/report.mjs';
 import { fmt, freePort, median, tempDir } from '../lib/util.mjs';
 
 const TARGET_RATIO = 0.5;
@@ -45,27 +46,10 @@ export default {
     if (!ctx.nginx)
       result.notes.push('nginx not found (/usr/sbin/nginx, or NGINX_PATH): reference and ratio skipped');
 
-    const errors = [];
-    const part = async (name, fn) => {
-      try {
-        await fn(ctx);
-      } catch (error) {
-        errors.push(`${name}: ${error.message}`);
-        log(`${name} FAILED: ${error.stack ?? error}`);
-        result.rows.push({ label: name, display: 'failed', skipped: true, note: error.message });
-        result.notes.push(`${name} failed: ${error.message.split('\n')[0]}`);
-      }
-    };
-    await part('Embedded database (PGlite)', (c) => catalogOn(c, { kind: 'pglite', label: 'PGlite' }));
-    await part('PostgreSQL', (c) => catalogOn(c, { kind: 'postgres', label: 'PostgreSQL' }));
-    const busiest = Math.max(0, ...result.rows.map((r) => r.othersCpuShare).filter(Number.isFinite));
-    if (busiest > 0.15) {
-      result.notes.push(
-        `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): ` +
-          'those figures are unreliable (noise during the nginx run flatters the ratio); rerun on a quiet machine',
-      );
-    }
-    if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
+    const { part, finish } = suiteParts(ctx);
+    await part('Embedded database (PGlite)', () => catalogOn(ctx, { kind: 'pglite', label: 'PGlite' }));
+    await part('PostgreSQL', () => catalogOn(ctx, { kind: 'postgres', label: 'PostgreSQL' }));
+    finish();
   },
 };
 

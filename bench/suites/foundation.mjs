@@ -9,6 +9,7 @@ import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
 import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
 import { ensureBuilt, signIn, startServer } from '../lib/server.mjs';
+import { suiteParts } from '../lib/report.mjs';
 import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
 
 const TARGET_RATIO = 0.3;
@@ -29,28 +30,11 @@ export default {
     result.notes.push(...ctx.build.notes);
     if (!ctx.build.serverBuilt)
       throw new Error('no server build (dist/node/server/main.js): nothing to measure');
-    const errors = [];
-    const part = async (name, fn) => {
-      try {
-        await fn(ctx);
-      } catch (error) {
-        errors.push(`${name}: ${error.message}`);
-        log(`${name} FAILED: ${error.stack ?? error}`);
-        result.rows.push({ label: name, display: 'failed', skipped: true, note: error.message });
-        result.notes.push(`${name} failed: ${error.message.split('\n')[0]}`);
-      }
-    };
-    await part('Cold start and idle memory', coldStartAndMemory);
-    await part('GET /api/user beside nginx', apiUserBesideNginx);
-    await part('Home page JavaScript', homePageJs);
-    const busiest = Math.max(0, ...result.rows.map((r) => r.othersCpuShare).filter(Number.isFinite));
-    if (busiest > 0.15) {
-      result.notes.push(
-        `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): ` +
-          'those figures are unreliable (noise during the nginx run flatters the ratio); rerun on a quiet machine',
-      );
-    }
-    if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
+    const { part, finish } = suiteParts(ctx);
+    await part('Cold start and idle memory', () => coldStartAndMemory(ctx));
+    await part('GET /api/user beside nginx', () => apiUserBesideNginx(ctx));
+    await part('Home page JavaScript', () => homePageJs(ctx));
+    finish();
   },
 };
 

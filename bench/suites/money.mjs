@@ -10,6 +10,7 @@ import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { timedWindow } from '../lib/noise.mjs';
 import { PG_ADMIN_URL } from '../lib/postgres.mjs';
 import { ensureBuilt, root, startServer } from '../lib/server.mjs';
+import { suiteParts } from '../lib/report.mjs';
 import { fmt, tempDir } from '../lib/util.mjs';
 
 const BUYERS = 20;
@@ -491,17 +492,7 @@ export default {
     else result.notes.push(`no PostgreSQL at ${PG_ADMIN_URL}: the PostgreSQL rows are skipped`);
     if (!tool) result.notes.push('neither wrk nor autocannon found: the dashboard rows are skipped');
 
-    const errors = [];
-    const part = async (name, fn) => {
-      try {
-        await fn();
-      } catch (error) {
-        errors.push(`${name}: ${error.message}`);
-        log(`${name} FAILED: ${error.stack ?? error}`);
-        result.rows.push({ label: name, display: 'failed', skipped: true, note: error.message });
-        result.notes.push(`${name} failed: ${error.message.split('\n')[0]}`);
-      }
-    };
+    const { part, finish } = suiteParts(ctx);
     // BENCH_MONEY_ONLY=dashboard:postgres (comma-separated part:database pairs) runs only those parts.
     const only = process.env.BENCH_MONEY_ONLY?.split(',');
     const wanted = (name, kind) => !only || only.includes(`${name}:${kind}`);
@@ -510,11 +501,6 @@ export default {
       if (tool && wanted('dashboard', kind))
         await part(`Dashboard data, ${label}`, () => dashboard(ctx, kind, label, tool));
     }
-    const busiest = Math.max(0, ...result.rows.map((r) => r.othersCpuShare).filter(Number.isFinite));
-    if (busiest > 0.15)
-      result.notes.push(
-        `other processes used up to ${Math.round(busiest * 100)}% of the machine during timed windows ('Others CPU'): rerun on a quiet machine`,
-      );
-    if (errors.length) throw new Error(`${errors.length} part(s) failed:\n${errors.join('\n')}`);
+    finish();
   },
 };
