@@ -1,12 +1,17 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 
 export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
-  // A new page starts at its top, as it would with full page loads.
-  useEffect(() => window.scrollTo(0, 0), [location]);
+  // A new page starts at its top, as it would with full page loads. Not on the first render: the page
+  // just loaded, and a visitor may already have scrolled the prerendered home page (decision 012).
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (shown.current !== null && shown.current !== location) window.scrollTo(0, 0);
+    shown.current = location;
+  }, [location]);
 
   return (
     <div className="flex min-h-dvh flex-col">
