@@ -40,8 +40,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    // Started as users start it (README), with the start script's Node settings: `npm run test:e2e` has
-    // just built dist/.
+    // Started as users start it (README): `npm run test:e2e` has just built dist/.
     command: 'npm start',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
