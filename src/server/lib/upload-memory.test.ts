@@ -1,19 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
-import { createUploadMemory, youngGenerationCollector } from './upload-memory.js';
+import { COLLECT_EVERY_BYTES, createUploadMemory, youngGenerationCollector } from './upload-memory.js';
 
 const MB = 1024 * 1024;
 
 describe('upload memory', () => {
-  it('collects once every 8 MB of upload bytes, whatever the chunk sizes', () => {
+  it('collects once every 4 MB of upload bytes, whatever the chunk sizes', () => {
+    expect(COLLECT_EVERY_BYTES).toBe(4 * MB);
     const collect = vi.fn();
     const memory = createUploadMemory(collect);
-    for (let i = 0; i < 127; i++) memory.received(64 * 1024); // 8 MB - 64 KB
+    for (let i = 0; i < 63; i++) memory.received(64 * 1024); // 4 MB - 64 KB
     expect(collect).not.toHaveBeenCalled();
     memory.received(64 * 1024);
     expect(collect).toHaveBeenCalledTimes(1);
-    memory.received(5 * MB);
     memory.received(2 * MB);
+    memory.received(1 * MB);
     expect(collect).toHaveBeenCalledTimes(1);
     memory.received(1 * MB);
     expect(collect).toHaveBeenCalledTimes(2);

@@ -1,12 +1,12 @@
 // Node's HTTP parser copies every piece of a request body (up to 64 KB) into a buffer of its own, outside
 // V8's heap, freed only when V8 collects the small Buffer object that points at it. V8 sees little garbage
 // and collects rarely, so a 1 GB upload left ~35 MB of dead buffers in the process (issue 4: ≤ 200 MB of
-// RSS during an upload). A young-generation collection after every 8 MB of upload bytes keeps that to a
+// RSS during an upload). A young-generation collection after every 4 MB of upload bytes keeps that to a
 // few MB, for about half a millisecond each time (docs/decisions/007).
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-export const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
+export const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
 
 export interface UploadMemory {
   /** Counts bytes of an upload's body that went through; collects the young generation now and then. */
