@@ -1,6 +1,5 @@
-// Builds (when needed) and starts PickReel the way a user does: the command of `npm start` (package.json's
-// start script, `node <settings> scripts/start.mjs`, run without npm in between), on 127.0.0.1, a free port
-// and a DATA_DIR of the caller's choosing.
+// Builds (when needed) and starts PickReel the way a user does: `node scripts/start.mjs` (what `npm start`
+// runs), on 127.0.0.1, a free port and a DATA_DIR of the caller's choosing.
 import { existsSync, openSync, closeSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,19 +10,6 @@ import { freePort, procStatusBytes } from './util.mjs';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const serverEntry = path.join(root, 'dist/node/server/main.js');
 export const clientIndex = path.join(root, 'dist/client/index.html');
-
-/** The arguments `npm start` gives node: package.json's start script is `node [flags…] scripts/start.mjs`. */
-export function startArgs() {
-  const script = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const [command, ...args] = script.trim().split(/\s+/);
-  if (
-    command !== 'node' ||
-    args.at(-1) !== 'scripts/start.mjs' ||
-    args.some((a) => !a.startsWith('-') && a !== args.at(-1))
-  )
-    throw new Error(`package.json's start script is not 'node [flags] scripts/start.mjs': ${script}`);
-  return args;
-}
 
 function newestMtime(dir) {
   let newest = 0;
@@ -98,7 +84,7 @@ export async function startServer({ dataDir, logFile, env = {}, readyPath = '/',
   }
   Object.assign(childEnv, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }, env);
   const startedAt = performance.now();
-  const proc = spawnTracked(process.execPath, startArgs(), {
+  const proc = spawnTracked(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', fd, fd],
@@ -118,7 +104,7 @@ export async function startServer({ dataDir, logFile, env = {}, readyPath = '/',
   return {
     url,
     port,
-    pid: proc.pid, // scripts/start.mjs imports dist/node/server/main.js: this pid IS the server
+    pid: proc.pid, // node scripts/start.mjs imports dist/node/server/main.js: this pid IS the server
     startedAt,
     readyAt: ready.at,
     startMs: ready.at - startedAt,

@@ -328,7 +328,9 @@ async function settle(server, { idleMs = 30_000, stableMs = 5_000, maxMs = 90_00
  * server has settled (an extra line: what the same upload costs a server that has been idle a while).
  */
 async function measureUpload(server, cookie, file, timed, { atRest = false } = {}) {
-  const rest = atRest ? await settle(server) : (await sleep(3000), null);
+  let rest = null;
+  if (atRest) rest = await settle(server);
+  else await sleep(3000);
   const idleRss = server.rssBytes() ?? NaN;
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes() ?? 0)), 100);

@@ -99,7 +99,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dataDir,
     startParams: [
       ...PGlite.defaultStartParams,
-      ...['-c', 'shared_buffers=8MB', '-c', 'wal_buffers=1MB', '-c', 'max_connections=5'],
+      '-c',
+      'shared_buffers=8MB',
+      '-c',
+      'wal_buffers=1MB',
+      '-c',
+      'max_connections=5',
     ],
   };
   let client: PGlite;
