@@ -19,7 +19,6 @@ import {
 } from '../../../common/schemas/uploads.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, HttpError } from '../../lib/http-errors.js';
-import { createUploadMemory } from '../../lib/upload-memory.js';
 import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireUser } from '../auth/session.js';
@@ -58,8 +57,6 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
   const { db } = options;
   const effects: UploadEffects = options;
   const incomingDir = path.join(options.uploadsDir, 'incoming');
-  // One count for both ways in: what matters is the process's upload bytes, not one request's.
-  const uploadMemory = createUploadMemory();
   await mkdir(incomingDir, { recursive: true });
 
   await app.register(multipart, {
@@ -85,7 +82,6 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
     };
     const sniff = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        uploadMemory.received(chunk.length);
         if (file.head.length < MOV_SIGNATURE_BYTES) {
           file.head = Buffer.concat([file.head, chunk.subarray(0, MOV_SIGNATURE_BYTES - file.head.length)]);
         }
@@ -170,5 +166,5 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
     },
   );
 
-  await registerTus(app, { ...options, effects, uploadMemory });
+  await registerTus(app, { ...options, effects });
 }

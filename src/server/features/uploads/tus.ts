@@ -14,7 +14,6 @@ import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
 import type { UploadResult } from '../../../common/schemas/uploads.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, HttpError, notFound, unauthorized } from '../../lib/http-errors.js';
-import type { UploadMemory } from '../../lib/upload-memory.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import type { UserRow } from '../auth/users-repository.js';
@@ -45,12 +44,10 @@ export interface TusOptions {
   storage: MediaStorage;
   uploadsDir: string;
   effects: UploadEffects;
-  /** Collects the request buffers of upload bodies now and then (lib/upload-memory). */
-  uploadMemory: UploadMemory;
 }
 
 export async function registerTus(app: FastifyInstance, options: TusOptions): Promise<void> {
-  const { db, storage, effects, uploadMemory } = options;
+  const { db, storage, effects } = options;
   const directory = path.join(options.uploadsDir, 'tus');
   await mkdir(directory, { recursive: true });
   const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
@@ -235,7 +232,6 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       const count = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           received += chunk.length;
-          uploadMemory.received(chunk.length);
           callback(received > room ? Object.assign(new Error('too long'), { statusCode: 413 }) : null, chunk);
         },
       });
