@@ -6,6 +6,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -118,7 +119,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // for hot functions, kept beside it. Baseline only keeps ~65 MB less resident for queries ~8 % slower
     // (docs/decisions/002); set before the module is compiled, and it only concerns WebAssembly.
     v8.setFlagsFromString('--liftoff-only');
-    client = await PGlite.create({ ...pgliteOptions, loadDataDir: options.loadDataDir });
+    // pg_trgm serves the catalog search's index, as on a PostgreSQL server (issue 11).
+    client = await PGlite.create({
+      ...pgliteOptions,
+      extensions: { pg_trgm },
+      loadDataDir: options.loadDataDir,
+    });
   } catch (error) {
     unlock();
     throw error;
