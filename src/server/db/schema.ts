@@ -134,10 +134,23 @@ export const paymentIntents = pgTable(
     currency: text('currency').notNull().default('usd'),
     status: text('status').notNull().default('requires_payment_method'),
     lastError: text('last_error'),
+    // Why a succeeded payment was given back (issue 11: a payment that unlocks nothing is refunded).
+    refundReason: text('refund_reason'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_intents_buyer_video_idx').on(t.buyerId, t.videoId)],
+  (t) => [
+    index('payment_intents_buyer_video_idx').on(t.buyerId, t.videoId),
+    // At most one open intent per buyer and video, across server instances (issue 11, decision 010).
+    uniqueIndex('payment_intents_open_idx')
+      .on(t.buyerId, t.videoId)
+      .where(sql`status not in ('succeeded', 'canceled', 'refunded')`),
+    // A price change cancels the video's open intents.
+    index('payment_intents_open_video_idx')
+      .on(t.videoId)
+      .where(sql`status not in ('succeeded', 'canceled', 'refunded')`),
+  ],
 );
 
 export const purchases = pgTable(
