@@ -31,10 +31,17 @@ export const users = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     manualEarningsCents: integer('manual_earnings_cents').notNull().default(0),
     createdAt: createdAt(),
+    // NFKC + case fold of username, and its TR39 confusable skeleton (features/auth/usernames.ts, issue 11).
+    // Computed in JavaScript: null only on rows written before the column, until the start-up backfill.
+    usernameKey: text('username_key'),
+    usernameSkeleton: text('username_skeleton'),
   },
   (t) => [
     // 'Bob' and 'bob' are the same person to everyone reading a card.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    // Not unique: accounts registered before issue 11 may share a key or a skeleton, and keep working.
+    index('users_username_key_idx').on(t.usernameKey),
+    index('users_username_skeleton_idx').on(t.usernameSkeleton),
     check('users_manual_earnings_nonnegative', sql`${t.manualEarningsCents} >= 0`),
   ],
 );
@@ -51,6 +58,21 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * Sign-in and registration counters (docs/decisions/003, issue 11): per client address, and per account per
+ * device class (unknown devices together, each known device apart). In the database, so no eviction can
+ * reset a lock and every instance sees the same counts; rows past reset_at are dead and swept.
+ */
+export const authThrottles = pgTable(
+  'auth_throttles',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('auth_throttles_reset_at_idx').on(t.resetAt)],
 );
 
 export const videos = pgTable(
