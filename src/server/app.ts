@@ -23,6 +23,12 @@ import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
 import { RequestLogController } from './lib/request-log.js';
 import { registerClient, sendIndexHtml } from './plugins/client.js';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  limitConnections,
+  serverTimeoutOptions,
+  type ConnectionLimits,
+} from './plugins/connection-limits.js';
 import { registerCsrfProtection } from './plugins/csrf.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -44,6 +50,8 @@ export interface AppOptions {
   paymentProvider?: PaymentProvider;
   /** Built client folder; null serves the API only. */
   clientDir?: string | null;
+  /** Deadlines and socket caps (tests shorten them); DEFAULT_CONNECTION_LIMITS otherwise. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 const API_PREFIXES = ['/api/', '/media/'];
@@ -64,12 +72,15 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const { db } = database;
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
     logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
+    ...serverTimeoutOptions(limits),
   });
+  limitConnections(app.server, limits, { isTrustedProxy: () => config.trustProxy, log: app.log });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

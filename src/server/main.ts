@@ -4,6 +4,7 @@ import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/auth-service.js';
+import { logUnhandledRejections } from './lib/process-safety.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   if (config.admin) await ensureAdmin(database.db, config.admin);
 
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
+  logUnhandledRejections(app.log);
   app.addHook('onClose', async () => database.close());
 
   let closing = false;

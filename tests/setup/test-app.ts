@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type Database } from '../../src/server/db/client.js';
 import type { AuthRateLimits } from '../../src/server/features/auth/routes.js';
 import type { PaymentProvider } from '../../src/server/payments/provider.js';
+import type { ConnectionLimits } from '../../src/server/plugins/connection-limits.js';
 import { withAdminConnection } from './postgres.js';
 
 export interface TestApp {
@@ -28,6 +29,7 @@ export interface TestAppOptions {
   paymentProvider?: PaymentProvider;
   /** A built client to serve; by default the API only. */
   clientDir?: string;
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -78,6 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     authRateLimits: options.authRateLimits,
     paymentProvider: options.paymentProvider,
     clientDir: options.clientDir ?? null,
+    connectionLimits: options.connectionLimits,
   });
   await app.ready();
   return {
