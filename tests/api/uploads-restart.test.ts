@@ -2,7 +2,7 @@
 // middle of a processing job, then started again on the same DATA_DIR; both finish as if nothing happened.
 // The server runs from the sources through tsx, as `npm start` would run the build, on the embedded database.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -198,5 +198,7 @@ describe('a server killed mid-way', () => {
     expect(video).toMatchObject({ isTranscoded: true, duration: 10, transcodingError: null });
     const mp4 = await fetch(`${base()}${video.videoUrl}`, { method: 'HEAD' });
     expect(mp4.status).toBe(200);
+    // The killed run's scratch folder went when its job was taken again, not a day later (issue 11).
+    expect(readdirSync(path.join(dataDir, 'work'))).toEqual([]);
   }, 180_000);
 });

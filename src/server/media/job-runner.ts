@@ -1,6 +1,6 @@
 // Runs the media jobs of the PostgreSQL queue, one at a time (ffmpeg takes every core it is given).
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -10,6 +10,7 @@ import {
   claimJob,
   completeJob,
   expireAllLeases,
+  liveJobIds,
   PROCESS_VIDEO,
   releaseFailedJob,
   renewLease,
@@ -34,6 +35,7 @@ export interface JobRunnerOptions {
 }
 
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+const PREPARE_RETRY_MS = [1_000, 5_000, 30_000];
 
 export class MediaJobRunner {
   readonly workerId = `w-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -49,13 +51,14 @@ export class MediaJobRunner {
     this.pollMs = options.pollMs ?? 2_000;
   }
 
-  /** Starts polling the queue (main.ts does; tests call runUntilIdle instead). */
+  /**
+   * Starts polling the queue (main.ts does; tests call runUntilIdle instead). Nothing stops it for good
+   * but stop(): a failure to prepare (database away, disk full) is logged and tried again (issue 11).
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.prepare()
-      .then(() => this.pollLoop())
-      .catch((err: unknown) => this.options.log.error({ err }, 'media job runner stopped'));
+    this.loop = this.prepareUntilDone().then(() => this.pollLoop());
   }
 
   /** Stops taking jobs; a job in progress is interrupted and goes back to the queue. */
@@ -82,24 +85,59 @@ export class MediaJobRunner {
   private prepared = false;
   private async prepare(): Promise<void> {
     if (this.prepared) return;
-    this.prepared = true;
     await mkdir(this.options.workRoot, { recursive: true });
-    await this.sweepWorkRoot();
     if (this.options.reclaimOnStart) {
       const reclaimed = await expireAllLeases(this.options.db);
       if (reclaimed > 0)
         this.options.log.info({ reclaimed }, 'media jobs interrupted by a stop are queued again');
     }
+    await this.sweepWorkRoot();
+    this.prepared = true;
   }
 
-  /** Scratch folders older than a day belong to runs that died. */
-  private async sweepWorkRoot(): Promise<void> {
-    const cutoff = Date.now() - 24 * 60 * 60 * 1000;
-    for (const name of await readdir(this.options.workRoot).catch(() => [] as string[])) {
-      const full = path.join(this.options.workRoot, name);
-      const info = await stat(full).catch(() => null);
-      if (info && info.mtimeMs < cutoff) await rm(full, { recursive: true, force: true });
+  private async prepareUntilDone(): Promise<void> {
+    for (let attempt = 0; this.running && !this.prepared; attempt++) {
+      try {
+        await this.prepare();
+      } catch (err) {
+        const delay = PREPARE_RETRY_MS[Math.min(attempt, PREPARE_RETRY_MS.length - 1)]!;
+        this.options.log.error({ err, retryInMs: delay }, 'media job runner could not start; trying again');
+        await this.sleep(delay);
+      }
     }
+  }
+
+  /**
+   * Scratch folders are named after their job (job-<id>). At start, every folder whose job is not running
+   * under another live worker's lease belongs to a run that died (kill -9): it goes now, not a day later.
+   */
+  private async sweepWorkRoot(): Promise<void> {
+    const { workRoot, db, log } = this.options;
+    const names = await readdir(workRoot).catch(() => [] as string[]);
+    const jobIds = names.flatMap((name) => {
+      const match = /^job-(\d+)$/.exec(name);
+      return match ? [Number(match[1])] : [];
+    });
+    const live = await liveJobIds(db, jobIds);
+    for (const name of names) {
+      const match = /^job-(\d+)$/.exec(name);
+      if (match && live.has(Number(match[1]))) continue;
+      await rm(path.join(workRoot, name), { recursive: true, force: true }).catch((err: unknown) =>
+        log.warn({ err, folder: name }, 'could not remove a media scratch folder'),
+      );
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      this.wake = null;
+    });
   }
 
   private async pollLoop(): Promise<void> {
@@ -110,16 +148,7 @@ export class MediaJobRunner {
       } catch (err) {
         this.options.log.error({ err }, 'media job queue unavailable');
       }
-      if (!didWork && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
+      if (!didWork && this.running) await this.sleep(this.pollMs);
     }
   }
 
@@ -171,8 +200,9 @@ export class MediaJobRunner {
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
       throw new MediaError(`Unknown job kind: ${job.kind}`);
     const { db, storage, workRoot, onVideoChanged } = this.options;
+    const workDir = path.join(workRoot, `job-${job.id}`);
     return processVideo(
-      { db, storage, tools: this.options.tools(), workRoot, onVideoChanged, signal },
+      { db, storage, tools: this.options.tools(), workDir, onVideoChanged, signal },
       job.videoId,
       job.payload,
     );

@@ -1,5 +1,5 @@
 // The media job queue's SQL (docs/decisions/008). Plain PostgreSQL: it runs on PGlite and on a server alike.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 import { rowsOf } from '../features/videos/videos-repository.js';
@@ -157,6 +157,16 @@ export async function expireAllLeases(db: Executor): Promise<number> {
     .where(eq(jobs.status, 'running'))
     .returning({ id: jobs.id });
   return rows.length;
+}
+
+/** Which of these jobs are running under a lease that has not run out (another live worker's). */
+export async function liveJobIds(db: Executor, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), sql`${jobs.lockedUntil} > now()`));
+  return new Set(rows.map((row) => row.id));
 }
 
 /** The video's latest job, for the retry endpoint and tests. */

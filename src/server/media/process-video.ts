@@ -1,5 +1,4 @@
 // One uploaded video, from original to playable (issue 4 'Jobs'): probe, thumbnail, MP4, HLS.
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,8 +12,11 @@ export interface PipelineContext {
   db: Db;
   storage: MediaStorage;
   tools: MediaTools;
-  /** Scratch space on local disk for ffmpeg's outputs. */
-  workRoot: string;
+  /**
+   * This job's scratch folder on local disk for ffmpeg's outputs, named after the job: whatever an earlier,
+   * killed run of the same job left there is cleared before this run starts (issue 11).
+   */
+  workDir: string;
   /** A video changed state: the cached catalog pages must go. */
   onVideoChanged: () => void;
   signal?: AbortSignal;
@@ -206,7 +208,8 @@ export async function processVideo(
   if (!info.video) throw new MediaError('The file has no video track.');
   lap('probe');
 
-  const work = path.join(ctx.workRoot, `video-${videoId}-${randomBytes(4).toString('hex')}`);
+  const work = ctx.workDir;
+  await rm(work, { recursive: true, force: true });
   await mkdir(path.join(work, 'hls'), { recursive: true });
   try {
     const progress = new ProgressWriter(db, videoId);
