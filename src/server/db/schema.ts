@@ -256,9 +256,15 @@ export const videoShares = pgTable(
     platform: text('platform').notNull(),
     ipAddress: text('ip_address'),
     referrer: text('referrer'),
+    // Who shared, as for views ('u:{userId}' or 'a:{keyed hash of the address}'): a share counts once per
+    // viewer and channel (issue 11). Null on rows from before it was kept.
+    viewerKey: text('viewer_key'),
     createdAt: createdAt(),
   },
-  (t) => [index('video_shares_video_id_idx').on(t.videoId)],
+  (t) => [
+    index('video_shares_video_id_idx').on(t.videoId),
+    uniqueIndex('video_shares_once_idx').on(t.videoId, t.viewerKey, t.platform),
+  ],
 );
 
 /** One row per counted view: a viewer counts at most once an hour (decisions.md), and analytics plot them. */
