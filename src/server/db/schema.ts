@@ -2,6 +2,7 @@
 // Money is integer cents; timestamps carry a time zone; columns are snake_case.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -337,5 +338,28 @@ export const jobs = pgTable(
       .where(sql`status in ('queued', 'running')`),
     index('jobs_video_id_idx').on(t.videoId),
     check('jobs_status', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+  ],
+);
+
+/**
+ * Open tus uploads (issue 11: caps per user): one row from creation until the upload becomes a video, is
+ * refused, cancelled or expires. The caps are counted here, under a per-user lock, so concurrent creates on
+ * several instances cannot exceed them (docs/decisions/007). The bytes stay in the upload store.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    // The tus upload id (32 hex digits, server-made).
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('uploads_user_id_idx').on(t.userId, t.expiresAt),
+    index('uploads_expires_at_idx').on(t.expiresAt),
   ],
 );
