@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../common/schemas/app-config.js';
-import type { Config } from './config.js';
+import { proxyTrust, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './features/auth/routes.js';
 import { SessionStore } from './features/auth/session.js';
@@ -73,14 +73,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const { db } = database;
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  // Only the configured proxy hops are believed (issue 11); request.ip and request.protocol follow them.
+  const trustProxy = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: config.trustProxy,
+    trustProxy,
     logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
     ...serverTimeoutOptions(limits),
   });
-  limitConnections(app.server, limits, { isTrustedProxy: () => config.trustProxy, log: app.log });
+  limitConnections(app.server, limits, {
+    isTrustedProxy: (address) => trustProxy !== false && trustProxy(address, 0),
+    log: app.log,
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, proxyTrust } from './config.js';
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'pickreel-config-'));
 
@@ -71,5 +71,45 @@ describe('loadConfig', () => {
       webhookSecret: undefined,
     });
     expect(config.port).toBe(8080);
+  });
+
+  // issue 11: TRUST_PROXY=true used to believe every X-Forwarded-For hop, so a client chose its own address.
+  describe('TRUST_PROXY', () => {
+    const trustProxy = (value: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
+
+    it('reads false, true (one hop), a hop count and an address list', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).trustProxy).toBe(false);
+      expect(trustProxy('false')).toBe(false);
+      expect(trustProxy('0')).toBe(false);
+      expect(trustProxy('true')).toEqual({ hops: 1 });
+      expect(trustProxy('2')).toEqual({ hops: 2 });
+      expect(trustProxy('loopback, 10.0.0.0/8,fd00::1')).toEqual({
+        addresses: ['loopback', '10.0.0.0/8', 'fd00::1'],
+      });
+    });
+
+    it('stops start-up on anything else, saying what it accepts', () => {
+      for (const bad of ['yes', 'proxy.example', '10.0.0.1/33', '10.0.0.1,', '1.5', '-1', '11']) {
+        const found = problems({ TRUST_PROXY: bad });
+        expect(found, bad).toHaveLength(1);
+        expect(found[0]).toMatch(
+          /^TRUST_PROXY: must be false, true \(one proxy\), a number of proxy hops, or a comma-separated list/,
+        );
+      }
+    });
+
+    it('trusts exactly the configured hops', () => {
+      const oneHop = proxyTrust({ hops: 1 });
+      expect(oneHop && [oneHop('203.0.113.1', 0), oneHop('203.0.113.1', 1)]).toEqual([true, false]);
+      const twoHops = proxyTrust({ hops: 2 });
+      expect(twoHops && [twoHops('203.0.113.1', 1), twoHops('203.0.113.1', 2)]).toEqual([true, false]);
+      const listed = proxyTrust({ addresses: ['loopback', '10.0.0.0/8'] });
+      expect(listed && [listed('127.0.0.1', 0), listed('10.1.2.3', 3), listed('192.0.2.1', 0)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect(proxyTrust(false)).toBe(false);
+    });
   });
 });

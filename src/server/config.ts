@@ -1,7 +1,9 @@
 // Every setting is read here, once, and parsed by one schema (decisions.md 'Running it').
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
 
@@ -76,9 +78,19 @@ const EnvSchema = z
     TRUST_PROXY: z.preprocess(
       emptyAsUndefined,
       z
-        .enum(['true', 'false'], { error: 'must be true or false' })
+        .string()
         .default('false')
-        .transform((v) => v === 'true'),
+        .transform((value, ctx) => {
+          try {
+            return parseTrustProxy(value);
+          } catch (error) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `must be false, true (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges (loopback, linklocal and uniquelocal allowed): ${error instanceof Error ? error.message : String(error)}`,
+            });
+            return z.NEVER;
+          }
+        }),
     ),
   })
   .superRefine((env, ctx) => {
@@ -109,7 +121,50 @@ export interface Config {
   supportPhone: string;
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+}
+
+/**
+ * Which X-Forwarded-* hops to believe (issue 11): none, the nearest N hops, or the hops whose address is in
+ * a list. Believing every hop let a client choose its own address (`X-Forwarded-For: 203.0.113.9, …`)
+ * and so escape every per-address limit.
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(raw: string): TrustProxy {
+  const value = raw.trim();
+  if (/^false$/i.test(value) || value === '0') return false;
+  // Kept from when this was a yes/no: the browser tests and the bench run behind exactly one proxy.
+  if (/^true$/i.test(value)) return { hops: 1 };
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new Error(`${hops} hops is more proxies than any deployment has`);
+    return { hops };
+  }
+  const addresses = value.split(',').map((entry) => entry.trim());
+  for (const entry of addresses) {
+    // proxy-addr also reads shorthands such as '1.5' (1.0.0.5): only full addresses are taken here.
+    if (!PROXY_NAMES.has(entry) && isIP(entry.split('/')[0]!) === 0)
+      throw new Error(`${entry || '(empty)'} is not an IP address`);
+  }
+  proxyAddr.compile(addresses); // throws on a bad range ('10.0.0.1/33')
+  return { addresses };
+}
+
+/**
+ * The trust function Fastify and the connection limits apply: `(address, hop)` is believed when it is one of
+ * the nearest `hops` hops, or when its address is in the list. Fastify's own handling of a bare number
+ * trusts no hop at all, so a hop count is passed as this function.
+ */
+export function proxyTrust(setting: TrustProxy): false | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if ('hops' in setting) {
+    const { hops } = setting;
+    return (_address, hop) => hop < hops;
+  }
+  return proxyAddr.compile(setting.addresses);
 }
 
 export class ConfigError extends Error {

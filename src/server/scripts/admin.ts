@@ -6,7 +6,12 @@ import { LoginSchema } from '../../common/schemas/auth.js';
 import { loadConfig } from '../config.js';
 import { openConfiguredDatabase } from '../db/client.js';
 import { ensureAdmin } from '../features/auth/auth-service.js';
-import { findUserByUsername, setAdmin } from '../features/auth/users-repository.js';
+import {
+  backfillUsernameKeys,
+  findUserByUsername,
+  findSimilarUser,
+  setAdmin,
+} from '../features/auth/users-repository.js';
 
 const USAGE =
   'Usage: npm run admin -- create <username> [--password <password>]\n       npm run admin -- promote <username>';
@@ -25,6 +30,8 @@ async function main(): Promise<number> {
   const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
+    // The same username lookups as sign-in (normalised key, issue 11): accounts from before need their keys.
+    await backfillUsernameKeys(database.db);
     if (command === 'promote') {
       const user = await findUserByUsername(database.db, username);
       if (!user) {
@@ -35,8 +42,16 @@ async function main(): Promise<number> {
       console.log(`${user.username} is now an admin.`);
       return 0;
     }
-    if (await findUserByUsername(database.db, username)) {
-      console.error(`${username} already exists: use "promote" to make them an admin.`);
+    const existing = await findUserByUsername(database.db, username);
+    if (existing) {
+      console.error(`${existing.username} already exists: use "promote" to make them an admin.`);
+      return 1;
+    }
+    const similar = await findSimilarUser(database.db, username);
+    if (similar) {
+      console.error(
+        `${username} is too similar to the existing user ${similar.username}: choose another name.`,
+      );
       return 1;
     }
     const password = values.password ?? randomBytes(12).toString('base64url');

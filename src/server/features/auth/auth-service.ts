@@ -1,22 +1,71 @@
-import type { Db } from '../../db/client.js';
-import type { Login, Register } from '../../../common/schemas/auth.js';
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.js';
+import {
+  USERNAME_TAKEN,
+  USERNAME_TOO_SIMILAR,
+  type Login,
+  type Register,
+} from '../../../common/schemas/auth.js';
 import { HttpError } from '../../lib/http-errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import type { AuthThrottle } from './throttle.js';
+import { usernameKey, usernameSkeleton } from './usernames.js';
 import {
+  backfillUsernameKeys,
+  findSimilarUser,
   findUserByUsername,
   insertUser,
   setAdmin,
   setPasswordHash,
+  type NewUserRow,
   type UserRow,
 } from './users-repository.js';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
-export const USERNAME_TAKEN = 'Username already exists';
+export { USERNAME_TAKEN, USERNAME_TOO_SIMILAR };
+
+// pg_advisory_xact_lock(class, id): this class id keeps our locks apart from any other advisory lock.
+const USERNAME_LOCK_CLASS = 1_107_011;
+
+function lockId(value: string): number {
+  return createHash('sha256').update(value).digest().readInt32BE(0);
+}
+
+/** The message for a name that is taken or too similar to a taken one; undefined when it is free. */
+async function similarityProblem(db: Executor, username: string): Promise<string | undefined> {
+  const similar = await findSimilarUser(db, username);
+  if (!similar) return undefined;
+  return similar.usernameKey === usernameKey(username) ||
+    similar.username.toLowerCase() === username.toLowerCase()
+    ? USERNAME_TAKEN
+    : USERNAME_TOO_SIMILAR;
+}
+
+/**
+ * Inserts an account unless its name is taken or looks like a taken one (issue 11). Race-safe: the
+ * transaction holds advisory locks on the name's key and skeleton, so two look-alikes registered at the
+ * same moment are decided one after the other (two locks, taken in a fixed order, cannot deadlock).
+ */
+async function createUser(db: Db, user: NewUserRow): Promise<UserRow> {
+  const locks = [...new Set([lockId(usernameKey(user.username)), lockId(usernameSkeleton(user.username))])];
+  locks.sort((a, b) => a - b);
+  return db.transaction(async (tx) => {
+    for (const id of locks)
+      await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK_CLASS}, ${id})`);
+    const problem = await similarityProblem(tx, user.username);
+    if (problem) throw new HttpError(400, problem);
+    const created = await insertUser(tx, user);
+    if (!created) throw new HttpError(400, USERNAME_TAKEN);
+    return created;
+  });
+}
 
 export async function registerUser(db: Db, input: Register): Promise<UserRow> {
-  // Cheap check first so a taken name does not cost an argon2 hash; the unique index decides races.
-  if (await findUserByUsername(db, input.username)) throw new HttpError(400, USERNAME_TAKEN);
-  const user = await insertUser(db, {
+  // Cheap check first so a taken name does not cost an argon2 hash; createUser decides races.
+  const problem = await similarityProblem(db, input.username);
+  if (problem) throw new HttpError(400, problem);
+  return createUser(db, {
     username: input.username,
     passwordHash: await hashPassword(input.password),
     phoneNumber: input.phoneNumber ?? null,
@@ -25,19 +74,32 @@ export async function registerUser(db: Db, input: Register): Promise<UserRow> {
     bio: input.bio ?? null,
     avatarUrl: input.avatarUrl ?? null,
   });
-  if (!user) throw new HttpError(400, USERNAME_TAKEN);
-  return user;
 }
 
-/** Returns the user when the password matches; undefined otherwise (same time either way). */
-export async function authenticate(db: Db, input: Login): Promise<UserRow | undefined> {
+/**
+ * Checks a sign-in under the account's brute-force limit (throttle.ts): 429 once its device class is
+ * locked, else the user when the password matches, undefined otherwise (same time either way).
+ * `device` is the browser's device cookie; it counts as known only for the account it names.
+ */
+export async function authenticate(
+  db: Db,
+  throttle: AuthThrottle,
+  input: Login,
+  device: { userId: number; id: string } | null,
+): Promise<UserRow | undefined> {
   const user = await findUserByUsername(db, input.username);
+  const knownDevice = user && device?.userId === user.id ? device.id : null;
+  const charge = await throttle.chargeAccount(input.username, knownDevice);
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  return user && ok ? user : undefined;
+  if (!user || !ok) return undefined;
+  await throttle.succeeded(charge);
+  return user;
 }
 
 /** ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (decisions.md). */
 export async function ensureAdmin(db: Db, admin: { username: string; password: string }): Promise<UserRow> {
+  // Runs before the app (and its start-up backfill) in main.ts: the same lookups need the keys filled.
+  await backfillUsernameKeys(db);
   const existing = await findUserByUsername(db, admin.username);
   if (existing) {
     if (!existing.isAdmin) await setAdmin(db, existing.id, true);
@@ -46,11 +108,16 @@ export async function ensureAdmin(db: Db, admin: { username: string; password: s
     }
     return { ...existing, isAdmin: true };
   }
-  const created = await insertUser(db, {
-    username: admin.username,
-    passwordHash: await hashPassword(admin.password),
-    isAdmin: true,
-  });
-  if (!created) throw new Error(`Could not create admin ${admin.username}`);
-  return created;
+  try {
+    return await createUser(db, {
+      username: admin.username,
+      passwordHash: await hashPassword(admin.password),
+      isAdmin: true,
+    });
+  } catch (error) {
+    if (error instanceof HttpError) {
+      throw new Error(`Could not create admin ${admin.username}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
 }

@@ -1,19 +1,54 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { centsToDollars } from '../../../common/money.js';
 import type { User } from '../../../common/schemas/auth.js';
+import { usernameKey, usernameSkeleton } from './usernames.js';
 
 export type UserRow = typeof users.$inferSelect;
-export type NewUserRow = typeof users.$inferInsert;
+/** The key and skeleton are derived from the username here, never given by a caller. */
+export type NewUserRow = Omit<typeof users.$inferInsert, 'usernameKey' | 'usernameSkeleton'>;
 
-export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
-  return db
+/**
+ * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key (issue 11).
+ * Accounts from before issue 11 may share a key ('capper' and 'ｃａｐｐｅｒ'): the exact name wins, then the
+ * old case-insensitive match, then the oldest account, so each of them still signs in with its own name.
+ * Rows get their key at insert (insertUser) or from the start-up backfill (backfillUsernameKeys).
+ */
+export async function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
+  const rows = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.username}) = lower(${username})`)
-    .limit(1)
-    .then((rows) => rows[0]);
+    .where(eq(users.usernameKey, usernameKey(username)))
+    .orderBy(asc(users.id))
+    .limit(20);
+  return (
+    rows.find((row) => row.username === username) ??
+    rows.find((row) => row.username.toLowerCase() === username.toLowerCase()) ??
+    rows[0]
+  );
+}
+
+/** An account whose name is the same after normalisation, or looks the same (TR39 skeleton). */
+export async function findSimilarUser(
+  db: Executor,
+  username: string,
+): Promise<Pick<UserRow, 'id' | 'username' | 'usernameKey'> | undefined> {
+  const key = usernameKey(username);
+  const rows = await db
+    .select({ id: users.id, username: users.username, usernameKey: users.usernameKey })
+    .from(users)
+    .where(
+      or(
+        eq(users.usernameKey, key),
+        eq(users.usernameSkeleton, usernameSkeleton(username)),
+        sql`lower(${users.username}) = lower(${username})`,
+      ),
+    )
+    .orderBy(asc(users.id))
+    .limit(5);
+  // The same name (after normalisation) first: it gets the plainer "already exists" message.
+  return rows.find((row) => row.usernameKey === key) ?? rows[0];
 }
 
 export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
@@ -27,8 +62,42 @@ export function findUserById(db: Executor, id: number): Promise<UserRow | undefi
 
 /** Inserts a user; returns undefined when the username is taken. */
 export async function insertUser(db: Executor, user: NewUserRow): Promise<UserRow | undefined> {
-  const rows = await db.insert(users).values(user).onConflictDoNothing().returning();
+  const rows = await db
+    .insert(users)
+    .values({
+      ...user,
+      usernameKey: usernameKey(user.username),
+      usernameSkeleton: usernameSkeleton(user.username),
+    })
+    .onConflictDoNothing()
+    .returning();
   return rows[0];
+}
+
+/**
+ * Fills the key and skeleton of rows that lack them (accounts from before issue 11, rows a script inserted
+ * with SQL). Only JavaScript computes a skeleton, so this runs at start, not in a migration; it is
+ * idempotent, and one query when there is nothing to do.
+ */
+export async function backfillUsernameKeys(db: Executor): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(or(isNull(users.usernameKey), isNull(users.usernameSkeleton)))
+      .orderBy(asc(users.id))
+      .limit(500);
+    if (rows.length === 0) return filled;
+    const values = rows.map(
+      (row) => sql`(${row.id}::integer, ${usernameKey(row.username)}, ${usernameSkeleton(row.username)})`,
+    );
+    await db.execute(sql`
+      update ${users} set username_key = v.key, username_skeleton = v.skeleton
+      from (values ${sql.join(values, sql`, `)}) as v(id, key, skeleton)
+      where ${users.id} = v.id`);
+    filled += rows.length;
+  }
 }
 
 export async function setAdmin(db: Executor, id: number, isAdmin: boolean): Promise<void> {
