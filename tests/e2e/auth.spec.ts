@@ -110,6 +110,20 @@ test('a taken username shows "Registration failed" with the server message', asy
   await expect(page).toHaveURL('/auth?tab=register');
 });
 
+test('a look-alike of a taken username shows the server message (issue 11)', async ({ page }) => {
+  const taken = await registerAndLogin(page, newCredentials('capper'));
+  await page.context().clearCookies();
+  await page.goto('/auth?tab=register');
+  // The same name with a Cyrillic 'а' (U+0430) in place of the Latin 'a'.
+  const lookAlike = taken.username.replace('a', '\u0430');
+  await fillRegister(page, { username: lookAlike, password: 'another-password' });
+  await expect(toasts(page)).toContainText('Registration failed');
+  await expect(toasts(page)).toContainText(
+    'This username is too similar to an existing one. Please choose another.',
+  );
+  await expect(page).toHaveURL('/auth?tab=register');
+});
+
 test('a wrong password shows "Login failed" with the server message', async ({ page }) => {
   const credentials = await registerAndLogin(page);
   await page.context().clearCookies();
