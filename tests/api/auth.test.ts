@@ -192,7 +192,7 @@ describe('rate limiting', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('limits failed logins per username across IPs, without counting successes', async () => {
+  it('limits failed logins per account across IPs, without counting successes', async () => {
     const { username, password } = await registerUser(t.app, {}, nextIp());
     for (let i = 0; i < 5; i++)
       expect((await post('/api/login', { username, password })).statusCode).toBe(200);
@@ -295,6 +295,8 @@ describe('Secure cookies behind HTTPS', () => {
       });
       expect(response.statusCode).toBe(201);
       expect(response.cookies.find((c) => c.name === 'pickreel_sid')?.secure).toBe(true);
+      // The known-device cookie (issue 11) follows the same rule.
+      expect(response.cookies.find((c) => c.name === 'pickreel_device')?.secure).toBe(true);
     } finally {
       await proxied.close();
     }

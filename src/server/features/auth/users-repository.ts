@@ -1,4 +1,4 @@
-import { asc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { centsToDollars } from '../../../common/money.js';
@@ -13,7 +13,6 @@ export type NewUserRow = Omit<typeof users.$inferInsert, 'usernameKey' | 'userna
  * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key (issue 11).
  * Accounts from before issue 11 may share a key ('capper' and 'ｃａｐｐｅｒ'): the exact name wins, then the
  * old case-insensitive match, then the oldest account, so each of them still signs in with its own name.
- * Rows get their key at insert (insertUser) or from the start-up backfill (backfillUsernameKeys).
  */
 export async function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
   const rows = await db
@@ -22,11 +21,25 @@ export async function findUserByUsername(db: Executor, username: string): Promis
     .where(eq(users.usernameKey, usernameKey(username)))
     .orderBy(asc(users.id))
     .limit(20);
+  if (rows.length === 0) return findUnkeyedUser(db, username);
   return (
     rows.find((row) => row.username === username) ??
     rows.find((row) => row.username.toLowerCase() === username.toLowerCase()) ??
     rows[0]
   );
+}
+
+/**
+ * A row whose key is not filled yet (written before the column, and no start since: e.g. `npm run
+ * seed:demo` on an older database) is still found the old way, so no script stumbles on it.
+ */
+function findUnkeyedUser(db: Executor, username: string): Promise<UserRow | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(and(isNull(users.usernameKey), sql`lower(${users.username}) = lower(${username})`))
+    .limit(1)
+    .then((found) => found[0]);
 }
 
 /** An account whose name is the same after normalisation, or looks the same (TR39 skeleton). */
