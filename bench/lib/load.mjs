@@ -41,6 +41,7 @@ export function parseWrk(out) {
   };
   const latency = /^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)/m.exec(out);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const statuses = /^WRK_STATUSES (\{.*\})$/m.exec(out);
   return {
     rps: num(/^Requests\/sec:\s+([\d.]+)/m) || NaN,
     requests: num(/^\s+(\d+) requests in/m),
@@ -52,6 +53,8 @@ export function parseWrk(out) {
     maxMs: latency ? toMs(latency[3]) : NaN,
     non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/),
     socketErrors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    // Printed by the scripts of bench/lib/wrk-script.mjs: how many answers of each status.
+    statuses: statuses ? JSON.parse(statuses[1]) : null,
   };
 }
 
@@ -72,12 +75,20 @@ function parseAutocannon(out) {
 }
 
 /**
- * One load run. settings: { connections, threads, seconds, headers: {name: value} }.
+ * One load run. settings: { connections, threads, seconds, headers: {name: value}, script, scriptArgs }.
+ * `script`: a wrk Lua file (bench/lib/wrk-script.mjs) choosing each request's path and headers; wrk only.
  * Resolves the parsed figures plus the tool's raw output; throws when the tool fails.
  */
-export async function runLoad(tool, url, { connections = 50, threads = 2, seconds = 10, headers = {} } = {}) {
+export async function runLoad(
+  tool,
+  url,
+  { connections = 50, threads = 2, seconds = 10, headers = {}, script, scriptArgs = [] } = {},
+) {
   if (new URL(url).hostname !== '127.0.0.1') throw new Error('load only goes to 127.0.0.1');
+  if (script && tool.name !== 'wrk') throw new Error(`a scripted load needs wrk, not ${tool.name}`);
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const scriptPart = script ? ['-s', script] : [];
+  const argsPart = scriptArgs.length ? ['--', ...scriptArgs.map(String)] : [];
   const args =
     tool.name === 'wrk'
       ? [
@@ -91,7 +102,9 @@ export async function runLoad(tool, url, { connections = 50, threads = 2, second
           '5s',
           '--latency',
           ...headerArgs,
+          ...scriptPart,
           url,
+          ...argsPart,
         ]
       : ['-c', String(connections), '-w', String(threads), '-d', String(seconds), '-j', ...headerArgs, url];
   const result = await runBounded(tool.binary, args, { timeoutMs: (seconds + 20) * 1000 });
