@@ -12,6 +12,7 @@ import { SessionStore } from './features/auth/session.js';
 import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { earningsRoutes } from './features/earnings/routes.js';
+import { cancelOpenIntentsForPriceChange } from './features/payments/payments-service.js';
 import { paymentRoutes } from './features/payments/routes.js';
 import { purchaseRoutes } from './features/purchases/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -114,7 +115,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('storage', storage);
   const catalog = new CatalogCache();
   app.decorate('catalog', catalog);
-  await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
+  await app.register(videoRoutes, {
+    db,
+    storage,
+    sessionSecret: config.sessionSecret,
+    catalog,
+    // issue 11: a price change cancels open payment intents (decision 010); `payments` is set up below.
+    onPriceChange: (videoId) => cancelOpenIntentsForPriceChange(db, payments, videoId, app.log),
+  });
   await app.register(adminRoutes, { db, storage, catalog });
   await registerMediaAndUploads(app, {
     db,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { centsToDollars, formatDollars } from '../money.js';
 
 export const MAX_MANUAL_EARNINGS = 1_000_000;
 
@@ -27,4 +28,46 @@ export interface AdminUser {
   isAdmin: boolean;
   manualEarnings: number;
   createdAt: string;
+}
+
+/** An admin may not lower a bonus below what was already paid out or requested (issue 11, decision 010). */
+export function bonusTooLowMessage(minimumCents: number, heldCents: number): string {
+  return `The bonus cannot be lower than ${formatDollars(centsToDollars(minimumCents))}: ${formatDollars(centsToDollars(heldCents))} has already been paid out or requested.`;
+}
+
+// Decimal digits only (issue 11: '0x10' or '1e3' are not numbers here), as the other list queries.
+function pageInt(name: string, min: number, max: number, fallback: number) {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .union([z.number({ error: message }), z.string({ error: message }).regex(/^[0-9]{1,10}$/, message)], {
+      error: message,
+    })
+    .transform(Number)
+    .refine((value) => Number.isInteger(value) && value >= min && value <= max, message)
+    .default(fallback);
+}
+
+/** GET /api/admin/audit-log: one page, newest first. */
+export const AuditLogQuerySchema = z.object({
+  limit: pageInt('Limit', 1, 100, 25),
+  offset: pageInt('Offset', 0, 1_000_000, 0),
+});
+
+/** A row of the admin's Audit log tab: who (null = PickReel itself), did what, to what, when. */
+export interface AuditEntry {
+  id: number;
+  actorId: number | null;
+  /** Null for the system, or once the admin's account is deleted (actorId is then null too). */
+  actorUsername: string | null;
+  action: string;
+  targetType: string;
+  targetId: number | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+export interface AuditLogPage {
+  entries: AuditEntry[];
+  total: number;
 }

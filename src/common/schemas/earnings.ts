@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../constants.js';
+import { centsToDollars, formatDollars } from '../money.js';
 
 /** Spec 5 'Payout form'. The max (the available total) is checked against the ledger on the server. */
 export const PayoutRequestSchema = z.object({
@@ -24,6 +25,16 @@ export type PayoutRequestInput = z.infer<typeof PayoutRequestSchema>;
 
 export const OVERDRAW_MESSAGE = 'Invalid amount: You cannot request more than your available earnings.';
 
+/** A payout is not paid out of money that is not there: refunded sales can leave the ledger below zero. */
+export function negativeBalanceMessage(availableCents: number): string {
+  return `This payout cannot be marked paid: the capper's available balance is ${formatSignedDollars(availableCents)} after refunded sales. Reject it, or mark it paid once new sales cover it.`;
+}
+
+function formatSignedDollars(cents: number): string {
+  const text = formatDollars(centsToDollars(Math.abs(cents)));
+  return cents < 0 ? `-${text}` : text;
+}
+
 export const PAYOUT_STATUSES = ['pending', 'paid', 'rejected'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
@@ -40,7 +51,10 @@ export interface PayoutRequest {
   decidedAt: string | null;
 }
 
-/** The dashboard's Earnings tile: total = sales + bonus; available = total − payouts requested (not rejected). */
+/**
+ * The dashboard's Earnings tile: total = sales + bonus; available = total − payouts requested (not rejected),
+ * never shown below zero (refunded sales can put the ledger below; issue 11, docs/decisions/010).
+ */
 export interface Earnings {
   sales: number;
   salesCount: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { centsToDollars, formatDollars } from '../money.js';
 import type { Video } from './videos.js';
 
 const VideoId = z
@@ -38,10 +39,83 @@ export interface PaymentIntentResponse {
   provider: 'sandbox' | 'stripe';
 }
 
+/**
+ * Why a succeeded payment was given back instead of unlocking a pick (issue 11, docs/decisions/010):
+ * the price changed while the buyer paid, the buyer already owns the pick through another payment, the pick
+ * or the buyer's account is gone, it is the buyer's own pick, or the provider refunded it (Stripe dashboard).
+ */
+export const REFUND_REASONS = [
+  'price_changed',
+  'already_owned',
+  'video_deleted',
+  'own_video',
+  'account_deleted',
+  'provider_refund',
+] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+export function isRefundReason(value: unknown): value is RefundReason {
+  return REFUND_REASONS.some((reason) => reason === value);
+}
+
+/** A canceled intent cannot be paid: the capper changed the price after the checkout showed it. */
+export const PRICE_CHANGED_BEFORE_PAYMENT =
+  'The price of this pick changed. You have not been charged; please review the new price.';
+
+/** An intent for a pick that was deleted before it was paid. */
+export const PICK_GONE_BEFORE_PAYMENT = 'This pick is no longer for sale. You have not been charged.';
+
+/** What a buyer is told about a refund, in the checkout's answer and in the dashboard's list. */
+export function refundMessage(reason: RefundReason, amountCents: number): string {
+  const amount = formatDollars(centsToDollars(amountCents));
+  switch (reason) {
+    case 'price_changed':
+      return `The price of this pick changed while you were paying. Your payment of ${amount} has been refunded; please review the new price.`;
+    case 'already_owned':
+      return `You already own this pick through an earlier payment. Your payment of ${amount} has been refunded.`;
+    case 'video_deleted':
+      return `This pick was removed while you were paying. Your payment of ${amount} has been refunded.`;
+    case 'own_video':
+      return `You cannot buy your own pick. Your payment of ${amount} has been refunded.`;
+    case 'account_deleted':
+      return `The account that made this payment no longer exists. The payment of ${amount} has been refunded.`;
+    case 'provider_refund':
+      return `Your payment of ${amount} was refunded.`;
+  }
+}
+
+/** The short reason shown beside a refund in lists (the buyer's dashboard, the admin's audit log). */
+export const REFUND_REASON_LABEL: Record<RefundReason, string> = {
+  price_changed: 'The price changed while you were paying',
+  already_owned: 'You already owned this pick',
+  video_deleted: 'The pick was removed',
+  own_video: 'Your own pick',
+  account_deleted: 'The account was deleted',
+  provider_refund: 'Refunded through the payment provider',
+};
+
+/** A payment given back, as the buyer's dashboard lists it (GET /api/user/refunds). */
+export interface Refund {
+  paymentIntentId: string;
+  videoId: number | null;
+  /** Null once the pick is deleted. */
+  videoTitle: string | null;
+  amount: number;
+  reason: RefundReason;
+  message: string;
+  refundedAt: string;
+}
+
 export interface SandboxConfirmResponse {
   status: 'succeeded' | 'requires_payment_method';
   paymentIntentId: string;
   error?: { message: string };
+}
+
+/** POST /api/payment-complete: recorded now, or already recorded for this same payment (a 409 is a refund). */
+export interface PaymentCompleteResponse {
+  purchased: true;
+  purchaseId: number;
 }
 
 /** A purchase as the buyer's dashboard reads it (spec 3 'Purchase'): `videos` is null once the video is gone. */

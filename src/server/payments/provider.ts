@@ -1,3 +1,6 @@
+/** Intent statuses that can no longer be paid; every other one is open (one per buyer and video). */
+export const CLOSED_INTENT_STATUSES = ['succeeded', 'canceled', 'refunded'];
+
 /** What PickReel needs of a card payment provider: Stripe, or the built-in sandbox (decisions.md 'Payments'). */
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'stripe';
@@ -10,6 +13,13 @@ export interface PaymentProvider {
   }): Promise<{ id: string; clientSecret: string }>;
   /** The provider's own word on an intent: fulfilment trusts nothing else. */
   retrieveIntent(id: string): Promise<ProviderIntent | undefined>;
+  /**
+   * Makes an unpaid intent unpayable (a price change, a duplicate lost to another server). Resolves false
+   * when the provider refuses, e.g. because it was paid meanwhile: fulfilment then refunds it if need be.
+   */
+  cancelIntent(id: string): Promise<boolean>;
+  /** Gives a succeeded payment back in full; the same idempotency key never refunds twice. */
+  refundIntent(id: string, idempotencyKey: string): Promise<void>;
 }
 
 export interface ProviderIntent {

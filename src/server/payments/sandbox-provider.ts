@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { paymentIntents } from '../db/schema.js';
-import type { SandboxConfirm, SandboxConfirmResponse } from '../../common/schemas/payments.js';
-import type { PaymentProvider, ProviderIntent } from './provider.js';
+import {
+  PRICE_CHANGED_BEFORE_PAYMENT,
+  type SandboxConfirm,
+  type SandboxConfirmResponse,
+} from '../../common/schemas/payments.js';
+import { conflict } from '../lib/http-errors.js';
+import { CLOSED_INTENT_STATUSES, type PaymentProvider, type ProviderIntent } from './provider.js';
 
 /**
  * The built-in provider for running PickReel with no Stripe account: intents live in the database and the
@@ -33,7 +38,23 @@ export class SandboxProvider implements PaymentProvider {
     };
   }
 
-  /** What Stripe.js's confirmCardPayment would do, for the sandbox card form. */
+  /** As Stripe: an open intent becomes canceled; a paid or canceled one stays as it is. */
+  async cancelIntent(id: string): Promise<boolean> {
+    await this.db
+      .update(paymentIntents)
+      .set({ status: 'canceled', updatedAt: new Date() })
+      .where(and(eq(paymentIntents.id, id), notInArray(paymentIntents.status, CLOSED_INTENT_STATUSES)));
+    return (await this.retrieveIntent(id))?.status === 'canceled';
+  }
+
+  /** Nothing was charged: the payments service marking the intent refunded is the whole refund. */
+  async refundIntent(): Promise<void> {}
+
+  /**
+   * What Stripe.js's confirmCardPayment would do, for the sandbox card form. Only an open intent can be paid,
+   * and the change to 'succeeded' is conditional on it still being open, so a price change's cancel and a
+   * payment cannot both win (issue 11).
+   */
   async confirm(input: SandboxConfirm, buyerId: number): Promise<SandboxConfirmResponse | undefined> {
     const [row] = await this.db
       .select()
@@ -41,13 +62,17 @@ export class SandboxProvider implements PaymentProvider {
       .where(eq(paymentIntents.clientSecret, input.clientSecret))
       .limit(1);
     if (!row || row.provider !== this.name || row.buyerId !== buyerId) return undefined;
-    if (row.status === 'succeeded') return { status: 'succeeded', paymentIntentId: row.id };
+    if (row.status === 'succeeded' || row.status === 'refunded')
+      return { status: 'succeeded', paymentIntentId: row.id };
+    if (row.status === 'canceled') throw conflict(row.lastError ?? PRICE_CHANGED_BEFORE_PAYMENT);
     const problem = cardProblem(input.card, new Date());
     const status = problem ? 'requires_payment_method' : 'succeeded';
-    await this.db
+    const [changed] = await this.db
       .update(paymentIntents)
       .set({ status, lastError: problem ?? null, updatedAt: new Date() })
-      .where(eq(paymentIntents.id, row.id));
+      .where(and(eq(paymentIntents.id, row.id), notInArray(paymentIntents.status, CLOSED_INTENT_STATUSES)))
+      .returning({ id: paymentIntents.id });
+    if (!changed) return this.confirm(input, buyerId); // closed meanwhile: answer what it is now
     return problem
       ? { status, paymentIntentId: row.id, error: { message: problem } }
       : { status, paymentIntentId: row.id };

@@ -59,6 +59,33 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  async cancelIntent(id: string): Promise<boolean> {
+    try {
+      await this.stripe.paymentIntents.cancel(id);
+      return true;
+    } catch (error) {
+      // Paid (or canceled) meanwhile: Stripe refuses to cancel an intent in that state.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        return (await this.retrieveIntent(id))?.status === 'canceled';
+      }
+      throw error;
+    }
+  }
+
+  async refundIntent(id: string, idempotencyKey: string): Promise<void> {
+    try {
+      await this.stripe.refunds.create({ payment_intent: id }, { idempotencyKey });
+    } catch (error) {
+      // Refunded already (from Stripe's dashboard, or a retry after the key expired): nothing left to give.
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'charge_already_refunded'
+      )
+        return;
+      throw error;
+    }
+  }
+
   /** Verifies a webhook's signature on the raw body (throws when forged, tampered or stale). */
   constructEvent(rawBody: Buffer, signature: string): Stripe.Event {
     if (!this.settings.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');

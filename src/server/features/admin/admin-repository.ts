@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { auditLog, users, videos } from '../../db/schema.js';
 
@@ -22,10 +22,11 @@ export async function setManualEarnings(db: Executor, userId: number, cents: num
 export async function writeAudit(
   db: Executor,
   entry: {
-    actorId: number;
+    /** Null for PickReel itself (an automatic refund). */
+    actorId: number | null;
     action: string;
     targetType: string;
-    targetId: number;
+    targetId: number | null;
     before?: unknown;
     after?: unknown;
   },
@@ -38,4 +39,17 @@ export async function writeAudit(
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
+}
+
+/** The audit log, newest first, with the acting admin's name (null for PickReel itself or a deleted admin). */
+export async function listAuditLog(db: Executor, page: { limit: number; offset: number }) {
+  const rows = await db
+    .select({ entry: auditLog, actorUsername: users.username })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(auditLog);
+  return { rows, total: Number(total?.n ?? 0) };
 }

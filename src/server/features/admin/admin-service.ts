@@ -1,11 +1,24 @@
 import type { Db } from '../../db/client.js';
 import { centsToDollars, dollarsToCents } from '../../../common/money.js';
-import type { AdminUser } from '../../../common/schemas/admin.js';
-import { forbidden, notFound } from '../../lib/http-errors.js';
+import {
+  bonusTooLowMessage,
+  type AdminUser,
+  type AuditEntry,
+  type AuditLogPage,
+} from '../../../common/schemas/admin.js';
+import { badRequest, forbidden, notFound } from '../../lib/http-errors.js';
 import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
 import { findUserById, type UserRow } from '../auth/users-repository.js';
+import { lockUserBalance } from '../earnings/earnings-repository.js';
+import { ledger } from '../earnings/earnings-service.js';
 import { deleteVideo, findVideoRow } from '../videos/videos-repository.js';
-import { deleteUser, setManualEarnings, videoIdsOfUser, writeAudit } from './admin-repository.js';
+import {
+  deleteUser,
+  listAuditLog,
+  setManualEarnings,
+  videoIdsOfUser,
+  writeAudit,
+} from './admin-repository.js';
 
 export function toAdminUser(row: UserRow): AdminUser {
   return {
@@ -76,9 +89,17 @@ export async function adminSetManualEarnings(
   dollars: number,
 ): Promise<AdminUser> {
   return db.transaction(async (tx) => {
-    const user = await findUserById(tx, userId);
+    // The capper's row is locked as for a payout request, so a request cannot slip in between check and change.
+    const locked = await lockUserBalance(tx, userId);
+    const user = locked && (await findUserById(tx, userId));
     if (!user) throw notFound('User not found');
     const cents = dollarsToCents(dollars);
+    // issue 11: lowering a bonus below what was paid out or requested would leave the ledger below zero.
+    if (cents < user.manualEarningsCents) {
+      const { sales, held } = await ledger(tx, userId, cents);
+      const minimumCents = held - sales.cents;
+      if (cents < minimumCents) throw badRequest(bonusTooLowMessage(minimumCents, held));
+    }
     await setManualEarnings(tx, userId, cents);
     await writeAudit(tx, {
       actorId: adminId,
@@ -90,4 +111,28 @@ export async function adminSetManualEarnings(
     });
     return toAdminUser({ ...user, manualEarningsCents: cents });
   });
+}
+
+const asObject = (value: unknown): Record<string, unknown> | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+
+/** The admin's Audit log tab (issue 11): every admin decision and every automatic refund, newest first. */
+export async function getAuditLog(db: Db, page: { limit: number; offset: number }): Promise<AuditLogPage> {
+  const { rows, total } = await listAuditLog(db, page);
+  return {
+    total,
+    entries: rows.map(({ entry, actorUsername }): AuditEntry => ({
+      id: entry.id,
+      actorId: entry.actorId,
+      actorUsername,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      before: asObject(entry.before),
+      after: asObject(entry.after),
+      createdAt: entry.createdAt.toISOString(),
+    })),
+  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ManualEarningsSchema } from '../../../common/schemas/admin.js';
+import { AuditLogQuerySchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireAdmin } from '../auth/session.js';
@@ -9,7 +9,13 @@ import type { CatalogCache } from '../videos/catalog-cache.js';
 import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
 import { listAllVideos } from '../videos/videos-repository.js';
 import { listUsers } from './admin-repository.js';
-import { adminDeleteUser, adminDeleteVideo, adminSetManualEarnings, toAdminUser } from './admin-service.js';
+import {
+  adminDeleteUser,
+  adminDeleteVideo,
+  adminSetManualEarnings,
+  getAuditLog,
+  toAdminUser,
+} from './admin-service.js';
 
 const Id = z.coerce
   .number({ error: 'Id must be a number' })
@@ -53,6 +59,11 @@ export async function adminRoutes(
     catalog.clear();
     return { message: 'User deleted' };
   });
+
+  // issue 11: who did what to which money, the automatic refunds included (decision 010).
+  api.get('/api/admin/audit-log', { schema: { querystring: AuditLogQuerySchema } }, async (request) =>
+    getAuditLog(db, request.query),
+  );
 
   api.patch(
     '/api/admin/users/:userId/earnings',

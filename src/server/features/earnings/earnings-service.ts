@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { centsToDollars, dollarsToCents, payoutBreakdown } from '../../../common/money.js';
 import {
   OVERDRAW_MESSAGE,
+  negativeBalanceMessage,
   type Earnings,
   type PayoutRequest,
   type PayoutRequestInput,
@@ -12,6 +13,7 @@ import { writeAudit } from '../admin/admin-repository.js';
 import { salesTotals } from '../purchases/purchases-repository.js';
 import {
   findPayoutForUpdate,
+  findPayoutOwner,
   insertPayout,
   lockUserBalance,
   payoutsHeldCents,
@@ -34,8 +36,11 @@ export function toPayoutRequest(row: PayoutRow): PayoutRequest {
   };
 }
 
-/** The ledger (decisions.md 'Security overrides'): available = sales + bonus − payouts pending or paid. */
-async function ledger(db: Executor, userId: number, manualEarningsCents: number) {
+/**
+ * The ledger (decisions.md 'Security overrides'): available = sales + bonus − payouts pending or paid.
+ * Only refunded sales can take it below zero: a bonus is never lowered that far (issue 11, decision 010).
+ */
+export async function ledger(db: Executor, userId: number, manualEarningsCents: number) {
   const sales = await salesTotals(db, userId);
   const held = await payoutsHeldCents(db, userId);
   return { sales, held, availableCents: sales.cents + manualEarningsCents - held };
@@ -49,7 +54,8 @@ export async function getEarnings(db: Db, userId: number, manualEarningsCents: n
     bonus: centsToDollars(manualEarningsCents),
     total: centsToDollars(sales.cents + manualEarningsCents),
     payoutsRequested: centsToDollars(held),
-    available: centsToDollars(availableCents),
+    // What can be paid out: never below zero, so no payout is ever offered out of money that is not there.
+    available: centsToDollars(Math.max(0, availableCents)),
   };
 }
 
@@ -82,7 +88,11 @@ export async function requestPayout(
   });
 }
 
-/** An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). */
+/**
+ * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
+ * is refused while the capper's ledger is below zero (sales refunded after the request; issue 11): the
+ * capper's row is locked first, as for payout requests and bonus changes, so none of them can race this.
+ */
 export async function decidePayout(
   db: Db,
   adminId: number,
@@ -90,9 +100,16 @@ export async function decidePayout(
   status: 'paid' | 'rejected',
 ): Promise<PayoutRequest> {
   return db.transaction(async (tx) => {
+    const owner = await findPayoutOwner(tx, payoutId);
+    if (owner === undefined) throw notFound('Payout request not found');
+    const user = await lockUserBalance(tx, owner);
     const payout = await findPayoutForUpdate(tx, payoutId);
     if (!payout) throw notFound('Payout request not found');
     if (payout.status !== 'pending') throw conflict(`This payout request is already ${payout.status}.`);
+    if (status === 'paid' && user) {
+      const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
+      if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
+    }
     const row = await setPayoutStatus(tx, payoutId, { status, decidedBy: adminId });
     await writeAudit(tx, {
       actorId: adminId,

@@ -1,10 +1,20 @@
-import { and, desc, eq, notInArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { paymentIntents } from '../../db/schema.js';
 import { centsToDollars } from '../../../common/money.js';
-import type { PaymentIntentResponse } from '../../../common/schemas/payments.js';
+import {
+  PICK_GONE_BEFORE_PAYMENT,
+  PRICE_CHANGED_BEFORE_PAYMENT,
+  isRefundReason,
+  refundMessage,
+  type PaymentIntentResponse,
+  type RefundReason,
+  type SandboxConfirm,
+  type SandboxConfirmResponse,
+} from '../../../common/schemas/payments.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.js';
-import type { PaymentProvider } from '../../payments/provider.js';
+import { CLOSED_INTENT_STATUSES, type PaymentProvider } from '../../payments/provider.js';
+import type { SandboxProvider } from '../../payments/sandbox-provider.js';
+import { writeAudit } from '../admin/admin-repository.js';
 import { findVideoRow } from '../videos/videos-repository.js';
 import {
   findPurchaseByPaymentIntent,
@@ -12,61 +22,82 @@ import {
   recordPurchase,
   revokePurchase,
 } from '../purchases/purchases-repository.js';
+import type { KeyedMutex } from './keyed-mutex.js';
+import {
+  cancelIntentRow,
+  cancelOpenIntentsOfVideo,
+  countIntents,
+  findIntent,
+  findIntentByClientSecret,
+  findOpenIntent,
+  insertIntent,
+  markIntentRefunded,
+  markIntentSucceeded,
+  type IntentRow,
+} from './payments-repository.js';
 
 const CURRENCY = 'usd';
+type Log = Pick<FastifyBaseLogger, 'warn'>;
+
+const isOpen = (row: IntentRow) => !CLOSED_INTENT_STATUSES.includes(row.status);
 
 /**
  * Starts a payment for a video. The amount comes from the database, never from the client; the intent is
  * bound to this video and this buyer; asking again returns the same open intent (decisions.md 'Payments').
+ * At most one intent is open per buyer and video (issue 11): creation is serialised per pair in this process
+ * (`locks`), and the database's unique index settles a race between two server instances.
  */
 export async function createPaymentIntent(
   db: Db,
   provider: PaymentProvider,
+  locks: KeyedMutex,
   buyerId: number,
   videoId: number,
+  log: Log,
 ): Promise<PaymentIntentResponse> {
-  const video = await findVideoRow(db, videoId);
-  if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
-  if (video.userId === buyerId) throw badRequest('You cannot buy your own video.');
-  if (await ownsVideo(db, buyerId, videoId)) throw badRequest('You have already purchased this video.');
+  return locks.run(`${buyerId}:${videoId}`, async () => {
+    const video = await findVideoRow(db, videoId);
+    if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
+    if (video.userId === buyerId) throw badRequest('You cannot buy your own video.');
+    if (await ownsVideo(db, buyerId, videoId)) throw badRequest('You have already purchased this video.');
 
-  const [open] = await db
-    .select()
-    .from(paymentIntents)
-    .where(
-      and(
-        eq(paymentIntents.buyerId, buyerId),
-        eq(paymentIntents.videoId, videoId),
-        eq(paymentIntents.provider, provider.name),
-        eq(paymentIntents.amountCents, video.priceCents),
-        notInArray(paymentIntents.status, ['succeeded', 'canceled']),
-      ),
-    )
-    .orderBy(desc(paymentIntents.createdAt))
-    .limit(1);
-  if (open) return toResponse(open.id, open.clientSecret, open.amountCents, provider.name);
-
-  const intent = await provider.createIntent({
-    amountCents: video.priceCents,
-    currency: CURRENCY,
-    videoId,
-    buyerId,
-    // The same buyer, video and price get the same Stripe intent, however often the page asks.
-    idempotencyKey: `pickreel-intent-${buyerId}-${videoId}-${video.priceCents}`,
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const open = await findOpenIntent(db, buyerId, videoId);
+      if (open && open.provider === provider.name && open.amountCents === video.priceCents) {
+        return toResponse(open.id, open.clientSecret, open.amountCents, provider.name);
+      }
+      if (open) {
+        // At an old price (its cancel did not land) or from another provider: never offered again.
+        await cancelIntent(db, provider, open, PRICE_CHANGED_BEFORE_PAYMENT, log);
+        continue;
+      }
+      // A new key per intent: a canceled intent's key would make Stripe answer that canceled intent again.
+      const sequence = await countIntents(db, buyerId, videoId);
+      const intent = await provider.createIntent({
+        amountCents: video.priceCents,
+        currency: CURRENCY,
+        videoId,
+        buyerId,
+        idempotencyKey: `pickreel-intent-${buyerId}-${videoId}-${video.priceCents}-${sequence}`,
+      });
+      const inserted = await insertIntent(db, {
+        id: intent.id,
+        provider: provider.name,
+        clientSecret: intent.clientSecret,
+        videoId,
+        buyerId,
+        amountCents: video.priceCents,
+        currency: CURRENCY,
+      });
+      if (inserted)
+        return toResponse(inserted.id, inserted.clientSecret, inserted.amountCents, provider.name);
+      // Another server recorded an open intent for this pair first: ours is never shown, so cancel it and
+      // answer theirs on the next round (unless Stripe's idempotency gave both of us the same intent).
+      const winner = await findOpenIntent(db, buyerId, videoId);
+      if (winner?.id !== intent.id) await cancelAtProvider(provider, intent.id, log);
+    }
+    throw conflict('Your payment could not be prepared. Please reload the page.');
   });
-  await db
-    .insert(paymentIntents)
-    .values({
-      id: intent.id,
-      provider: provider.name,
-      clientSecret: intent.clientSecret,
-      videoId,
-      buyerId,
-      amountCents: video.priceCents,
-      currency: CURRENCY,
-    })
-    .onConflictDoNothing();
-  return toResponse(intent.id, intent.clientSecret, video.priceCents, provider.name);
 }
 
 function toResponse(
@@ -84,22 +115,100 @@ function toResponse(
   };
 }
 
+async function cancelAtProvider(provider: PaymentProvider, id: string, log: Log): Promise<void> {
+  try {
+    await provider.cancelIntent(id);
+  } catch (err) {
+    // Still payable at the provider: if it is paid anyway, fulfilment refunds what unlocks nothing.
+    log.warn({ err, paymentIntentId: id }, 'could not cancel a payment intent at the provider');
+  }
+}
+
+async function cancelIntent(
+  db: Db,
+  provider: PaymentProvider,
+  row: IntentRow,
+  reason: string,
+  log: Log,
+): Promise<void> {
+  await cancelIntentRow(db, row.id, reason);
+  if (row.provider === provider.name) await cancelAtProvider(provider, row.id, log);
+}
+
 /**
- * The one fulfilment path, for the browser's payment-complete call and for Stripe's webhook alike: the
- * provider must say the payment succeeded, for the amount and currency we asked, for this video and
- * this buyer. Then the purchase and the sale are recorded in one transaction, exactly once.
+ * A capper's price change cancels the video's open intents (issue 11, decision 010): the buyer saw the old
+ * price, so an intent for it is never paid; the checkout says so and shows the new price first. Called once
+ * the new price has committed.
+ */
+export async function cancelOpenIntentsForPriceChange(
+  db: Db,
+  provider: PaymentProvider,
+  videoId: number,
+  log: Log,
+): Promise<void> {
+  const rows = await cancelOpenIntentsOfVideo(db, videoId, PRICE_CHANGED_BEFORE_PAYMENT);
+  for (const row of rows) {
+    if (row.provider === provider.name) await cancelAtProvider(provider, row.id, log);
+  }
+}
+
+/**
+ * The sandbox's card confirmation: an intent whose price is no longer the video's is canceled rather than
+ * paid (the buyer is asked to review the new price), and a successful payment is fulfilled at once, as
+ * Stripe's webhook would, so a closed tab never leaves a payment that unlocks nothing.
+ */
+export async function confirmSandboxPayment(
+  db: Db,
+  provider: SandboxProvider,
+  input: SandboxConfirm,
+  buyerId: number,
+  log: Log,
+): Promise<SandboxConfirmResponse> {
+  const row = await findIntentByClientSecret(db, input.clientSecret);
+  if (row && isOpen(row) && row.buyerId === buyerId && row.provider === provider.name) {
+    const video = row.videoId === null ? undefined : await findVideoRow(db, row.videoId);
+    if (!video) await cancelIntentRow(db, row.id, PICK_GONE_BEFORE_PAYMENT);
+    else if (video.priceCents !== row.amountCents)
+      await cancelIntentRow(db, row.id, PRICE_CHANGED_BEFORE_PAYMENT);
+  }
+  const result = await provider.confirm(input, buyerId);
+  if (!result) throw notFound('Payment not found.');
+  if (result.status === 'succeeded') {
+    try {
+      await fulfilPayment(db, provider, result.paymentIntentId);
+    } catch (err) {
+      // The browser's payment-complete call tries again and reports what went wrong.
+      log.warn({ err, paymentIntentId: result.paymentIntentId }, 'sandbox fulfilment after confirm failed');
+    }
+  }
+  return result;
+}
+
+export type Fulfilment =
+  | { outcome: 'recorded' | 'already_recorded'; purchaseId: number }
+  | { outcome: 'refunded'; reason: RefundReason; amountCents: number; message: string };
+
+/**
+ * The one fulfilment path, for the browser's payment-complete call, the sandbox's confirmation and Stripe's
+ * webhook alike: the provider must say the payment succeeded, for the amount and currency we asked, for this
+ * video and this buyer. Then either the purchase and the sale are recorded in one transaction, exactly once,
+ * or, when the payment unlocks nothing (bought already through another payment, price changed, pick or
+ * account gone, own pick), it is refunded in full and the refund is recorded and audited (issue 11).
  */
 export async function fulfilPayment(
   db: Db,
   provider: PaymentProvider,
   paymentIntentId: string,
   expected?: { buyerId: number; videoId: number },
-): Promise<{ purchaseId: number }> {
-  const [row] = await db.select().from(paymentIntents).where(eq(paymentIntents.id, paymentIntentId)).limit(1);
+): Promise<Fulfilment> {
+  const row = await findIntent(db, paymentIntentId);
   if (!row || row.provider !== provider.name) throw notFound('Payment not found.');
   if (expected && row.buyerId !== expected.buyerId) throw forbidden('This payment belongs to another user.');
   if (expected && row.videoId !== expected.videoId)
     throw badRequest('This payment is for a different video.');
+  if (row.status === 'refunded') return refundedOutcome(row);
+  const recorded = await findPurchaseByPaymentIntent(db, paymentIntentId);
+  if (recorded) return { outcome: 'already_recorded', purchaseId: recorded.id };
 
   const intent = await provider.retrieveIntent(paymentIntentId);
   if (!intent) throw notFound('Payment not found.');
@@ -107,48 +216,114 @@ export async function fulfilPayment(
   if (intent.amountCents !== row.amountCents || intent.currency !== row.currency) {
     throw badRequest('The payment amount does not match the price.');
   }
+  // A deleted video or buyer leaves null on our row; the provider still names them.
   if (
-    intent.videoId !== row.videoId ||
-    intent.buyerId !== row.buyerId ||
-    row.videoId === null ||
-    row.buyerId === null
+    (row.videoId !== null && intent.videoId !== row.videoId) ||
+    (row.buyerId !== null && intent.buyerId !== row.buyerId)
   ) {
     throw badRequest('The payment does not match this video and buyer.');
   }
-  const video = await findVideoRow(db, row.videoId);
-  if (!video) throw notFound('Video not found');
 
+  const video = row.videoId === null ? undefined : await findVideoRow(db, row.videoId);
   const buyerId = row.buyerId;
-  const purchase = await db.transaction(async (tx) => {
-    const recorded = await recordPurchase(tx, {
-      buyerId,
-      sellerId: video.userId,
-      videoId: video.id,
-      videoTitle: video.title,
-      selections: video.emailInformation,
-      amountCents: row.amountCents,
-      paymentIntentId,
+  let reason: RefundReason | null = null;
+  if (buyerId === null) reason = 'account_deleted';
+  else if (!video) reason = 'video_deleted';
+  else if (video.userId === buyerId) reason = 'own_video';
+  // The price the buyer paid must still be the price: a change is never bypassed (issue 11, decision 010).
+  else if (video.priceCents !== row.amountCents) reason = 'price_changed';
+
+  if (reason === null && video && buyerId !== null) {
+    const purchase = await db.transaction(async (tx) => {
+      const inserted = await recordPurchase(tx, {
+        buyerId,
+        sellerId: video.userId,
+        videoId: video.id,
+        videoTitle: video.title,
+        selections: video.emailInformation,
+        amountCents: row.amountCents,
+        paymentIntentId,
+      });
+      if (inserted) await markIntentSucceeded(tx, paymentIntentId);
+      return inserted;
     });
-    await tx
-      .update(paymentIntents)
-      .set({ status: 'succeeded', updatedAt: new Date() })
-      .where(eq(paymentIntents.id, paymentIntentId));
-    return recorded;
-  });
-  if (!purchase) throw conflict('This payment has already been recorded.');
-  return { purchaseId: purchase.id };
+    if (purchase) return { outcome: 'recorded', purchaseId: purchase.id };
+    // Either this very payment was recorded concurrently, or the buyer owns the video through another one.
+    const same = await findPurchaseByPaymentIntent(db, paymentIntentId);
+    if (same) return { outcome: 'already_recorded', purchaseId: same.id };
+    reason = 'already_owned';
+  }
+  return refundPayment(db, provider, row, reason ?? 'already_owned', video?.title ?? null);
 }
 
-/** A refunded payment no longer unlocks the video, nor counts as the capper's sale. */
+function refundedOutcome(row: IntentRow): Fulfilment {
+  const reason = isRefundReason(row.refundReason) ? row.refundReason : 'provider_refund';
+  return {
+    outcome: 'refunded',
+    reason,
+    amountCents: row.amountCents,
+    message: refundMessage(reason, row.amountCents),
+  };
+}
+
+/** Gives the money back at the provider first (idempotent per intent), then records it once, with an audit entry. */
+async function refundPayment(
+  db: Db,
+  provider: PaymentProvider,
+  row: IntentRow,
+  reason: RefundReason,
+  videoTitle: string | null,
+): Promise<Fulfilment> {
+  await provider.refundIntent(row.id, `pickreel-refund-${row.id}`);
+  await db.transaction(async (tx) => {
+    const refunded = await markIntentRefunded(tx, row.id, reason);
+    if (!refunded) return; // a concurrent call recorded this refund
+    await writeAudit(tx, {
+      actorId: null,
+      action: 'payment.refund',
+      targetType: 'video',
+      targetId: row.videoId,
+      before: { status: 'succeeded' },
+      after: {
+        status: 'refunded',
+        paymentIntentId: row.id,
+        provider: row.provider,
+        buyerId: row.buyerId,
+        videoTitle,
+        amountCents: row.amountCents,
+        reason,
+      },
+    });
+  });
+  return refundedOutcome({ ...row, status: 'refunded', refundReason: reason });
+}
+
+/**
+ * The provider refunded a payment (Stripe's `charge.refunded`): it no longer unlocks the video, nor counts
+ * as the capper's sale. A payment PickReel refunded itself unlocked nothing, so this changes nothing then.
+ */
 export async function revokePayment(db: Db, paymentIntentId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const purchase = await findPurchaseByPaymentIntent(tx, paymentIntentId);
-    if (!purchase) return false;
-    await revokePurchase(tx, purchase.id);
-    await tx
-      .update(paymentIntents)
-      .set({ status: 'refunded', updatedAt: new Date() })
-      .where(eq(paymentIntents.id, paymentIntentId));
-    return true;
+    const refunded = await markIntentRefunded(tx, paymentIntentId, 'provider_refund');
+    if (purchase) await revokePurchase(tx, purchase.id);
+    if (refunded || purchase) {
+      await writeAudit(tx, {
+        actorId: null,
+        action: 'payment.revoke',
+        targetType: 'video',
+        targetId: purchase?.videoId ?? refunded?.videoId ?? null,
+        before: { status: purchase ? 'purchased' : 'succeeded' },
+        after: {
+          status: 'refunded',
+          paymentIntentId,
+          buyerId: purchase?.userId ?? refunded?.buyerId ?? null,
+          videoTitle: purchase?.videoTitle ?? null,
+          amountCents: purchase?.amountCents ?? refunded?.amountCents ?? null,
+          reason: 'provider_refund',
+        },
+      });
+    }
+    return purchase !== undefined;
   });
 }

@@ -43,7 +43,14 @@ function anonymousPage(rows: VideoWithCapper[]): { body: Buffer; etag: string } 
 
 export async function videoRoutes(
   app: FastifyInstance,
-  options: { db: Db; storage: MediaStorage; sessionSecret: string; catalog: CatalogCache },
+  options: {
+    db: Db;
+    storage: MediaStorage;
+    sessionSecret: string;
+    catalog: CatalogCache;
+    /** Runs once a new price has committed: open payment intents are canceled (issue 11, decision 010). */
+    onPriceChange?: (videoId: number) => Promise<void>;
+  },
 ) {
   const { db, storage, catalog } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -104,7 +111,13 @@ export async function videoRoutes(
     '/api/videos/:id',
     { preHandler: requireUser, schema: { params: IdParams, body: VideoUpdateSchema } },
     async (request) => {
-      const video = await editVideo(db, request.params.id, request.body, viewerOf(currentUser(request))!);
+      const video = await editVideo(
+        db,
+        request.params.id,
+        request.body,
+        viewerOf(currentUser(request))!,
+        options.onPriceChange,
+      );
       catalog.clear();
       return video;
     },

@@ -91,8 +91,14 @@ async function ownedVideo(db: Db, id: number, viewer: Viewer) {
   return row;
 }
 
-export async function editVideo(db: Db, id: number, changes: VideoUpdate, viewer: Viewer): Promise<Video> {
-  await ownedVideo(db, id, viewer);
+export async function editVideo(
+  db: Db,
+  id: number,
+  changes: VideoUpdate,
+  viewer: Viewer,
+  onPriceChange?: (videoId: number) => Promise<void>,
+): Promise<Video> {
+  const before = await ownedVideo(db, id, viewer);
   await updateVideo(db, id, {
     ...(changes.title !== undefined && { title: changes.title }),
     ...(changes.description !== undefined && { description: changes.description }),
@@ -100,6 +106,9 @@ export async function editVideo(db: Db, id: number, changes: VideoUpdate, viewer
     ...(changes.price !== undefined && { priceCents: dollarsToCents(changes.price) }),
     ...(changes.category !== undefined && { category: changes.category }),
   });
+  // issue 11: an intent at the old price must not be paid (decision 010).
+  if (changes.price !== undefined && dollarsToCents(changes.price) !== before.priceCents)
+    await onPriceChange?.(id);
   return toPublicVideo(await getVisibleVideo(db, id, viewer), viewer);
 }
 
