@@ -23,6 +23,7 @@ import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
 import { RequestLogController } from './lib/request-log.js';
+import { serializeError } from './lib/log-safety.js';
 import { registerClient, sendIndexHtml } from './plugins/client.js';
 import {
   DEFAULT_CONNECTION_LIMITS,
@@ -32,6 +33,7 @@ import {
 } from './plugins/connection-limits.js';
 import { registerCsrfProtection } from './plugins/csrf.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerInputTextCheck } from './plugins/input-text.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 
 declare module 'fastify' {
@@ -57,17 +59,23 @@ export interface AppOptions {
 
 const API_PREFIXES = ['/api/', '/media/'];
 
-/** Structured JSON logs to stdout. */
+// Never log a session id or a password (headers and bodies are not logged; this is the backstop).
+// Exact paths only: a wildcard ('*.password') made pino walk every line's keys, ~2 µs a request.
+const LOG_REDACT = {
+  paths: ['req.headers.cookie', 'req.headers.authorization', 'password', 'body.password', 'err.password'],
+  censor: '[redacted]',
+};
+
+/** Structured JSON logs to stdout; errors through serializeError (no query parameters: issue 11). */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return {
-    level,
-    // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
-    // Exact paths only: a wildcard ('*.password') made pino walk every line's keys, ~2 µs a request.
-    redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'password', 'body.password', 'err.password'],
-      censor: '[redacted]',
-    },
-  };
+  return { level, redact: LOG_REDACT, serializers: { err: serializeError } };
+}
+
+/** Whatever logger options a caller passes (tests pass a stream), the redaction and the error serializer hold. */
+function safeLoggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  if (logger === true) return loggerOptions('info');
+  return { redact: LOG_REDACT, ...logger, serializers: { ...logger.serializers, err: serializeError } };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -77,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only the configured proxy hops are believed (issue 11); request.ip and request.protocol follow them.
   const trustProxy = proxyTrust(config.trustProxy);
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: safeLoggerOptions(options.logger),
     trustProxy,
     logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
@@ -90,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputTextCheck(app);
 
   registerSecurityHeaders(app);
   await app.register(cookie, { secret: config.sessionSecret });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../constants.js';
+import { queryInt } from './ids.js';
 
 export const MIN_PRICE = 0.99;
 export const MAX_PRICE = 10_000;
@@ -68,8 +69,8 @@ export const VideoListQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search text must be at most 100 characters').optional(),
   category: z.enum(CATEGORIES, { error: 'Unknown category' }).optional(),
   sort: z.enum(VIDEO_SORTS, { error: 'Unknown sort order' }).default('newest'),
-  limit: z.coerce.number().int().min(1).max(VIDEO_PAGE_MAX).default(VIDEO_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).max(VIDEO_OFFSET_MAX).default(0),
+  limit: queryInt({ name: 'Limit', min: 1, max: VIDEO_PAGE_MAX, default: VIDEO_PAGE_SIZE }),
+  offset: queryInt({ name: 'Offset', min: 0, max: VIDEO_OFFSET_MAX, default: 0 }),
 });
 export type VideoListQuery = z.infer<typeof VideoListQuerySchema>;
 

@@ -26,9 +26,9 @@ export function isSameSite(request: FastifyRequest): boolean {
   if (source === undefined) return true;
   if (source === 'null') return false;
   try {
-    const origin = new URL(source);
-    // Normalise this site's host with the source's scheme, so 'localhost:80' equals 'http://localhost'.
-    return origin.host === new URL(`${origin.protocol}//${request.host}`).host;
+    // The whole origin (issue 11): scheme, host and port. 'https://host' is another site than 'http://host'.
+    // request.protocol and request.host follow TRUST_PROXY; URL() normalises default ports ('host:80').
+    return new URL(source).origin === new URL(`${request.protocol}://${request.host}`).origin;
   } catch {
     return false;
   }

@@ -70,10 +70,20 @@ export const API_SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
+/** The page headers without HSTS, for a site served over plain HTTP. */
+export function withoutHsts(headers: Record<string, string>): Record<string, string> {
+  const { 'strict-transport-security': _hsts, ...rest } = headers;
+  return rest;
+}
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = securityHeaders();
+  const httpsHeaders = securityHeaders();
+  // HSTS only over HTTPS (issue 11, RFC 6797 §7.2: a plain-HTTP answer must not carry it). Both sets are
+  // made once; request.protocol follows TRUST_PROXY (X-Forwarded-Proto from the proxy in front).
+  const httpHeaders = withoutHsts(httpsHeaders);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : headers);
+    if (request.url.startsWith('/api/')) reply.headers(API_SECURITY_HEADERS);
+    else reply.headers(request.protocol === 'https' ? httpsHeaders : httpHeaders);
     done();
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AuditLogQuerySchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
+import { idSchema, queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireAdmin } from '../auth/session.js';
@@ -17,14 +18,10 @@ import {
   toAdminUser,
 } from './admin-service.js';
 
-const Id = z.coerce
-  .number({ error: 'Id must be a number' })
-  .int('Id must be a whole number')
-  .positive()
-  .max(2_147_483_647);
+const Id = idSchema('Id must be a whole number');
 const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(500),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: queryInt({ name: 'Limit', min: 1, max: 500, default: 500 }),
+  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
 });
 
 /** Every route here answers 401 to a visitor and 403 to a non-admin (spec 6, enforced on the server). */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AnalyticsQuerySchema } from '../../../common/schemas/analytics.js';
 import { PayoutRequestSchema } from '../../../common/schemas/earnings.js';
+import { idParams, queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import { currentUser, requireAdmin, requireUser } from '../auth/session.js';
 import { listAllPayouts, listPayoutsOfUser } from './earnings-repository.js';
@@ -10,10 +11,10 @@ import { getAnalytics } from './analytics-service.js';
 import { decidePayout, getEarnings, requestPayout, toPayoutRequest } from './earnings-service.js';
 
 const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(500),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: queryInt({ name: 'Limit', min: 1, max: 500, default: 500 }),
+  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
 });
-const PayoutIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const PayoutIdParams = idParams('Payout id must be a whole number');
 const PayoutDecisionSchema = z.object({
   status: z.enum(['paid', 'rejected'], { error: "Status must be 'paid' or 'rejected'" }),
 });

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { centsToDollars } from '../../../common/money.js';
 import type { Purchase, Sale } from '../../../common/schemas/payments.js';
+import { queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import type { CatalogCache } from '../videos/catalog-cache.js';
@@ -10,8 +11,8 @@ import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
 import { listPurchasesOfUser, listSalesOfSeller } from './purchases-repository.js';
 
 const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: queryInt({ name: 'Limit', min: 1, max: 1000, default: 1000 }),
+  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
 });
 
 export async function purchaseRoutes(app: FastifyInstance, options: { db: Db; catalog: CatalogCache }) {

@@ -8,6 +8,7 @@ import {
   VideoUpdateSchema,
   type VideoListQuery,
 } from '../../../common/schemas/videos.js';
+import { idParams, queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
 import type { CatalogCache } from './catalog-cache.js';
@@ -23,16 +24,10 @@ import {
 } from './videos-repository.js';
 import { editVideo, getVisibleVideo, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
 
-const IdParams = z.object({
-  id: z.coerce
-    .number({ error: 'Video id must be a number' })
-    .int('Video id must be a whole number')
-    .positive('Video id must be positive')
-    .max(2_147_483_647, 'Video id is too large'),
-});
+const IdParams = idParams('Video id must be a whole number');
 const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(100),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: queryInt({ name: 'Limit', min: 1, max: 100, default: 100 }),
+  offset: queryInt({ name: 'Offset', min: 0, max: 100_000, default: 0 }),
 });
 const FEATURED_COUNT = 6;
 
