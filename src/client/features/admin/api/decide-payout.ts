@@ -4,6 +4,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { ADMIN_PAYOUTS_QUERY_KEY, type AdminPayout } from './get-admin-payouts';
+import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 
 export type PayoutDecision = 'paid' | 'rejected';
 export type DecidePayoutInput = { payout: AdminPayout; status: PayoutDecision };
@@ -40,6 +41,10 @@ export function useDecidePayout() {
       });
     },
     // Refreshed after a failure too: a 409 means another admin decided it first.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_PAYOUTS_QUERY_KEY }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ADMIN_PAYOUTS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_QUERY_KEY }),
+      ]),
   });
 }

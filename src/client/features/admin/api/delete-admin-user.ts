@@ -5,6 +5,7 @@ import { errorMessage } from '../../../lib/error-message';
 import { ADMIN_PAYOUTS_QUERY_KEY } from './get-admin-payouts';
 import { ADMIN_USERS_QUERY_KEY } from './get-admin-users';
 import { ADMIN_VIDEOS_QUERY_KEY } from './get-admin-videos';
+import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 
 const PUBLIC_VIDEO_QUERY_KEYS = [['/api/videos'], ['/api/videos/featured']] as const;
 
@@ -38,6 +39,7 @@ export function useDeleteAdminUser() {
           ADMIN_USERS_QUERY_KEY,
           ADMIN_VIDEOS_QUERY_KEY,
           ADMIN_PAYOUTS_QUERY_KEY,
+          AUDIT_LOG_QUERY_KEY,
           ...PUBLIC_VIDEO_QUERY_KEYS,
         ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),

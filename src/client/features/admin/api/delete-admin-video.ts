@@ -3,6 +3,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { ADMIN_VIDEOS_QUERY_KEY } from './get-admin-videos';
+import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 
 // The public lists the video may sit in (spec 7: featured is refreshed after a deletion). Written out rather
 // than imported: features do not reach into each other (conventions.md).
@@ -34,6 +35,7 @@ export function useDeleteAdminVideo() {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ADMIN_VIDEOS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_QUERY_KEY }),
         ...PUBLIC_VIDEO_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ]),
   });

@@ -4,6 +4,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { ADMIN_USERS_QUERY_KEY } from './get-admin-users';
+import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 
 export type UpdateManualEarningsInput = ManualEarnings & { userId: number };
 
@@ -21,6 +22,7 @@ export function useUpdateManualEarnings() {
         description: "The user's manual earnings have been updated successfully.",
         variant: 'success',
       });
+      void queryClient.invalidateQueries({ queryKey: AUDIT_LOG_QUERY_KEY });
       return queryClient.invalidateQueries({ queryKey: ADMIN_USERS_QUERY_KEY });
     },
     onError: (error) => {

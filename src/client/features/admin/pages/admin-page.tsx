@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
-import { Banknote, Film, Users } from 'lucide-react';
+import { Banknote, Film, ScrollText, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { AdminUser } from '../../../../common/schemas/admin.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import type { AdminPayout } from '../api/get-admin-payouts';
+import { AuditLogPanel } from '../components/audit-log-panel';
 import { DeleteDialog, type DeleteTarget } from '../components/delete-dialog';
 import { EarningsDialog } from '../components/earnings-dialog';
 import { PayoutsPanel } from '../components/payouts-panel';
@@ -12,7 +13,7 @@ import { RejectPayoutDialog } from '../components/reject-payout-dialog';
 import { UsersPanel } from '../components/users-panel';
 import { VideosPanel } from '../components/videos-panel';
 
-const TABS = ['users', 'videos', 'payouts'] as const;
+const TABS = ['users', 'videos', 'payouts', 'audit'] as const;
 type AdminTab = (typeof TABS)[number];
 
 function parseTab(search: string): AdminTab {
@@ -56,7 +57,8 @@ export function AdminPage() {
     <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-8 sm:px-6 lg:px-8">
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       <Tabs value={tab} onValueChange={(value) => showTab(value as AdminTab)}>
-        <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto">
+        {/* Four tabs fit a 390 px phone with their icons hidden and tighter padding. */}
+        <TabsList className="grid w-full grid-cols-4 sm:inline-flex sm:w-auto [&>*]:px-1.5 sm:[&>*]:px-4">
           <TabsTrigger value="users">
             <Users aria-hidden className="hidden size-4 sm:block" />
             Users
@@ -68,6 +70,10 @@ export function AdminPage() {
           <TabsTrigger value="payouts">
             <Banknote aria-hidden className="hidden size-4 sm:block" />
             Payouts
+          </TabsTrigger>
+          <TabsTrigger value="audit">
+            <ScrollText aria-hidden className="hidden size-4 sm:block" />
+            Audit log
           </TabsTrigger>
         </TabsList>
         <TabsContent value="users">
@@ -85,6 +91,9 @@ export function AdminPage() {
         </TabsContent>
         <TabsContent value="payouts">
           <PayoutsPanel onReject={(payout, opener) => select({ dialog: 'reject', payout }, opener)} />
+        </TabsContent>
+        <TabsContent value="audit">
+          <AuditLogPanel />
         </TabsContent>
       </Tabs>
 

@@ -1,22 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PaymentCompleteResponse } from '../../../../common/schemas/payments.js';
 import { apiRequest } from '../../../lib/api-request';
 import { errorStatus } from '../../../lib/error-message';
 
 export type PaymentComplete = { paymentIntentId: string; videoId: number };
-export type PaymentCompleteResult = { purchased: true; purchaseId: number | null };
 
 /**
- * Records a succeeded payment. A 409 means it is recorded already (Stripe's webhook got there first, or a
- * second tab did): for the buyer that is the same success.
+ * Records a succeeded payment. Recorded already for this same payment (Stripe's webhook got there first, or
+ * a second tab did) is the same 200. A 409 says the payment unlocked nothing and was refunded (issue 11):
+ * its message is the sentence to show the buyer.
  */
-export async function completePayment(payload: PaymentComplete): Promise<PaymentCompleteResult> {
-  try {
-    const res = await apiRequest('POST', '/api/payment-complete', payload);
-    return (await res.json()) as PaymentCompleteResult;
-  } catch (error) {
-    if (errorStatus(error) === 409) return { purchased: true, purchaseId: null };
-    throw error;
-  }
+export async function completePayment(payload: PaymentComplete): Promise<PaymentCompleteResponse> {
+  const res = await apiRequest('POST', '/api/payment-complete', payload);
+  return (await res.json()) as PaymentCompleteResponse;
 }
 
 export function useCompletePayment() {
@@ -30,6 +26,10 @@ export function useCompletePayment() {
       void queryClient.invalidateQueries({ queryKey: ['/api/user/purchases'] });
       void queryClient.invalidateQueries({ queryKey: ['/api/videos'] });
       queryClient.removeQueries({ queryKey: ['/api/create-payment-intent', videoId] });
+    },
+    onError: (error) => {
+      // Refunded: the dashboard's list of refunded payments has a new line.
+      if (errorStatus(error) === 409) void queryClient.invalidateQueries({ queryKey: ['/api/user/refunds'] });
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
-import { formatDollars, formatWholeDollars } from '../../../../common/money.js';
+import { formatDollars } from '../../../../common/money.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
 
@@ -10,12 +10,14 @@ const BENEFITS = [
   'Direct download after purchase',
 ];
 
-/** spec 2 'Checkout', right column: what is being bought, for how much, and what comes with it. */
-export function OrderSummary({ video }: { video: Video }) {
+/**
+ * spec 2 'Checkout', right column: what is being bought, for how much, and what comes with it. Price and
+ * Total are the payment intent's amount, to the cent: exactly what the card is charged (decisions.md 'Money',
+ * issue 11); `amount` is null until the intent is there.
+ */
+export function OrderSummary({ video, amount }: { video: Video; amount: number | null }) {
   const [thumbnailBroken, setThumbnailBroken] = useState(false);
   const showThumbnail = Boolean(video.thumbnailUrl) && !thumbnailBroken;
-  // spec 9 shows whole dollars here; a price with cents is still charged in full, so say what will be charged.
-  const hasCents = Math.round(video.price * 100) % 100 !== 0;
 
   return (
     <div className="grid content-start gap-6">
@@ -49,7 +51,9 @@ export function OrderSummary({ video }: { video: Video }) {
           <dl className="grid gap-2 border-t pt-4 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Price</dt>
-              <dd className="font-medium tabular-nums">{formatWholeDollars(video.price)}</dd>
+              <dd className="font-medium tabular-nums" data-testid="order-price">
+                <Amount dollars={amount} />
+              </dd>
             </div>
             <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Tax</dt>
@@ -57,14 +61,11 @@ export function OrderSummary({ video }: { video: Video }) {
             </div>
             <div className="flex justify-between gap-4 border-t pt-3 text-base">
               <dt className="font-semibold">Total</dt>
-              <dd className="font-bold tabular-nums">{formatWholeDollars(video.price)}</dd>
+              <dd className="font-bold tabular-nums" data-testid="order-total">
+                <Amount dollars={amount} />
+              </dd>
             </div>
           </dl>
-          {hasCents && (
-            <p className="text-xs text-muted-foreground">
-              Your card will be charged {formatDollars(video.price)} USD.
-            </p>
-          )}
         </CardContent>
       </Card>
       <Card>
@@ -84,4 +85,18 @@ export function OrderSummary({ video }: { video: Video }) {
       </Card>
     </div>
   );
+}
+
+function Amount({ dollars }: { dollars: number | null }) {
+  if (dollars === null) {
+    return (
+      <>
+        <span aria-hidden className="text-muted-foreground">
+          …
+        </span>
+        <span className="sr-only">Loading the amount</span>
+      </>
+    );
+  }
+  return <>{formatDollars(dollars)}</>;
 }

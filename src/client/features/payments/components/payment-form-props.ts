@@ -11,6 +11,8 @@ export type PaymentFormProps = {
   onPaid: (paymentIntentId: string) => void;
   /** The provider refused or failed: the page tells the buyer (spec 8). */
   onPaymentError: (message: string) => void;
+  /** The intent was canceled because the capper changed the price: nothing charged, the new price to review. */
+  onPriceChanged: (message: string) => void;
   /** The purchase is being recorded: the form stays busy. */
   recording: boolean;
 };

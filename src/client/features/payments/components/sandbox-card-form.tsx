@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { FlaskConical } from 'lucide-react';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { errorMessage } from '../../../lib/error-message';
+import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { useConfirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
 import { PayNowButton, ProviderError } from './pay-now-button';
@@ -46,7 +46,13 @@ function validate(number: string, expiry: string, cvc: string): FieldErrors {
  * The built-in provider's card form (decisions.md 'Payments'): it sends the card to the sandbox the way
  * Stripe.js would send it to Stripe, and follows Stripe's test cards. Nothing is ever charged.
  */
-export function SandboxCardForm({ clientSecret, onPaid, onPaymentError, recording }: PaymentFormProps) {
+export function SandboxCardForm({
+  clientSecret,
+  onPaid,
+  onPaymentError,
+  onPriceChanged,
+  recording,
+}: PaymentFormProps) {
   const confirm = useConfirmSandboxPayment();
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
@@ -83,7 +89,11 @@ export function SandboxCardForm({ clientSecret, onPaid, onPaymentError, recordin
           if (result.status === 'succeeded') onPaid(result.paymentIntentId);
           else fail(result.error?.message || PAYMENT_ERROR_FALLBACK);
         },
-        onError: (error) => fail(errorMessage(error, PAYMENT_ERROR_FALLBACK)),
+        onError: (error) => {
+          // issue 11: the capper changed the price after this page showed it; nothing was charged.
+          if (errorStatus(error) === 409) onPriceChanged(errorMessage(error, PAYMENT_ERROR_FALLBACK));
+          else fail(errorMessage(error, PAYMENT_ERROR_FALLBACK));
+        },
       },
     );
   };

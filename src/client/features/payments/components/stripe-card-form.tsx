@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { PRICE_CHANGED_BEFORE_PAYMENT } from '../../../../common/schemas/payments.js';
 import { appConfig } from '../../../lib/app-config';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
 import { PayNowButton, ProviderError } from './pay-now-button';
@@ -42,7 +43,7 @@ export function StripeCardForm(props: PaymentFormProps) {
   );
 }
 
-function StripePaymentForm({ videoId, onPaid, onPaymentError, recording }: PaymentFormProps) {
+function StripePaymentForm({ videoId, onPaid, onPaymentError, onPriceChanged, recording }: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [confirming, setConfirming] = useState(false);
@@ -67,7 +68,10 @@ function StripePaymentForm({ videoId, onPaid, onPaymentError, recording }: Payme
         redirect: 'if_required',
         confirmParams: { return_url: stripeReturnUrl(videoId) },
       });
-      if (error) fail(error.message || PAYMENT_ERROR_FALLBACK);
+      // issue 11: PickReel canceled this intent when the capper changed the price; nothing was charged.
+      if (error?.code === 'payment_intent_unexpected_state' && error.payment_intent?.status === 'canceled')
+        onPriceChanged(PRICE_CHANGED_BEFORE_PAYMENT);
+      else if (error) fail(error.message || PAYMENT_ERROR_FALLBACK);
       else if (paymentIntent.status === 'succeeded') onPaid(paymentIntent.id);
       else fail(PAYMENT_ERROR_FALLBACK);
     } catch (error) {

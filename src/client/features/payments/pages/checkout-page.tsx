@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { AlertTriangle, ArrowLeft, CreditCard, SearchX } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, CreditCard, RefreshCw, SearchX, Undo2 } from 'lucide-react';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
 import { PageSpinner, Spinner } from '../../../components/ui/spinner';
@@ -9,8 +10,8 @@ import { appConfig } from '../../../lib/app-config';
 import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCompletePayment } from '../api/complete-payment';
-import { usePaymentIntent } from '../api/create-payment-intent';
-import { parseVideoId, useVideo } from '../api/get-video';
+import { paymentIntentQueryKey, usePaymentIntent } from '../api/create-payment-intent';
+import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { OrderSummary } from '../components/order-summary';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from '../components/payment-form-props';
 import { SandboxCardForm } from '../components/sandbox-card-form';
@@ -50,9 +51,12 @@ function useStripeReturn(): { paymentIntentId: string; succeeded: boolean } | nu
 
 function Checkout({ videoId }: { videoId: number }) {
   const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
   const video = useVideo(videoId);
   const complete = useCompletePayment();
   const [paidIntentId, setPaidIntentId] = useState<string | null>(null);
+  // issue 11: the capper changed the price after this page showed it; the old intent was canceled.
+  const [priceChanged, setPriceChanged] = useState<string | null>(null);
   const stripeReturn = useStripeReturn();
 
   const blocked = video.data ? video.data.isOwner || video.data.isPurchased : false;
@@ -76,7 +80,11 @@ function Checkout({ videoId }: { videoId: number }) {
           });
           navigate('/dashboard?tab=purchased');
         },
-        onError: () => toast({ title: 'Error', description: RECORDING_ERROR, variant: 'destructive' }),
+        onError: (error) => {
+          // A 409 is a refund, explained in place (PaymentRefunded); anything else may be tried again.
+          if (errorStatus(error) !== 409)
+            toast({ title: 'Error', description: RECORDING_ERROR, variant: 'destructive' });
+        },
       },
     );
 
@@ -102,6 +110,17 @@ function Checkout({ videoId }: { videoId: number }) {
   const onPaymentError = (message: string) =>
     toast({ title: 'Payment failed', description: message, variant: 'destructive' });
 
+  // A fresh intent at the current price, and the video as it is now (its price, or 'Purchased'): the buyer
+  // sees the amount before paying again (issue 11).
+  const reviewCurrentPrice = () => {
+    setPriceChanged(null);
+    setPaidIntentId(null);
+    complete.reset();
+    void queryClient.resetQueries({ queryKey: paymentIntentQueryKey(videoId) });
+    void queryClient.invalidateQueries({ queryKey: videoQueryKey(videoId) });
+    if (stripeReturn) navigate(`/checkout/${videoId}`, { replace: true });
+  };
+
   // Recorded: the dashboard is on its way; the refetched video (now "purchased") must not flash a refusal.
   if (complete.isSuccess) return <PageSpinner label="Opening your purchases" />;
   if (video.isPending) return <PageSpinner label="Loading checkout" />;
@@ -111,7 +130,14 @@ function Checkout({ videoId }: { videoId: number }) {
   }
 
   let payment: ReactNode;
-  if (paidId !== null && complete.isError) {
+  if (paidId !== null && complete.isError && errorStatus(complete.error) === 409) {
+    payment = (
+      <PaymentRefunded
+        message={errorMessage(complete.error, RECORDING_ERROR)}
+        onReview={reviewCurrentPrice}
+      />
+    );
+  } else if (paidId !== null && complete.isError) {
     payment = <RecordingFailed onRetry={() => recordPurchase(paidId)} />;
   } else if (paidId !== null && !intent.data) {
     payment = <PaymentSpinner label="Recording your purchase" />;
@@ -119,6 +145,8 @@ function Checkout({ videoId }: { videoId: number }) {
     return <CheckoutError message="You cannot buy your own video." />;
   } else if (video.data.isPurchased) {
     return <CheckoutError message="You have already purchased this video." purchased />;
+  } else if (priceChanged !== null) {
+    payment = <PriceChanged message={priceChanged} onReview={reviewCurrentPrice} />;
   } else if (intent.isPending) {
     payment = <PaymentSpinner label="Preparing your payment" />;
   } else if (intent.isError) {
@@ -135,6 +163,7 @@ function Checkout({ videoId }: { videoId: number }) {
       amount: intent.data.amount,
       onPaid,
       onPaymentError,
+      onPriceChanged: setPriceChanged,
       recording: complete.isPending,
     };
     payment =
@@ -169,7 +198,8 @@ function Checkout({ videoId }: { videoId: number }) {
           </CardHeader>
           <CardContent>{payment}</CardContent>
         </Card>
-        <OrderSummary video={video.data} />
+        {/* The amount the intent will charge, to the cent (decisions.md 'Money'); none while there is none. */}
+        <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
       </div>
     </div>
   );
@@ -197,6 +227,48 @@ function RecordingFailed({ onRetry }: { onRetry: () => void }) {
       <Button onClick={onRetry} className="w-fit">
         Try again
       </Button>
+    </div>
+  );
+}
+
+/** The intent was canceled before any charge: say so, and show the new price before another try. */
+function PriceChanged({ message, onReview }: { message: string; onReview: () => void }) {
+  return (
+    <div
+      role="alert"
+      data-testid="price-changed"
+      className="grid gap-4 rounded-xl border border-amber-500/40 bg-amber-50 p-5 text-sm text-amber-950"
+    >
+      <p className="font-medium">{message}</p>
+      <Button onClick={onReview} className="w-fit">
+        <RefreshCw aria-hidden />
+        Review the new price
+      </Button>
+    </div>
+  );
+}
+
+/** The payment went through but unlocked nothing, so it was refunded (issue 11): the server's sentence. */
+function PaymentRefunded({ message, onReview }: { message: string; onReview: () => void }) {
+  return (
+    <div
+      role="alert"
+      data-testid="payment-refunded"
+      className="grid gap-4 rounded-xl border border-amber-500/40 bg-amber-50 p-5 text-sm text-amber-950"
+    >
+      <p className="flex items-start gap-2 font-medium">
+        <Undo2 aria-hidden className="mt-0.5 size-4 shrink-0" />
+        {message}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Button onClick={onReview} className="w-fit">
+          <RefreshCw aria-hidden />
+          Review the current price
+        </Button>
+        <Link href="/dashboard?tab=purchased" className={buttonClasses('outline', 'md')}>
+          View your purchases
+        </Link>
+      </div>
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { VideoCard } from '../../videos/components/video-card';
 import { usePurchases } from '../api/get-purchases';
 import { useUserVideos } from '../../videos/api/get-user-videos';
 import { PurchaseCard } from '../components/purchase-card';
+import { RefundedPayments } from '../components/refunded-payments';
 
 type DashboardTab = 'uploads' | 'purchased';
 
@@ -70,8 +71,9 @@ export function DashboardPage() {
           <TabsContent value="uploads">
             <UploadsGrid query={videos} />
           </TabsContent>
-          <TabsContent value="purchased">
+          <TabsContent value="purchased" className="grid gap-8">
             <PurchasesGrid query={purchases} />
+            <RefundedPayments />
           </TabsContent>
         </Tabs>
       </section>
