@@ -1,9 +1,29 @@
 // The tus endpoint /api/uploads (decisions.md 'Media'): sign-in, ids, limits, metadata, finishing into a video.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '../../src/common/constants.js';
+import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
 import type { UploadResult } from '../../src/common/schemas/uploads.js';
 import type { Video } from '../../src/common/schemas/videos.js';
+import { TOO_MANY_BYTES_MESSAGE, TOO_MANY_UPLOADS_MESSAGE } from '../../src/server/features/uploads/tus.js';
+import {
+  OPEN_UPLOADS_MAX,
+  openUploadsOf,
+  RESERVED_BYTES_MAX,
+} from '../../src/server/features/uploads/uploads-repository.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
@@ -211,5 +231,229 @@ describe('tus: finishing an upload', () => {
       headers: { cookie: capper.cookie },
     });
     expect(asked.statusCode).toBe(409);
+  });
+});
+
+describe('tus: text the database cannot store (issue 11)', () => {
+  it('refuses a NUL in the file name or a field at creation, before any byte is sent', async () => {
+    const before = tusFiles().length;
+    for (const fields of [
+      { ...VALID_FIELDS, filename: 'pick\u0000.mov' },
+      { ...VALID_FIELDS, title: 'Lakers\u0000', filename: 'pick.mov' },
+      { ...VALID_FIELDS, emailInformation: 'Lakers -3.5\u0000', filename: 'pick.mov' },
+    ]) {
+      const response = await create(1000, fields);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({ message: NUL_CHARACTER_MESSAGE });
+    }
+    expect(tusFiles().length).toBe(before);
+  });
+
+  it('reads Upload-Offset as decimal digits only', async () => {
+    const location = (await create(100)).headers.location as string;
+    for (const offset of ['0x0', ' 0', '0e0', '+0', '0.0']) {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: {
+          ...TUS,
+          'upload-offset': offset,
+          'content-type': 'application/offset+octet-stream',
+          cookie: capper.cookie,
+        },
+        payload: Buffer.alloc(10),
+      });
+      expect(response.statusCode, offset).toBe(409);
+    }
+    expect((await patch(location, 0, Buffer.alloc(10))).statusCode).toBe(204);
+  });
+});
+
+describe('tus: every error is { message } JSON in product words (issue 11)', () => {
+  const expectJsonMessage = (
+    response: { headers: Record<string, unknown>; body: string },
+    message: string,
+  ) => {
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(response.body)).toEqual({ message });
+  };
+
+  it("answers the library's own refusals as JSON", async () => {
+    const noVersion = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { 'upload-length': '10', cookie: capper.cookie },
+    });
+    expect(noVersion.statusCode).toBe(412);
+    expectJsonMessage(noVersion, 'Unsupported tus version.');
+    const badLength = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { ...TUS, 'upload-length': 'ten', cookie: capper.cookie },
+    });
+    expect(badLength.statusCode).toBe(400);
+    expectJsonMessage(badLength, 'The upload request has an invalid header.');
+    const noLength = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { ...TUS, 'upload-metadata': tusMetadata(VALID_FIELDS), cookie: capper.cookie },
+    });
+    expect(noLength.statusCode).toBe(400);
+    expectJsonMessage(noLength, 'Upload-Length is required.');
+    const tooLarge = await create(15 * 1024 ** 3 + 1);
+    expectJsonMessage(tooLarge, 'File too large: a video can be at most 15 GB.');
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/uploads/${'0'.repeat(32)}`,
+      headers: { ...TUS, cookie: capper.cookie },
+    });
+    expect(gone.statusCode).toBe(404);
+    expectJsonMessage(gone, 'Upload not found.');
+  });
+
+  it('answers an internal failure with a 500 that names no internals, and logs the details', async () => {
+    const directory = path.join(t.config.dataDir, 'uploads', 'tus');
+    const aside = `${directory}-aside`;
+    const before = (await openUploadsOf(t.database.db, capper.id)).length;
+    renameSync(directory, aside);
+    writeFileSync(directory, 'not a folder');
+    try {
+      const response = await create(1000);
+      expect(response.statusCode).toBe(500);
+      expectJsonMessage(response, 'Server error. Please try again later.');
+      expect(response.body).not.toContain(t.config.dataDir);
+    } finally {
+      rmSync(directory);
+      renameSync(aside, directory);
+    }
+    expect(t.logs()).toContain('tus request failed');
+    expect(t.logs()).toMatch(/"code":"(EEXIST|ENOTDIR)"/);
+    // The failed creation does not count against the user's open uploads.
+    expect((await openUploadsOf(t.database.db, capper.id)).length).toBe(before);
+  });
+});
+
+describe('tus: a finished upload is never lost to a server failure (issue 11)', () => {
+  it('keeps the bytes when its video cannot be created, and a retry finishes it', async () => {
+    const content = readFileSync(mediaFixture('h264Mov'));
+    const title = 'Fails once: the database is away';
+    const created = await create(content.length, { ...VALID_FIELDS, title, filename: 'pick.mov' });
+    const location = created.headers.location as string;
+    const uploadId = location.split('/').pop()!;
+    await t.database.exec(
+      "alter table videos add constraint test_fails_once check (title not like 'Fails once%')",
+    );
+    try {
+      const last = await sendInChunks(location, content, 64 * 1024);
+      expect(last.statusCode).toBe(500);
+      expect(JSON.parse(last.body)).toEqual({ message: 'Server error. Please try again later.' });
+      // Every byte is still there.
+      const kept = path.join(t.config.dataDir, 'uploads', 'tus', uploadId);
+      expect(readFileSync(kept).equals(content)).toBe(true);
+      const resumed = await head(location);
+      expect(resumed.headers['upload-offset']).toBe(String(content.length));
+    } finally {
+      await t.database.exec('alter table videos drop constraint test_fails_once');
+    }
+    const retried = await t.app.inject({
+      method: 'GET',
+      url: `${location}/video`,
+      headers: { cookie: capper.cookie },
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const { videoId } = retried.json<UploadResult>();
+    const stored = path.join(t.config.dataDir, 'media', 'videos', String(videoId), 'original.mov');
+    expect(readFileSync(stored).equals(content)).toBe(true);
+    expect(tusFiles().filter((name) => name.startsWith(uploadId))).toEqual([]);
+    // Finished: it no longer counts as open.
+    expect((await openUploadsOf(t.database.db, capper.id)).map((row) => row.id)).not.toContain(uploadId);
+  });
+});
+
+describe('tus: open uploads per user are capped (issue 11)', () => {
+  it(`refuses a ${OPEN_UPLOADS_MAX + 1}th unfinished upload until one is cancelled, finished or expired`, async () => {
+    const user = await registerUser(t.app, {}, '10.6.1.1');
+    const locations: string[] = [];
+    for (let i = 0; i < OPEN_UPLOADS_MAX; i++) {
+      const response = await create(1000, undefined, user.cookie);
+      expect(response.statusCode, response.body).toBe(201);
+      locations.push(response.headers.location as string);
+    }
+    const refused = await create(1000, undefined, user.cookie);
+    expect(refused.statusCode).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual({ message: TOO_MANY_UPLOADS_MESSAGE });
+    expect(TOO_MANY_UPLOADS_MESSAGE).toMatch(/Finish one .* or cancel it/);
+    // Another user is not affected.
+    expect((await create(1000, undefined, other.cookie)).statusCode).toBe(201);
+
+    // Cancelled (tus DELETE): a slot is free again.
+    const cancelled = await t.app.inject({
+      method: 'DELETE',
+      url: locations[0]!,
+      headers: { ...TUS, cookie: user.cookie },
+    });
+    expect(cancelled.statusCode).toBe(204);
+    expect((await create(1000, undefined, user.cookie)).statusCode).toBe(201);
+    expect((await create(1000, undefined, user.cookie)).statusCode).toBe(429);
+
+    // Expired: it stops counting at once, and the sweep removes its record.
+    await t.database.db.execute(
+      sql`update uploads set expires_at = now() - interval '1 second' where id = ${locations[1]!.split('/').pop()!}`,
+    );
+    expect((await create(1000, undefined, user.cookie)).statusCode).toBe(201);
+    await t.app.sweepUploads();
+    expect((await openUploadsOf(t.database.db, user.id)).length).toBe(OPEN_UPLOADS_MAX);
+  });
+
+  it('refuses more reserved bytes than two of the largest uploads', async () => {
+    const user = await registerUser(t.app, {}, '10.6.1.2');
+    expect((await create(MAX_UPLOAD_BYTES, undefined, user.cookie)).statusCode).toBe(201);
+    expect((await create(MAX_UPLOAD_BYTES - 10, undefined, user.cookie)).statusCode).toBe(201);
+    const refused = await create(11, undefined, user.cookie);
+    expect(refused.statusCode).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual({ message: TOO_MANY_BYTES_MESSAGE });
+    expect((await create(10, undefined, user.cookie)).statusCode).toBe(201);
+    expect(RESERVED_BYTES_MAX).toBe(2 * MAX_UPLOAD_BYTES);
+  });
+
+  it('holds under 50 concurrent creates by one user', async () => {
+    const user = await registerUser(t.app, {}, '10.6.1.3');
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => create(1024 ** 3, undefined, user.cookie)),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(OPEN_UPLOADS_MAX);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - OPEN_UPLOADS_MAX);
+    expect((await openUploadsOf(t.database.db, user.id)).length).toBe(OPEN_UPLOADS_MAX);
+    const files = tusFiles();
+    const created = responses
+      .filter((response) => response.statusCode === 201)
+      .map((response) => (response.headers.location as string).split('/').pop()!);
+    for (const id of created) expect(files).toContain(id);
+  });
+});
+
+describe('upload sweep (issue 11: a stale folder used to stop the server at start)', () => {
+  it('removes stale files and folders under uploads/incoming at start, keeps fresh ones, and goes on', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-sweep-'));
+    const incoming = path.join(dataDir, 'uploads', 'incoming');
+    const staleDir = path.join(incoming, 'stale-folder');
+    mkdirSync(path.join(staleDir, 'inner'), { recursive: true });
+    writeFileSync(path.join(staleDir, 'inner', 'part'), 'left by a dead request');
+    writeFileSync(path.join(incoming, 'stale.part'), 'old');
+    writeFileSync(path.join(incoming, 'fresh.part'), 'new');
+    const dayAndABitAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    for (const entry of [path.join(staleDir, 'inner'), staleDir, path.join(incoming, 'stale.part')])
+      utimesSync(entry, dayAndABitAgo, dayAndABitAgo);
+    const started = await createTestApp({ env: { DATA_DIR: dataDir } });
+    try {
+      await started.app.sweepUploads();
+      expect(readdirSync(incoming)).toEqual(['fresh.part']);
+      const health = await started.app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      await started.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,13 +1,14 @@
 // POST /api/videos (spec 7), the MOV check and the processing jobs (issue 4).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_UPLOAD_MAX_BYTES } from '../../src/common/constants.js';
 import type { Video } from '../../src/common/schemas/videos.js';
 import { jobs, videos } from '../../src/server/db/schema.js';
-import { resolveMediaTools } from '../../src/server/media/ffmpeg.js';
+import { MEDIA_FAILURES, resolveMediaTools } from '../../src/server/media/ffmpeg.js';
+import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
 import { mediaFixture, type FixtureName } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { multipart, VALID_FIELDS, type FilePart } from '../setup/upload-requests.js';
@@ -298,7 +299,10 @@ describe('failed processing and retry', () => {
       await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })
     ).json<Video>();
     expect(failed.transcodingStatus).toBe('failed');
-    expect(failed.transcodingError).toBe('The file could not be read as a video.');
+    // Product words for the owner (issue 11); ffprobe's own words stay in the job and the log.
+    expect(failed.transcodingError).toBe(MEDIA_FAILURES.unreadable);
+    const [failedJob] = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
+    expect(failedJob?.lastError).toContain('ffprobe exited with');
     // Not in the public catalog, and not visible to others.
     expect((await t.app.inject({ method: 'GET', url: `/api/videos/${id}` })).statusCode).toBe(404);
 
@@ -330,5 +334,63 @@ describe('failed processing and retry', () => {
     expect(row?.transcodingStatus).toBe('failed');
     const jobRows = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
     expect(jobRows.map((job) => job.status)).toEqual(['failed', 'failed']);
+  });
+});
+
+describe('a server-side processing failure (issue 11: product words, details in the log)', () => {
+  it('shows the owner a sentence, never the Node or ffmpeg text, and keeps that text in the job', async () => {
+    await t.app.mediaJobs.runUntilIdle(); // the runner's start-up (scratch folder) is done
+    const response = await upload(VALID_FIELDS, fixturePart('h264Mov'));
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<Video>();
+    // The scratch folder cannot be made: a disk problem, not the file's.
+    const work = path.join(t.config.dataDir, 'work');
+    rmSync(work, { recursive: true, force: true });
+    writeFileSync(work, 'not a folder');
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await t.database.db
+          .update(jobs)
+          .set({ runAt: new Date(Date.now() - 1000) })
+          .where(eq(jobs.videoId, id));
+        await t.app.mediaJobs.runUntilIdle();
+      }
+    } finally {
+      rmSync(work, { force: true });
+    }
+    const failed = (
+      await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })
+    ).json<Video>();
+    expect(failed.transcodingStatus).toBe('failed');
+    expect(failed.transcodingError).toBe(MEDIA_FAILURES.server);
+    const [job] = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
+    expect(job?.lastError).toMatch(/ENOTDIR|EEXIST/);
+    expect(t.logs()).toContain('media job failed');
+  });
+});
+
+describe('POST /api/videos: text the database cannot store (issue 11)', () => {
+  it.each(['title', 'description', 'emailInformation'] as const)(
+    'answers 400 to a NUL in %s, and keeps nothing',
+    async (field) => {
+      const before = await videoCount();
+      const response = await upload(
+        { ...VALID_FIELDS, [field]: `Lakers \u0000 -3.5` },
+        fixturePart('h264Mov'),
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toEqual({ message: NUL_CHARACTER_MESSAGE });
+      expect(await videoCount()).toBe(before);
+      expect(leftovers()).toEqual([]);
+    },
+  );
+
+  it('answers 400 to a NUL in the file name, and keeps nothing', async () => {
+    const before = await videoCount();
+    const response = await upload(VALID_FIELDS, { ...fixturePart('h264Mov'), name: 'pick\u0000.mov' });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ message: NUL_CHARACTER_MESSAGE });
+    expect(await videoCount()).toBe(before);
+    expect(leftovers()).toEqual([]);
   });
 });

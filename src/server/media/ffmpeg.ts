@@ -68,12 +68,39 @@ export function mediaTools(): MediaTools {
   return cached;
 }
 
-/** A failure of the media itself (unreadable, no video): retrying will not help; the message is shown. */
+/**
+ * What an owner (or admin) reads as `transcodingError`, in product words (issue 11): never ffmpeg's or
+ * Node's text, which stays in the job's `last_error` and the log.
+ */
+export const MEDIA_FAILURES = {
+  unreadable:
+    'This file could not be processed: it is not a video we can read. Please upload the MOV file again.',
+  noVideo: 'This file could not be processed: it does not contain a playable video.',
+  noPicture: 'This file could not be processed: no picture could be taken from the video.',
+  missing: 'The uploaded file is missing. Please upload it again.',
+  server: 'This video could not be processed because of a problem on our side. Please retry.',
+} as const;
+
+/**
+ * A failure of the media itself (unreadable, no video): retrying will not help; the message is shown to
+ * the owner, so it is one of MEDIA_FAILURES. The tool's own words go in `cause` (kept for the log).
+ */
 export class MediaError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'MediaError';
   }
+}
+
+/** The owner's words for a failed job: a MediaError's sentence, else the server-side one. */
+export function transcodingErrorMessage(err: unknown): string {
+  return err instanceof MediaError ? err.message : MEDIA_FAILURES.server;
+}
+
+/** The raw text of a failure, its cause included, for the job's last_error (never shown to a client). */
+export function failureDetail(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause instanceof Error ? `${err.message} (${err.cause.message})` : err.message;
 }
 
 export interface RunOptions {
@@ -159,8 +186,11 @@ export async function probe(tools: MediaTools, file: string): Promise<ProbeResul
       '-show_streams',
       file,
     ]);
-  } catch {
-    throw new MediaError('The file could not be read as a video.');
+  } catch (error) {
+    // ffprobe missing or not startable is the server's problem (retried), not the file's.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('E')) throw error;
+    throw new MediaError(MEDIA_FAILURES.unreadable, { cause: error });
   }
   const json = JSON.parse(output) as FfprobeJson;
   const streams = json.streams ?? [];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { updateVideo } from '../features/videos/videos-repository.js';
-import { MediaError, type MediaTools } from './ffmpeg.js';
+import { failureDetail, MediaError, transcodingErrorMessage, type MediaTools } from './ffmpeg.js';
 import {
   claimJob,
   completeJob,
@@ -209,14 +209,14 @@ export class MediaJobRunner {
   }
 
   private async handleFailure(job: ClaimedJob, err: unknown): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = failureDetail(err);
     this.options.log.warn(
       { err, jobId: job.id, videoId: job.videoId, attempt: job.attempts },
       'media job failed',
     );
     // A broken file stays broken: fail at once. Anything else (disk full, database away) is worth a retry.
     if (err instanceof MediaError || job.attempts >= job.maxAttempts) {
-      const reason = err instanceof MediaError ? message : `Processing failed: ${message}`;
+      const reason = transcodingErrorMessage(err);
       await this.fail(job, reason, message);
       return;
     }

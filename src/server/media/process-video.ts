@@ -4,7 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/client.js';
 import { findVideoRow, updateVideo } from '../features/videos/videos-repository.js';
-import { MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
+import { MEDIA_FAILURES, MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
 import type { ProcessVideoPayload } from './jobs-repository.js';
 import { mediaUrl, videoMediaKeys, videoMediaPrefix, type MediaStorage } from './storage.js';
 
@@ -163,7 +163,7 @@ async function makeThumbnail(
   await run(tools.ffmpeg, args(at), { signal });
   // A seek past the last frame writes nothing; the first frame always exists.
   if (!existsSync(output)) await run(tools.ffmpeg, args(0), { signal });
-  if (!existsSync(output)) throw new MediaError('No picture could be taken from the video.');
+  if (!existsSync(output)) throw new MediaError(MEDIA_FAILURES.noPicture);
 }
 
 /**
@@ -199,13 +199,12 @@ export async function processVideo(
     // The upload request may be moving the same file right now; either move is as good.
     await storage.putFile(originalKey, payload.source).catch(() => {});
   }
-  if (!(await storage.stat(originalKey)))
-    throw new MediaError('The uploaded file is missing. Please upload it again.');
+  if (!(await storage.stat(originalKey))) throw new MediaError(MEDIA_FAILURES.missing);
   const input = await storage.localCopy(originalKey);
   lap('start');
 
   const info = await probe(tools, input);
-  if (!info.video) throw new MediaError('The file has no video track.');
+  if (!info.video) throw new MediaError(MEDIA_FAILURES.noVideo);
   lap('probe');
 
   const work = ctx.workDir;

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The media job runner: main.ts starts it; tests call runUntilIdle(). */
     mediaJobs: MediaJobRunner;
+    /** Runs the upload sweep now (after the one under way, if any); it runs hourly and at start anyway. */
+    sweepUploads: () => Promise<void>;
   }
 }
 
@@ -39,7 +41,10 @@ export async function registerMediaAndUploads(app: FastifyInstance, options: Med
   app.decorate('mediaJobs', runner);
   app.addHook('onClose', async () => runner.stop());
   await app.register(mediaRoutes, { db, storage });
+  const sweep = { run: async () => {} };
+  app.decorate('sweepUploads', () => sweep.run());
   await app.register(uploadRoutes, {
+    sweep,
     db,
     storage,
     uploadsDir: path.join(options.dataDir, 'uploads'),

@@ -8,7 +8,6 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { STANDARD_UPLOAD_MAX_BYTES } from '../../../common/constants.js';
 import {
   FILE_AND_URL_MESSAGE,
@@ -17,6 +16,8 @@ import {
   UPLOAD_TOO_LARGE_MESSAGE,
   type UploadMetadata,
 } from '../../../common/schemas/uploads.js';
+import { idParams } from '../../../common/schemas/ids.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, HttpError } from '../../lib/http-errors.js';
 import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
@@ -39,11 +40,11 @@ export interface UploadRoutesOptions {
   uploadsDir: string;
   onVideoChanged: () => void;
   onJobQueued: () => void;
+  /** The upload sweep, filled in by the tus endpoint (plugin.ts exposes it as app.sweepUploads). */
+  sweep: { run: () => Promise<void> };
 }
 
-const IdParams = z.object({
-  id: z.coerce.number({ error: 'Video id must be a number' }).int().positive().max(2_147_483_647),
-});
+const IdParams = idParams('Video id must be a whole number');
 
 const tooLarge = () => new HttpError(413, UPLOAD_TOO_LARGE_MESSAGE);
 
@@ -138,6 +139,7 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
     let meta: UploadMetadata;
     try {
       meta = parseMetadata(fields);
+      if (file && hasNulCharacter(file.name)) throw badRequest(NUL_CHARACTER_MESSAGE);
       if (meta.isExternalVideo && file) throw badRequest(FILE_AND_URL_MESSAGE);
       if (!meta.isExternalVideo && !file) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
     } catch (error) {

@@ -3,13 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Server, type ServerOptions, type Upload } from '@tus/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERRORS, EVENTS, Server, type ServerOptions, type Upload } from '@tus/server';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
 import type { UploadResult } from '../../../common/schemas/uploads.js';
 import type { Db } from '../../db/client.js';
@@ -17,6 +17,13 @@ import { badRequest, conflict, HttpError, notFound, unauthorized } from '../../l
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import type { UserRow } from '../auth/users-repository.js';
+import {
+  deleteExpiredUploads,
+  OPEN_UPLOADS_MAX,
+  RESERVED_BYTES_MAX,
+  releaseUpload,
+  reserveUpload,
+} from './uploads-repository.js';
 import {
   createUploadedVideo,
   findVideoOfUpload,
@@ -29,7 +36,19 @@ export const TUS_PATH = '/api/uploads';
 /** An unfinished upload is kept this long after it started (tus 'expiration'), then swept. */
 export const UPLOAD_EXPIRY_MS = 3 * 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Multipart leftovers (files or folders) under uploads/incoming older than this belong to dead requests. */
+const INCOMING_STALE_MS = 24 * 60 * 60 * 1000;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const DECIMAL = /^[0-9]{1,16}$/;
+const SERVER_ERROR_MESSAGE = 'Server error. Please try again later.';
+const GIB = 1024 ** 3;
+
+export const TOO_MANY_UPLOADS_MESSAGE =
+  `You have ${OPEN_UPLOADS_MAX} unfinished uploads. Finish one (pick the same file again to resume it) ` +
+  'or cancel it before starting another.';
+export const TOO_MANY_BYTES_MESSAGE =
+  `Your unfinished uploads would reserve more than ${RESERVED_BYTES_MAX / GIB} GB. Finish one (pick the ` +
+  'same file again to resume it) or cancel it before starting another.';
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 type TusError = { status_code: number; body: string };
@@ -39,11 +58,63 @@ const tusError = (error: HttpError): TusError => ({
   body: JSON.stringify({ message: error.message }),
 });
 
+/** What @tus/server's own errors (plain-text bodies) say to a person; keyed by the library's text. */
+const TUS_MESSAGES = new Map<string, string>([
+  [ERRORS.MISSING_OFFSET.body, 'Upload-Offset is required.'],
+  [ERRORS.ABORTED.body, 'The upload was interrupted. Please try again.'],
+  [ERRORS.INVALID_TERMINATION.body, 'A finished upload cannot be cancelled.'],
+  [ERRORS.ERR_LOCK_TIMEOUT.body, 'The upload is busy. Please try again shortly.'],
+  [ERRORS.INVALID_CONTENT_TYPE.body, 'Expected application/offset+octet-stream.'],
+  [ERRORS.FILE_NOT_FOUND.body, 'Upload not found.'],
+  [ERRORS.INVALID_OFFSET.body, 'Upload-Offset does not match the upload.'],
+  [ERRORS.FILE_NO_LONGER_EXISTS.body, 'This upload has expired. Please upload the file again.'],
+  [ERRORS.ERR_SIZE_EXCEEDED.body, 'The chunk goes past the upload length.'],
+  [ERRORS.ERR_MAX_SIZE_EXCEEDED.body, 'File too large: a video can be at most 15 GB.'],
+  [ERRORS.INVALID_LENGTH.body, 'Upload-Length is required.'],
+  [ERRORS.INVALID_METADATA.body, 'The upload details could not be read. Please try again.'],
+  [ERRORS.UNSUPPORTED_CONCATENATION_EXTENSION.body, 'Parallel uploads are not supported.'],
+  [ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION.body, 'Upload-Length is required.'],
+  [ERRORS.UNSUPPORTED_EXPIRATION_EXTENSION.body, 'This kind of upload is not supported.'],
+]);
+
+/** Product words for an error answer of the tus endpoint: by the library's text, else by status. */
+export function tusClientMessage(status: number, body: string): string {
+  if (status >= 500) return status === 501 ? 'This kind of upload is not supported.' : SERVER_ERROR_MESSAGE;
+  const known = TUS_MESSAGES.get(body);
+  if (known) return known;
+  if (status === 412) return 'Unsupported tus version.';
+  if (status === 404) return 'Upload not found.';
+  if (status === 409) return 'Upload-Offset does not match the upload.';
+  if (status === 413) return 'File too large: a video can be at most 15 GB.';
+  if (status === 460) return 'The chunk was damaged on the way. Please try again.';
+  if (body.startsWith('Invalid ')) return 'The upload request has an invalid header.';
+  return 'The upload request could not be handled.';
+}
+
+const isJsonMessage = (body: string) => body.startsWith('{"message":');
+
+/**
+ * Every error answer @tus/server writes goes through Server.write: the ones its handlers throw (mapped by
+ * onResponseError first) and the ones it writes itself (412 without Tus-Resumable, 400 for an invalid
+ * header). Here each becomes `{ "message" }` JSON in product words, as every other error of the API (issue 11).
+ */
+class JsonErrorTusServer extends Server {
+  override write(...[context, headers, status, body = '']: Parameters<Server['write']>) {
+    if (status >= 400) {
+      headers.set('Content-Type', 'application/json; charset=utf-8');
+      if (!isJsonMessage(body)) body = JSON.stringify({ message: tusClientMessage(status, body) });
+    }
+    return super.write(context, headers, status, body);
+  }
+}
+
 export interface TusOptions {
   db: Db;
   storage: MediaStorage;
   uploadsDir: string;
   effects: UploadEffects;
+  /** Filled in here: runs the upload sweep now (after the one under way, if any); tests await it. */
+  sweep: { run: () => Promise<void> };
 }
 
 export async function registerTus(app: FastifyInstance, options: TusOptions): Promise<void> {
@@ -52,11 +123,21 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   await mkdir(directory, { recursive: true });
   const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
 
-  // Fastify has already signed the request in (requireUser); tus's hooks find the user through the raw request.
-  const users = new WeakMap<IncomingMessage, UserRow>();
-  const userOf = (req: TusRequest): UserRow => {
+  // Fastify has already signed the request in (requireUser); tus's hooks find the user (and the request's
+  // logger) through the raw request.
+  interface Handed {
+    user: UserRow;
+    log: FastifyBaseLogger;
+    /** The upload this POST reserved: released if the creation fails after all. */
+    reserved?: string;
+  }
+  const handed = new WeakMap<IncomingMessage, Handed>();
+  const handedOf = (req: TusRequest): Handed | undefined => {
     const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-    const user = raw ? users.get(raw) : undefined;
+    return raw ? handed.get(raw) : undefined;
+  };
+  const userOf = (req: TusRequest): UserRow => {
+    const user = handedOf(req)?.user;
     if (!user) throw tusError(unauthorized());
     return user;
   };
@@ -96,12 +177,16 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
         head: await readHead(source),
         fileName: upload.metadata?.filename ?? 'video.mov',
         uploadId,
+        // A server failure keeps the bytes: GET …/video (or the client's retry) finishes it later.
+        keepSourceOnError: true,
       });
       return video.id;
     } catch (error) {
-      // Refused (not a MOV, bad metadata): nothing of it is kept.
-      if (error instanceof HttpError && error.statusCode < 500)
+      // Refused (not a MOV, bad metadata): nothing of it is kept, and it no longer counts as open.
+      if (error instanceof HttpError && error.statusCode < 500) {
         await datastore.remove(uploadId).catch(() => {});
+        await releaseUpload(db, uploadId);
+      }
       throw error;
     } finally {
       // The bytes now belong to the video (or are gone): the upload's record goes too.
@@ -118,7 +203,7 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     }
   }
 
-  const tus = new Server({
+  const tus = new JsonErrorTusServer({
     path: TUS_PATH,
     datastore,
     maxSize: MAX_UPLOAD_BYTES,
@@ -134,8 +219,36 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       } catch (error) {
         throw error instanceof HttpError ? tusError(error) : error;
       }
+      // At most OPEN_UPLOADS_MAX unfinished uploads and RESERVED_BYTES_MAX bytes per user (issue 11).
+      const reservation = await reserveUpload(db, {
+        id: upload.id,
+        userId: user.id,
+        sizeBytes: upload.size ?? 0,
+        expiresAt: new Date(Date.now() + UPLOAD_EXPIRY_MS),
+      });
+      if (reservation === 'too-many') throw tusError(new HttpError(429, TOO_MANY_UPLOADS_MESSAGE));
+      if (reservation === 'too-large') throw tusError(new HttpError(429, TOO_MANY_BYTES_MESSAGE));
+      const request = handedOf(req);
+      if (request) request.reserved = upload.id;
       // The owner is the signed-in user, whatever userId the metadata carried (spec 7 sends one).
       return { metadata: { ...upload.metadata, userId: String(user.id) } };
+    },
+    /** A thrown error (ours, the library's, or an internal one): the details go to the log, never out. */
+    async onResponseError(req, error) {
+      const log = handedOf(req)?.log ?? app.log;
+      const code = (error as { status_code?: unknown }).status_code;
+      const status = typeof code === 'number' ? code : 500;
+      if (status >= 500) {
+        log.error(
+          {
+            err: error instanceof Error ? error : undefined,
+            tusBody: error instanceof Error ? undefined : error.body,
+          },
+          'tus request failed',
+        );
+        return { status_code: status, body: JSON.stringify({ message: tusClientMessage(status, '') }) };
+      }
+      return undefined;
     },
     async onUploadFinish(req, upload) {
       try {
@@ -211,7 +324,10 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     }
     const upload = checked.get(request) ?? (await uploadOf(id));
     if (!upload || upload.size === undefined) throw notFound('Upload not found.');
-    const offset = Number(request.headers['upload-offset']);
+    // Decimal digits only (issue 11): Number() would also read '0x0', ' 0' or '0e0' as 0.
+    const offsetHeader = request.headers['upload-offset'];
+    const offset =
+      typeof offsetHeader === 'string' && DECIMAL.test(offsetHeader) ? Number(offsetHeader) : NaN;
     if (!Number.isSafeInteger(offset) || offset !== upload.offset) {
       return reply
         .code(409)
@@ -275,10 +391,27 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   }
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
-    users.set(request.raw, currentUser(request));
+    const entry: Handed = { user: currentUser(request), log: request.log };
+    handed.set(request.raw, entry);
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    try {
+      await tus.handle(request.raw, reply.raw);
+    } finally {
+      // Reserved, then the store could not create it: the reservation goes with it.
+      if (entry.reserved && reply.raw.statusCode >= 400) {
+        await releaseUpload(db, entry.reserved).catch((err: unknown) =>
+          request.log.error({ err }, 'could not release an upload reservation'),
+        );
+      }
+    }
   }
+
+  // Cancelled (tus DELETE): it stops counting against its owner's open uploads.
+  tus.on(EVENTS.POST_TERMINATE, (_req: unknown, _res: unknown, id: string) => {
+    releaseUpload(db, id).catch((err: unknown) =>
+      app.log.error({ err, uploadId: id }, 'could not release a cancelled upload'),
+    );
+  });
 
   await app.register(async (scope) => {
     // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
@@ -309,22 +442,55 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     );
   });
 
-  // Unfinished uploads expire; multipart leftovers of a process that died mid-request go too.
-  const sweep = async () => {
-    await tus
-      .cleanUpExpiredUploads()
-      .catch((err: unknown) => app.log.warn({ err }, 'tus upload sweep failed'));
+  /**
+   * Unfinished uploads expire; multipart leftovers of a process that died mid-request go too, files and
+   * folders alike. A background task: every failure is logged and the sweep goes on; it never rejects
+   * (issue 11: a stale folder used to reject it unhandled and stop the server at every start).
+   */
+  const sweep = async (): Promise<void> => {
+    try {
+      await tus.cleanUpExpiredUploads();
+    } catch (err) {
+      app.log.warn({ err }, 'tus upload sweep failed');
+    }
+    try {
+      await deleteExpiredUploads(db);
+    } catch (err) {
+      app.log.warn({ err }, 'could not delete expired upload reservations');
+    }
     const incoming = path.join(options.uploadsDir, 'incoming');
-    const cutoff = Date.now() - 24 * 60 * 60 * 1000;
-    for (const name of await readdir(incoming).catch(() => [] as string[])) {
-      const info = await stat(path.join(incoming, name)).catch(() => null);
-      if (info && info.mtimeMs < cutoff) await rm(path.join(incoming, name), { force: true });
+    const cutoff = Date.now() - INCOMING_STALE_MS;
+    let names: string[] = [];
+    try {
+      names = await readdir(incoming);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT')
+        app.log.warn({ err }, 'could not list the incoming uploads folder');
+    }
+    for (const name of names) {
+      const entry = path.join(incoming, name);
+      try {
+        const info = await lstat(entry);
+        if (info.mtimeMs < cutoff) await rm(entry, { recursive: true, force: true });
+      } catch (err) {
+        app.log.warn({ err, entry: name }, 'could not remove a stale upload leftover');
+      }
     }
   };
-  const timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+  let sweeping: Promise<void> = Promise.resolve();
+  const startSweep = () => {
+    sweeping = sweep().catch((err: unknown) => app.log.error({ err }, 'upload sweep failed'));
+  };
+  options.sweep.run = async () => {
+    await sweeping;
+    startSweep();
+    await sweeping;
+  };
+  const timer = setInterval(startSweep, SWEEP_INTERVAL_MS);
   timer.unref();
-  app.addHook('onReady', async () => {
-    void sweep();
+  app.addHook('onReady', async () => startSweep());
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
   });
-  app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -8,6 +8,7 @@ import {
   UploadMetadataSchema,
   type UploadMetadata,
 } from '../../../common/schemas/uploads.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
 import type { Db } from '../../db/client.js';
 import { videos } from '../../db/schema.js';
 import { badRequest, conflict, HttpError } from '../../lib/http-errors.js';
@@ -17,6 +18,7 @@ import { videoMediaKeys, type MediaStorage } from '../../media/storage.js';
 import type { UserRow } from '../auth/users-repository.js';
 import { insertVideo, updateVideo, type VideoRow } from '../videos/videos-repository.js';
 import { getVisibleVideo, viewerOf } from '../videos/videos-service.js';
+import { releaseUpload } from './uploads-repository.js';
 
 export const unsupportedFormat = () => new HttpError(415, UPLOAD_FORMAT_MESSAGE);
 
@@ -28,8 +30,16 @@ export interface UploadEffects {
   onJobQueued: () => void;
 }
 
-/** The upload's fields, or a 400 with the first problem's message (spec 8: the server's message). */
+/**
+ * The upload's fields, or a 400 with the first problem's message (spec 8: the server's message). Every
+ * field is looked at for a NUL, the file name and fields the schema does not read included: PostgreSQL
+ * cannot store one, and a tus upload is checked here at creation, before any byte is sent (issue 11).
+ */
 export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
+  for (const [key, value] of Object.entries(fields)) {
+    if (hasNulCharacter(key) || (typeof value === 'string' && hasNulCharacter(value)))
+      throw badRequest(NUL_CHARACTER_MESSAGE);
+  }
   const parsed = UploadMetadataSchema.safeParse(fields);
   if (!parsed.success)
     throw badRequest(parsed.error.issues[0]?.message ?? 'Upload validation failed. Please check your input.');
@@ -82,7 +92,9 @@ export async function createExternalVideo(
 /**
  * A finished upload on local disk: checked by its bytes, then a video row and its processing job in one
  * transaction, then the file taken into media storage. Should the process die between the two, the job
- * carries the file's path and takes it in itself. The source file is gone afterwards, whatever happens.
+ * carries the file's path and takes it in itself. A file that is not a MOV is deleted; when the server
+ * fails (5xx) the source is deleted too unless `keepSourceOnError`: a tus upload keeps its bytes, so that
+ * asking for its video again finishes it (issue 11: a finished upload is never lost to a server failure).
  */
 export async function createUploadedVideo(
   effects: UploadEffects,
@@ -93,6 +105,7 @@ export async function createUploadedVideo(
     head: Uint8Array;
     fileName: string;
     uploadId?: string;
+    keepSourceOnError?: boolean;
   },
 ): Promise<VideoRow> {
   const { db, storage } = effects;
@@ -105,17 +118,20 @@ export async function createUploadedVideo(
     video = await db.transaction(async (tx) => {
       const row = await insertVideo(tx, {
         ...detailsOf(input.meta, input.user),
-        originalFileName: input.fileName.slice(0, 255),
+        // Only a name to show: what the database cannot store is dropped rather than losing the upload.
+        originalFileName: input.fileName.replaceAll('\0', '').slice(0, 255),
         uploadId: input.uploadId ?? null,
         transcodingStatus: 'pending',
       });
       const originalFileKey = videoMediaKeys(row.id).original;
       await updateVideo(tx, row.id, { originalFileKey });
       await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload: { source: input.source } });
+      // The tus upload is a video now: it no longer counts against its owner's open uploads.
+      if (input.uploadId) await releaseUpload(tx, input.uploadId);
       return { ...row, originalFileKey };
     });
   } catch (error) {
-    await rm(input.source, { force: true });
+    if (!input.keepSourceOnError) await rm(input.source, { force: true });
     throw error;
   }
   await takeInOriginal(storage, video.originalFileKey!, input.source);

@@ -1,0 +1,58 @@
+// Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
+import type { Executor } from '../../db/client.js';
+import { uploads } from '../../db/schema.js';
+import { rowsOf } from '../videos/videos-repository.js';
+
+/** Unfinished uploads one user may hold at once. */
+export const OPEN_UPLOADS_MAX = 5;
+/** Bytes those may reserve together: two uploads of the largest size. */
+export const RESERVED_BYTES_MAX = 2 * MAX_UPLOAD_BYTES;
+
+/** First key of the two-key advisory lock taken per user while a reservation is counted ('upl' in ASCII). */
+const LOCK_NAMESPACE = 0x75706c;
+
+export type Reservation = 'reserved' | 'too-many' | 'too-large';
+
+/**
+ * Counts the user's open uploads and reserves one more if the caps allow it, in one transaction under a
+ * per-user advisory lock: concurrent creates (one instance or several) are counted one after the other.
+ */
+export async function reserveUpload(
+  db: Executor,
+  upload: { id: string; userId: number; sizeBytes: number; expiresAt: Date },
+): Promise<Reservation> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int, ${upload.userId}::int)`);
+    const [open] = rowsOf<{ count: number | string; bytes: number | string }>(
+      await tx.execute(
+        sql`select count(*) as count, coalesce(sum(${uploads.sizeBytes}), 0) as bytes from ${uploads}
+            where ${uploads.userId} = ${upload.userId} and ${uploads.expiresAt} > now()`,
+      ),
+    );
+    if (Number(open?.count ?? 0) >= OPEN_UPLOADS_MAX) return 'too-many';
+    if (Number(open?.bytes ?? 0) + upload.sizeBytes > RESERVED_BYTES_MAX) return 'too-large';
+    await tx.insert(uploads).values(upload);
+    return 'reserved';
+  });
+}
+
+/** The upload is no longer open: it became a video, was refused, cancelled, or its creation failed. */
+export async function releaseUpload(db: Executor, id: string): Promise<void> {
+  await db.delete(uploads).where(eq(uploads.id, id));
+}
+
+/** Expired reservations (they stopped counting at expiry already); the sweep keeps the table small. */
+export async function deleteExpiredUploads(db: Executor, now = new Date()): Promise<number> {
+  const rows = await db.delete(uploads).where(lte(uploads.expiresAt, now)).returning({ id: uploads.id });
+  return rows.length;
+}
+
+/** The user's open uploads (tests and support). */
+export async function openUploadsOf(db: Executor, userId: number) {
+  return db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), gt(uploads.expiresAt, sql`now()`)));
+}
