@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { centsToDollars, formatDollars } from '../money.js';
+import { queryInt } from './ids.js';
 
 export const MAX_MANUAL_EARNINGS = 1_000_000;
 
@@ -35,22 +36,10 @@ export function bonusTooLowMessage(minimumCents: number, heldCents: number): str
   return `The bonus cannot be lower than ${formatDollars(centsToDollars(minimumCents))}: ${formatDollars(centsToDollars(heldCents))} has already been paid out or requested.`;
 }
 
-// Decimal digits only (issue 11: '0x10' or '1e3' are not numbers here), as the other list queries.
-function pageInt(name: string, min: number, max: number, fallback: number) {
-  const message = `${name} must be a whole number from ${min} to ${max}`;
-  return z
-    .union([z.number({ error: message }), z.string({ error: message }).regex(/^[0-9]{1,10}$/, message)], {
-      error: message,
-    })
-    .transform(Number)
-    .refine((value) => Number.isInteger(value) && value >= min && value <= max, message)
-    .default(fallback);
-}
-
 /** GET /api/admin/audit-log: one page, newest first. */
 export const AuditLogQuerySchema = z.object({
-  limit: pageInt('Limit', 1, 100, 25),
-  offset: pageInt('Offset', 0, 1_000_000, 0),
+  limit: queryInt({ name: 'Limit', min: 1, max: 100, default: 25 }),
+  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
 });
 
 /** A row of the admin's Audit log tab: who (null = PickReel itself), did what, to what, when. */
