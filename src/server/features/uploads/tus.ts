@@ -8,7 +8,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { ERRORS, EVENTS, Server, type ServerOptions, type Upload } from '@tus/server';
+import { ERRORS, Server, type ServerOptions, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
 import type { UploadResult } from '../../../common/schemas/uploads.js';
@@ -228,14 +228,23 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       });
       if (reservation === 'too-many') throw tusError(new HttpError(429, TOO_MANY_UPLOADS_MESSAGE));
       if (reservation === 'too-large') throw tusError(new HttpError(429, TOO_MANY_BYTES_MESSAGE));
-      const request = handedOf(req);
-      if (request) request.reserved = upload.id;
+      const handedReq = handedOf(req);
+      if (handedReq) handedReq.reserved = upload.id;
       // The owner is the signed-in user, whatever userId the metadata carried (spec 7 sends one).
       return { metadata: { ...upload.metadata, userId: String(user.id) } };
     },
     /** A thrown error (ours, the library's, or an internal one): the details go to the log, never out. */
     async onResponseError(req, error) {
-      const log = handedOf(req)?.log ?? app.log;
+      const request = handedOf(req);
+      const log = request?.log ?? app.log;
+      // Reserved, then the store could not create it: the reservation goes before the answer does.
+      if (request?.reserved) {
+        const reserved = request.reserved;
+        request.reserved = undefined;
+        await releaseUpload(db, reserved).catch((err: unknown) =>
+          log.error({ err }, 'could not release an upload reservation'),
+        );
+      }
       const code = (error as { status_code?: unknown }).status_code;
       const status = typeof code === 'number' ? code : 500;
       if (status >= 500) {
@@ -251,6 +260,9 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       return undefined;
     },
     async onUploadFinish(req, upload) {
+      // Created: from here a failure keeps the upload, and its reservation with it.
+      const handedReq = handedOf(req);
+      if (handedReq) handedReq.reserved = undefined;
       try {
         const videoId = await finish(upload.id, userOf(req));
         const result: UploadResult = { success: true, videoId };
@@ -394,24 +406,32 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     const entry: Handed = { user: currentUser(request), log: request.log };
     handed.set(request.raw, entry);
     reply.hijack();
-    try {
-      await tus.handle(request.raw, reply.raw);
-    } finally {
-      // Reserved, then the store could not create it: the reservation goes with it.
-      if (entry.reserved && reply.raw.statusCode >= 400) {
-        await releaseUpload(db, entry.reserved).catch((err: unknown) =>
-          request.log.error({ err }, 'could not release an upload reservation'),
-        );
-      }
-    }
+    await tus.handle(request.raw, reply.raw);
   }
 
-  // Cancelled (tus DELETE): it stops counting against its owner's open uploads.
-  tus.on(EVENTS.POST_TERMINATE, (_req: unknown, _res: unknown, id: string) => {
-    releaseUpload(db, id).catch((err: unknown) =>
-      app.log.error({ err, uploadId: id }, 'could not release a cancelled upload'),
-    );
-  });
+  /**
+   * DELETE (tus termination): the upload's bytes and record go, and it stops counting against its owner's
+   * open uploads before the answer leaves, so a new upload right after it is counted without it.
+   */
+  async function terminate(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
+    const { id } = request.params;
+    const tusHeaders = { 'tus-resumable': '1.0.0', 'cache-control': 'no-store' };
+    if (request.headers['tus-resumable'] !== '1.0.0') {
+      return reply
+        .code(412)
+        .headers({ 'tus-version': '1.0.0' })
+        .send({ message: 'Unsupported tus version.' });
+    }
+    const upload = checked.get(request);
+    if (!upload) throw notFound('Upload not found.');
+    if (upload.size !== undefined && upload.offset === upload.size)
+      throw badRequest('A finished upload cannot be cancelled.');
+    if (writing.has(id))
+      return reply.code(423).headers(tusHeaders).send({ message: 'The upload is busy. Retry shortly.' });
+    await datastore.remove(id).catch(() => datastore.configstore.delete(id));
+    await releaseUpload(db, id);
+    return reply.code(204).headers(tusHeaders).send();
+  }
 
   await app.register(async (scope) => {
     // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
@@ -425,10 +445,16 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       handler: patch,
     });
     scope.route<{ Params: { id: string } }>({
-      method: ['HEAD', 'DELETE'],
+      method: 'HEAD',
       url: `${TUS_PATH}/:id`,
       preHandler: [requireUser, checkUpload],
       handler: handOver,
+    });
+    scope.route<{ Params: { id: string } }>({
+      method: 'DELETE',
+      url: `${TUS_PATH}/:id`,
+      preHandler: [requireUser, checkUpload],
+      handler: terminate,
     });
     scope.get<{ Params: { id: string } }>(
       `${TUS_PATH}/:id/video`,
