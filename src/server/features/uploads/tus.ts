@@ -185,7 +185,9 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
       // Refused (not a MOV, bad metadata): nothing of it is kept, and it no longer counts as open.
       if (error instanceof HttpError && error.statusCode < 500) {
         await datastore.remove(uploadId).catch(() => {});
-        await releaseUpload(db, uploadId);
+        await releaseUpload(db, uploadId).catch((err: unknown) =>
+          app.log.error({ err, uploadId }, 'could not release a refused upload'),
+        );
       }
       throw error;
     } finally {
