@@ -115,6 +115,11 @@ export const videos = pgTable(
     shareUrl: text('share_url'),
     shareCount: integer('share_count').notNull().default(0),
     createdAt: createdAt(),
+    // What `?q=` searches, lower-cased once when written: one LIKE on one column per row instead of three
+    // ILIKEs (issue 11). Never selected for a response.
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(title || ' ' || description || ' ' || category)`,
+    ),
   },
   (t) => [
     index('videos_user_id_idx').on(t.userId, t.createdAt, t.id),
@@ -130,11 +135,12 @@ export const videos = pgTable(
       .on(t.views, t.id)
       .where(sql`transcoding_status = 'ready'`),
     index('videos_category_idx').on(t.category, t.createdAt, t.id),
-    // The catalog search (`?q=`: title, description, category, anywhere in the text) through trigrams,
-    // on the embedded database and a server alike (issue 11: p99 ≤ 20 ms at 100,000 videos).
-    index('videos_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
-    index('videos_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
-    index('videos_category_trgm_idx').using('gin', t.category.op('gin_trgm_ops')),
+    // The catalog search (`?q=`, anywhere in title, description or category) through trigrams, on the
+    // embedded database and a server alike (issue 11: p99 ≤ 20 ms at 100,000 videos). Written straight into
+    // the index (no fastupdate pending list, which every search would otherwise read through).
+    index('videos_search_trgm_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
     uniqueIndex('videos_upload_id_idx').on(t.uploadId),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
     check(
