@@ -292,6 +292,43 @@ describe('views and shares', () => {
       { platform: 'whatsapp', user_id: stranger.id, referrer: 'http://localhost/video/1' },
       { platform: 'x', user_id: stranger.id, referrer: 'http://localhost/video/1' },
     ]);
+    // The same viewer on the same channel again counts once (issue 11).
+    expect((await share('x')).json()).toEqual({ shareCount: 2 });
+    expect(((await get(`/api/videos/${bought.id}`)).json() as Video).shareCount).toBe(2);
+  });
+
+  it('counts a flood of anonymous shares from one address once per channel, and then refuses it', async () => {
+    const share = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/videos/${notBought.id}/share`,
+        payload: { platform: 'copy' },
+        remoteAddress: '10.3.7.7',
+      });
+    const answers = await Promise.all(Array.from({ length: 30 }, share));
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((code) => code === 200)).toHaveLength(20);
+    expect(statuses.filter((code) => code === 429)).toHaveLength(10);
+    const refused = answers.find((a) => a.statusCode === 429)!;
+    expect(refused.json().message).toMatch(/^Too many shares\. Please wait \d+ seconds and try again\.$/);
+    expect(refused.headers['retry-after']).toBeTruthy();
+    const rows = await t.database.db.execute(
+      sql`select count(*)::int as n from video_shares where video_id = ${notBought.id}`,
+    );
+    expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    expect(((await get(`/api/videos/${notBought.id}`)).json() as Video).shareCount).toBe(1);
+  });
+
+  it('answers views given at once each from the database, and counts a viewer once', async () => {
+    const view = (ip: string) =>
+      t.app.inject({ method: 'POST', url: `/api/videos/${notBought.id}/view`, remoteAddress: ip });
+    const before = ((await get(`/api/videos/${notBought.id}`)).json() as Video).views;
+    // 40 page views at once from 20 visitors, each twice: one group, 20 counted.
+    const ips = Array.from({ length: 20 }, (_, i) => `10.3.8.${i + 1}`);
+    const answers = await Promise.all([...ips, ...ips].map(view));
+    const counted = answers.map((a) => a.json<{ counted: boolean }>().counted);
+    expect(counted.filter(Boolean)).toHaveLength(20);
+    expect(((await get(`/api/videos/${notBought.id}`)).json() as Video).views).toBe(before + 20);
   });
 });
 

@@ -11,18 +11,20 @@ import {
 import { idParams, queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
-import type { CatalogCache } from './catalog-cache.js';
+import type { CatalogCache, ReadyBytes } from './catalog-cache.js';
+import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import {
   hasPurchased,
   listPublicVideos,
   listVideosOfUser,
+  findVideo,
   purchasedAmong,
   recordShare,
-  recordView,
   type VideoWithCapper,
 } from './videos-repository.js';
-import { editVideo, getVisibleVideo, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
+import { editVideo, mayView, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
+import { HttpError, notFound } from '../../lib/http-errors.js';
 
 const IdParams = idParams('Video id must be a whole number');
 const PageQuery = z.object({
@@ -30,10 +32,17 @@ const PageQuery = z.object({
   offset: queryInt({ name: 'Offset', min: 0, max: 100_000, default: 0 }),
 });
 const FEATURED_COUNT = 6;
+const SHARES_PER_MINUTE = 20;
 
-function anonymousPage(rows: VideoWithCapper[]): { body: Buffer; etag: string } {
-  const body = Buffer.from(JSON.stringify(rows.map((row) => toPublicVideo(row, null))));
+function readyBytes(value: unknown): ReadyBytes {
+  const body = Buffer.from(JSON.stringify(value));
   return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+function sendReadyBytes(request: FastifyRequest, reply: FastifyReply, { body, etag }: ReadyBytes) {
+  reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.send(body);
 }
 
 export async function videoRoutes(
@@ -58,11 +67,8 @@ export async function videoRoutes(
     const viewer = viewerOf(request.user);
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
-      entry.anonymous ??= anonymousPage(rows);
-      const { body, etag } = entry.anonymous;
-      reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.send(body);
+      entry.anonymous ??= readyBytes(rows.map((row) => toPublicVideo(row, null)));
+      return sendReadyBytes(request, reply, entry.anonymous);
     }
     const bought = await purchasedAmong(
       db,
@@ -81,9 +87,24 @@ export async function videoRoutes(
     catalogPage(request, reply, { sort: 'popular', limit: FEATURED_COUNT, offset: 0 }),
   );
 
-  api.get('/api/videos/:id', { schema: { params: IdParams } }, async (request) => {
+  /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */
+  async function visibleVideo(request: FastifyRequest, id: number): Promise<VideoWithCapper> {
+    const row = await catalog.video(id, () => findVideo(db, id, null)).rows;
     const viewer = viewerOf(request.user);
-    return toPublicVideo(await getVisibleVideo(db, request.params.id, viewer), viewer);
+    if (!row || !mayView(row, viewer)) throw notFound('Video not found');
+    if (!viewer || viewer.id === row.video.userId) return row;
+    return { ...row, isPurchased: await hasPurchased(db, viewer.id, id) };
+  }
+
+  api.get('/api/videos/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    const viewer = viewerOf(request.user);
+    if (viewer) return toPublicVideo(await visibleVideo(request, request.params.id), viewer);
+    const entry = catalog.video(request.params.id, () => findVideo(db, request.params.id, null));
+    const row = await entry.rows;
+    if (!row || !mayView(row, null)) throw notFound('Video not found');
+    // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one video).
+    entry.anonymous ??= readyBytes(toPublicVideo(row, null));
+    return sendReadyBytes(request, reply, entry.anonymous);
   });
 
   api.get('/api/videos/:id/purchased', { schema: { params: IdParams } }, async (request) => {
@@ -128,26 +149,53 @@ export async function videoRoutes(
     },
   );
 
-  api.post('/api/videos/:id/view', { schema: { params: IdParams } }, async (request) => {
-    const entry = await getVisibleVideo(db, request.params.id, viewerOf(request.user));
-    // An anonymous viewer is known only by a keyed hash of their address: no raw IPs kept for views.
-    const viewerKey = request.user
+  /** An anonymous viewer is known only by a keyed hash of their address: no raw IPs kept for views or shares. */
+  const viewerKeyOf = (request: FastifyRequest) =>
+    request.user
       ? `u:${request.user.id}`
       : `a:${createHash('sha256').update(`${options.sessionSecret}:${request.ip}`).digest('base64url').slice(0, 22)}`;
-    const counted = await recordView(db, entry.video.id, viewerKey);
-    return { counted };
+
+  const views = new ViewCounter(db, app.log, (ids) => catalog.forgetVideos(ids));
+  app.addHook('onClose', () => views.flush());
+
+  api.post('/api/videos/:id/view', { schema: { params: IdParams } }, async (request) => {
+    const entry = await visibleVideo(request, request.params.id);
+    return { counted: await views.record(entry.video.id, viewerKeyOf(request)) };
   });
 
-  api.post('/api/videos/:id/share', { schema: { params: IdParams, body: ShareSchema } }, async (request) => {
-    const entry = await getVisibleVideo(db, request.params.id, viewerOf(request.user));
-    const referrer = request.headers.referer;
-    const shareCount = await recordShare(db, {
-      videoId: entry.video.id,
-      userId: request.user?.id ?? null,
-      platform: request.body.platform,
-      ipAddress: request.ip,
-      referrer: typeof referrer === 'string' ? referrer.slice(0, 500) : null,
-    });
-    return { shareCount };
+  // issue 11: 300 anonymous shares in 2 s were all counted. Now a share counts once per viewer and channel,
+  // and one address may try at most SHARES_PER_MINUTE times a minute.
+  const sharesPerAddress = app.createRateLimit({
+    max: SHARES_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `share:${request.ip}`,
   });
+  const limitShares = async (request: FastifyRequest) => {
+    const result = await sharesPerAddress(request);
+    if (!result.isAllowed && result.isExceeded) {
+      const wait = Math.max(1, Math.ceil(result.ttlInSeconds));
+      throw new HttpError(429, `Too many shares. Please wait ${wait} seconds and try again.`, {
+        'retry-after': String(wait),
+      });
+    }
+  };
+
+  api.post(
+    '/api/videos/:id/share',
+    { preHandler: limitShares, schema: { params: IdParams, body: ShareSchema } },
+    async (request) => {
+      const entry = await visibleVideo(request, request.params.id);
+      const referrer = request.headers.referer;
+      const shareCount = await recordShare(db, {
+        videoId: entry.video.id,
+        userId: request.user?.id ?? null,
+        viewerKey: viewerKeyOf(request),
+        platform: request.body.platform,
+        ipAddress: request.ip,
+        referrer: typeof referrer === 'string' ? referrer.slice(0, 500) : null,
+      });
+      catalog.forgetVideos([entry.video.id]);
+      return { shareCount };
+    },
+  );
 }

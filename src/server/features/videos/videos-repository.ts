@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
 import type { VideoListQuery } from '../../../common/schemas/videos.js';
@@ -7,7 +7,7 @@ export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
 
 export interface VideoWithCapper {
-  video: VideoRow;
+  video: Omit<VideoRow, 'searchText'>;
   capper: { id: number; username: string; displayName: string | null; avatarUrl: string | null };
   isPurchased: boolean;
 }
@@ -26,9 +26,12 @@ function purchasedBy(viewerId: number | null): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${purchases} where ${purchases.videoId} = ${videos.id} and ${purchases.userId} = ${viewerId})`;
 }
 
+/** Every column a response may use: not the search text, a lower-cased copy of three of them. */
+const { searchText: _searchText, ...videoColumns } = getTableColumns(videos);
+
 function selectVideos(db: Executor, viewerId: number | null) {
   return db
-    .select({ video: videos, capper: capperColumns, isPurchased: purchasedBy(viewerId) })
+    .select({ video: videoColumns, capper: capperColumns, isPurchased: purchasedBy(viewerId) })
     .from(videos)
     .innerJoin(users, eq(users.id, videos.userId));
 }
@@ -54,10 +57,8 @@ export async function listPublicVideos(
   const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready')];
   if (query.category) conditions.push(eq(videos.category, query.category));
   if (query.q) {
-    const pattern = likePattern(query.q);
-    conditions.push(
-      or(ilike(videos.title, pattern), ilike(videos.description, pattern), ilike(videos.category, pattern))!,
-    );
+    // The lower-cased search text through its trigram index (schema.ts), lower-cased the same way here.
+    conditions.push(sql`${videos.searchText} like lower(${likePattern(query.q)})`);
   }
   return selectVideos(db, viewerId)
     .where(and(...conditions))
@@ -143,25 +144,46 @@ export async function hasPurchased(db: Executor, userId: number, videoId: number
 }
 
 /**
- * Counts a view unless this viewer was counted for this video in the last hour (decisions.md).
- * Returns whether it counted.
+ * Counts a batch of views, each unless its viewer was counted for that video in the last hour
+ * (decisions.md), in one statement: the rows, and the videos' counters by how many rows went in. Answers
+ * which (video, viewer) pairs counted. A video deleted meanwhile counts nothing.
  */
-export async function recordView(db: Executor, videoId: number, viewerKey: string): Promise<boolean> {
-  // One statement, so two tabs of the same viewer cannot both count.
+export async function recordViews(
+  db: Executor,
+  views: { videoId: number; viewerKey: string }[],
+): Promise<{ videoId: number; viewerKey: string }[]> {
+  if (views.length === 0) return [];
+  const input = sql.join(
+    views.map((view) => sql`(${view.videoId}::int, ${view.viewerKey}::text)`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
-    with counted as (
+    with input (video_id, viewer_key) as (values ${input}),
+    fresh as (
+      select distinct i.video_id, i.viewer_key from input i
+      where exists (select 1 from ${videos} v where v.id = i.video_id)
+        and not exists (
+          select 1 from ${videoViews} vv
+          where vv.video_id = i.video_id and vv.viewer_key = i.viewer_key
+            and vv.created_at > now() - interval '1 hour'
+        )
+    ),
+    inserted as (
       insert into ${videoViews} (video_id, viewer_key)
-      select ${videoId}, ${viewerKey}
-      where not exists (
-        select 1 from ${videoViews}
-        where video_id = ${videoId} and viewer_key = ${viewerKey} and created_at > now() - interval '1 hour'
-      )
-      returning id
+      select video_id, viewer_key from fresh
+      returning video_id, viewer_key
+    ),
+    bumped as (
+      update ${videos} set views = views + counts.n
+      from (select video_id, count(*)::int as n from inserted group by video_id) counts
+      where ${videos.id} = counts.video_id
+      returning ${videos.id}
     )
-    update ${videos} set views = views + 1
-    where id = ${videoId} and exists (select 1 from counted)
-    returning views`);
-  return rowsOf(result).length > 0;
+    select video_id, viewer_key from inserted`);
+  return rowsOf<{ video_id: number; viewer_key: string }>(result).map((row) => ({
+    videoId: Number(row.video_id),
+    viewerKey: row.viewer_key,
+  }));
 }
 
 /** Raw query results: node-postgres and PGlite both carry `rows`. */
@@ -169,21 +191,35 @@ export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+/**
+ * Records a share once per viewer, video and channel (issue 11: a flood of shares counts once); the count
+ * goes up only when the row is new. Answers the video's share count.
+ */
 export async function recordShare(
   db: Executor,
   share: {
     videoId: number;
     userId: number | null;
+    viewerKey: string;
     platform: string;
     ipAddress: string | null;
     referrer: string | null;
   },
 ): Promise<number> {
-  await db.insert(videoShares).values(share);
-  const rows = await db
-    .update(videos)
-    .set({ shareCount: sql`${videos.shareCount} + 1` })
-    .where(eq(videos.id, share.videoId))
-    .returning({ shareCount: videos.shareCount });
-  return rows[0]?.shareCount ?? 0;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(videoShares)
+      .values(share)
+      .onConflictDoNothing({ target: [videoShares.videoId, videoShares.viewerKey, videoShares.platform] })
+      .returning({ id: videoShares.id });
+    const rows =
+      inserted.length > 0
+        ? await tx
+            .update(videos)
+            .set({ shareCount: sql`${videos.shareCount} + 1` })
+            .where(eq(videos.id, share.videoId))
+            .returning({ shareCount: videos.shareCount })
+        : await tx.select({ shareCount: videos.shareCount }).from(videos).where(eq(videos.id, share.videoId));
+    return rows[0]?.shareCount ?? 0;
+  });
 }
