@@ -4,6 +4,7 @@ import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/auth-service.js';
+import { safeErrorMessage } from './lib/log-safety.js';
 import { logUnhandledRejections } from './lib/process-safety.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('PickReel failed to start:', error instanceof Error ? error.message : error);
+  // A failed query's message carries its parameters: only the safe part is printed (issue 11).
+  console.error('PickReel failed to start:', safeErrorMessage(error));
   process.exit(1);
 });

@@ -12,6 +12,7 @@ import {
   findSimilarUser,
   setAdmin,
 } from '../features/auth/users-repository.js';
+import { safeErrorMessage } from '../lib/log-safety.js';
 
 const USAGE =
   'Usage: npm run admin -- create <username> [--password <password>]\n       npm run admin -- promote <username>';
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error('admin failed:', error instanceof Error ? error.message : error);
+    console.error('admin failed:', safeErrorMessage(error));
     process.exit(1);
   },
 );

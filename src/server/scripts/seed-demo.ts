@@ -13,6 +13,7 @@ import { purchases, sales, videos } from '../db/schema.js';
 import { hashPassword } from '../features/auth/passwords.js';
 import { findUserByUsername, insertUser } from '../features/auth/users-repository.js';
 import { rowsOf } from '../features/videos/videos-repository.js';
+import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run } from '../media/ffmpeg.js';
 import { LocalMediaStorage, videoMediaKeys } from '../media/storage.js';
 
@@ -272,6 +273,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('seed:demo failed:', error instanceof Error ? error.message : error);
+  console.error('seed:demo failed:', safeErrorMessage(error));
   process.exit(1);
 });
