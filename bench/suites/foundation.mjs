@@ -14,7 +14,7 @@ import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
 
 const TARGET_RATIO = 0.3;
 const TARGET_JS_GZIP_BYTES = 110_000; // 110 KB, decimal (as Vite prints sizes)
-const TARGET_RSS_BYTES = 150_000_000; // 150 MB, decimal
+const TARGET_RSS_BYTES = 256_000_000; // 256 MB, decimal: issue 11's budget for the embedded server (was 150)
 const IDLE_WAIT_MS = 5000;
 
 export default {

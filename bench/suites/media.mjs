@@ -26,7 +26,7 @@ import {
 import { fmt, freePort, median, procStatusBytes, sleep, tempDir } from '../lib/util.mjs';
 
 const TARGET_UPLOAD_RATIO = 0.5;
-const TARGET_RSS_BYTES = 200 * MB;
+const TARGET_RSS_BYTES = 256 * MB; // issue 11's budget for the embedded server under load or upload (was 200)
 const TARGET_STREAM_RATIO = 0.8;
 const TARGET_COPY_READY_MS = 2000;
 const TARGET_ENCODE_RATIO = 1.1;
