@@ -175,3 +175,46 @@ test('sends a file above 50 MB over tus and resumes it after a reload', async ({
   const original = await page.request.head(`/media/videos/${video.id}/original.mov`);
   expect(original.headers()['content-length']).toBe(String(statSync(file).size));
 });
+
+test('Cancel during a tus upload ends it on the server (tus DELETE), not only in the browser', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const file = largeMovFixture(60 * 1024 * 1024);
+  const form = await openUploadPage(page);
+  // Slowed down (Chromium's own throttling) so Cancel lands in the middle of the upload.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 6 * 1024 * 1024,
+  });
+  const patched: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH') patched.push(new URL(request.url()).pathname);
+  });
+
+  await fillDetails(page, `Cancelled e2e ${Date.now()}`);
+  await form.getByLabel('MOV file').setInputFiles(file);
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  const progress = page.getByRole('progressbar', { name: 'Upload progress' });
+  await expect
+    .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(10);
+  const uploadPath = patched[0]!;
+  // A DELETE racing the PATCH it interrupted may be told 423 first; tus-js-client then retries it.
+  const terminated = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'DELETE' &&
+      new URL(response.url()).pathname === uploadPath &&
+      response.status() === 204,
+  );
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await terminated;
+  await expect(form.getByRole('button', { name: 'Upload Video' })).toBeEnabled();
+  // Gone on the server: its bytes and its place among the owner's open uploads.
+  const head = await page.request.head(uploadPath, { headers: { 'Tus-Resumable': '1.0.0' } });
+  expect(head.status()).toBe(404);
+});

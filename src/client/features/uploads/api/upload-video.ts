@@ -21,9 +21,15 @@ export interface UploadRequest {
   userId: number;
   file?: File;
   externalVideoUrl?: string;
-  /** Aborting cancels the upload. */
+  /**
+   * Aborting stops the upload. Aborted with USER_CANCELLED as the reason, a tus upload is also ended on
+   * the server; with any other reason (the page going away) it stays there, to be resumed.
+   */
   signal?: AbortSignal;
 }
+
+/** The abort reason of the user's Cancel. */
+export const USER_CANCELLED = 'user-cancelled';
 
 export type UploadPhase = { phase: 'uploading'; percent: number; real: boolean } | { phase: 'processing' };
 
@@ -171,7 +177,10 @@ async function sendResumable(request: UploadRequest & { file: File }, onPhase: O
     signal?.addEventListener(
       'abort',
       () => {
-        void upload.abort();
+        // The user's Cancel terminates it (tus DELETE): its bytes go, it stops counting against the
+        // per-user caps at once, and the stored fingerprint goes so the same file starts afresh. A failed
+        // DELETE leaves it to expire.
+        upload.abort(signal.reason === USER_CANCELLED).catch(() => {});
         reject(new UploadError('Upload cancelled.'));
       },
       { once: true },

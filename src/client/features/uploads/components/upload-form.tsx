@@ -17,7 +17,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { cn } from '../../../lib/cn';
 import { readDuration } from '../api/read-duration';
 import { friendlyUploadMessage } from '../api/upload-errors';
-import { useUploadVideo, type UploadPhase } from '../api/upload-video';
+import { useUploadVideo, USER_CANCELLED, type UploadPhase } from '../api/upload-video';
 import { UploadProgress } from './upload-progress';
 
 function TextArea({ className, ...props }: ComponentProps<'textarea'>) {
@@ -229,7 +229,7 @@ export function UploadForm({ userId }: { userId: number }) {
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         {upload.isPending && (
-          <Button variant="outline" size="lg" onClick={() => abort.current?.abort()}>
+          <Button variant="outline" size="lg" onClick={() => abort.current?.abort(USER_CANCELLED)}>
             Cancel
           </Button>
         )}
