@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_UPLOAD_MAX_BYTES } from '../../src/common/constants.js';
 import type { Video } from '../../src/common/schemas/videos.js';
@@ -366,6 +366,33 @@ describe('a server-side processing failure (issue 11: product words, details in 
     const [job] = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
     expect(job?.lastError).toMatch(/ENOTDIR|EEXIST/);
     expect(t.logs()).toContain('media job failed');
+  });
+});
+
+describe('the media job queue: a job due long ago (issue 11)', () => {
+  it('takes a job due 60 days ago: its wait in milliseconds is past a 32-bit integer', async () => {
+    const response = await upload(VALID_FIELDS, fixturePart('h264Mov'));
+    expect(response.statusCode, response.body).toBe(201);
+    const { id } = response.json<Video>();
+    await t.database.db
+      .update(jobs)
+      .set({ runAt: sql`now() - interval '60 days'` })
+      .where(eq(jobs.videoId, id));
+    // The claim used to fail with 'integer out of range' (int4 milliseconds end at ~24.8 days).
+    expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
+    const ready = (
+      await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })
+    ).json<Video>();
+    expect(ready.transcodingStatus).toBe('ready');
+    // The log's queued figure is a number of milliseconds, not a string or a wrapped value.
+    const done = t
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"media job done"'))
+      .map((line) => JSON.parse(line) as { msg?: string; videoId?: number; ms?: { queued?: unknown } })
+      .find((entry) => entry.msg === 'media job done' && entry.videoId === id);
+    expect(typeof done?.ms?.queued).toBe('number');
+    expect(done?.ms?.queued).toBeGreaterThanOrEqual(60 * 24 * 3600 * 1000);
   });
 });
 

@@ -31,7 +31,8 @@ interface RawJob {
   payload: unknown;
   attempts: number;
   max_attempts: number;
-  waited_ms: number;
+  /** bigint: pg gives it as a string, PGlite as a number or a bigint. */
+  waited_ms: number | string | bigint;
 }
 
 export interface ClaimedJob {
@@ -65,7 +66,7 @@ export async function claimJob(db: Executor, workerId: string, leaseMs: number):
       for update skip locked
     )
     returning id, kind, video_id, payload, attempts, max_attempts,
-      (extract(epoch from clock_timestamp() - run_at) * 1000)::int as waited_ms`);
+      (extract(epoch from clock_timestamp() - run_at) * 1000)::bigint as waited_ms`);
   const row = rowsOf<RawJob>(result)[0];
   if (!row) return null;
   const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
@@ -76,6 +77,8 @@ export async function claimJob(db: Executor, workerId: string, leaseMs: number):
     payload: (payload ?? {}) as ProcessVideoPayload,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
+    // An int4 of milliseconds overflowed for a job due more than ~24.8 days ago; as a double it is exact up
+    // to 285,000 years.
     waitedMs: Number(row.waited_ms),
   };
 }
