@@ -19,6 +19,9 @@ export default defineConfig({
           // Each file gets its own database; two workers suit a 2-core machine.
           pool: 'forks',
           maxWorkers: 2,
+          // As `npm start` runs the server: PGlite's WebAssembly compiled once, by the baseline compiler
+          // (docs/decisions/002).
+          execArgv: ['--liftoff-only'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

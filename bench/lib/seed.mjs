@@ -13,7 +13,7 @@ export async function seedDemo(log, env, total) {
   const started = performance.now();
   const out = await runBounded(
     process.execPath,
-    [path.join(distServer, 'scripts/seed-demo.js'), '--total', String(total)],
+    ['--liftoff-only', path.join(distServer, 'scripts/seed-demo.js'), '--total', String(total)],
     { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, timeoutMs: 900_000 },
   );
   if (out.code !== 0) throw new Error(`seed:demo --total ${total} failed: ${out.stderr || out.stdout}`);
@@ -61,7 +61,7 @@ try {
  * category), and the plan of the first page's query for the `explain` terms (which index serves it).
  */
 export async function matchCounts(env, terms, explain = []) {
-  const out = await runBounded(process.execPath, ['--input-type=module', '-e', COUNT_SCRIPT], {
+  const out = await runBounded(process.execPath, ['--liftoff-only', '--input-type=module', '-e', COUNT_SCRIPT], {
     cwd: root,
     env: {
       ...process.env,

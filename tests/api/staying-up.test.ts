@@ -138,3 +138,22 @@ describe('the media job runner', () => {
       .toBe('ready');
   }, 40_000);
 });
+
+describe('a slow query', () => {
+  it('does not hold other requests: the cached catalog answers while it runs', async () => {
+    t = await createTestApp();
+    const { app, database } = t;
+    expect((await app.inject({ method: 'GET', url: '/api/videos' })).statusCode).toBe(200); // now cached
+    let slowDone = false;
+    // A query that keeps the database busy for seconds (on the embedded database, its thread).
+    const slow = database.exec('select pg_sleep(3)').then(() => {
+      slowDone = true;
+    });
+    // A timer and a request, both of which need this process's event loop while the query runs.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cached = await app.inject({ method: 'GET', url: '/api/videos' });
+    expect(cached.statusCode).toBe(200);
+    expect(slowDone).toBe(false);
+    await slow;
+  }, 30_000);
+});

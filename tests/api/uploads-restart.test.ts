@@ -34,7 +34,7 @@ async function startServer(): Promise<void> {
     NODE_ENV: 'production',
   };
   delete env.DATABASE_URL; // the embedded database: the default deployment, and the one a kill can hurt
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'server', 'main.ts')], {
+  const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', path.join('src', 'server', 'main.ts')], {
     cwd: packageRoot(),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,19 +3,17 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
+import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { packageRoot } from '../lib/package-root.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { startEmbeddedWorker, type EmbeddedWorker } from './embedded-database.js';
 import * as schema from './schema.js';
 
 export const migrationsFolder = path.join(packageRoot(), 'drizzle');
@@ -90,60 +88,69 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) {
     dataDir = path.resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    unlock = lockDataDir(dataDir);
+    unlock = await lockDataDir(dataDir);
   }
-  // PostgreSQL's shared memory lives in the WASM heap, in this process, and its pages never go back: 8 MB
-  // of shared buffers instead of the default 128 (the files stay cached by the OS; the money bench ran no
-  // slower than at 16 MB), and tables sized for PGlite's one backend instead of 100 connections
-  // (docs/decisions/002: shared memory 24 -> 14 MiB).
-  const pgliteOptions = {
-    dataDir,
-    startParams: [
-      ...PGlite.defaultStartParams,
-      '-c',
-      'shared_buffers=8MB',
-      '-c',
-      'wal_buffers=1MB',
-      '-c',
-      'max_connections=5',
-    ],
-  };
-  let client: PGlite;
+  // PostgreSQL's shared memory lives in the WASM heap and its pages never go back: 8 MB of shared buffers
+  // instead of the default 128 (the files stay cached by the OS; the money bench ran no slower than at
+  // 16 MB), and tables sized for PGlite's one backend instead of 100 connections (docs/decisions/002).
+  const startParams = [
+    ...PGlite.defaultStartParams,
+    '-c',
+    'shared_buffers=8MB',
+    '-c',
+    'wal_buffers=1MB',
+    '-c',
+    'max_connections=5',
+  ];
+  let embedded: EmbeddedWorker;
   try {
     if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
       // Creating a database (initdb) leaves ~400 MB of WASM heap resident even after that instance is
       // closed: create it in a short-lived child process, whose memory goes back with it.
-      await createDataDirInChild(pgliteOptions);
+      await createDataDirInChild({ dataDir, startParams });
     }
-    // V8 compiles PostgreSQL's WebAssembly twice by default: baseline code at once, then optimised code
-    // for hot functions, kept beside it. Baseline only keeps ~65 MB less resident for queries ~8 % slower
-    // (docs/decisions/002); set before the module is compiled, and it only concerns WebAssembly.
-    v8.setFlagsFromString('--liftoff-only');
-    // pg_trgm serves the catalog search's index, as on a PostgreSQL server (issue 11).
-    client = await PGlite.create({
-      ...pgliteOptions,
-      extensions: { pg_trgm },
-      loadDataDir: options.loadDataDir,
-    });
+    // On its own thread, so that no query holds the HTTP server's event loop (issue 11).
+    embedded = await startEmbeddedWorker(
+      {
+        dataDir,
+        startParams,
+        loadDataDir: options.loadDataDir ? new Uint8Array(await options.loadDataDir.arrayBuffer()) : undefined,
+      },
+      (error) => {
+        // The database is gone with its thread: nothing this process serves can work any more.
+        console.error(`PickReel's embedded database stopped: ${error.message}`);
+        process.exit(1);
+      },
+    );
   } catch (error) {
     unlock();
     throw error;
   }
-  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  // Two connections: while the database thread runs one's query, the other's is already on its way (the
+  // worker runs them in turn, a transaction's statements together).
+  const pool = new pg.Pool({
+    max: options.poolSize ?? 2,
+    user: 'postgres',
+    database: 'postgres',
+    stream: () => embedded.connect() as unknown as Socket,
+  });
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     exec: async (sqlText) => {
-      await client.exec(sqlText);
+      await pool.query(sqlText);
     },
     migrate: async () => {
-      await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+      await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
       // PGlite runs no autovacuum: without fresh statistics the planner ignores the catalog's indexes.
-      await client.exec('analyze');
+      await pool.query('analyze');
     },
-    dumpDataDir: async () => client.dumpDataDir('gzip'),
+    dumpDataDir: () => embedded.dumpDataDir(),
     close: async () => {
-      await client.close();
+      await pool.end();
+      await embedded.close();
       unlock();
     },
   };
