@@ -5,7 +5,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { updateVideo } from '../features/videos/videos-repository.js';
-import { failureDetail, MediaError, transcodingErrorMessage, type MediaTools } from './ffmpeg.js';
+import {
+  failureDetail,
+  MEDIA_FAILURES,
+  MediaError,
+  transcodingErrorMessage,
+  type MediaTools,
+} from './ffmpeg.js';
 import {
   claimJob,
   completeJob,
@@ -198,7 +204,8 @@ export class MediaJobRunner {
 
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<StepTimings> {
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
-      throw new MediaError(`Unknown job kind: ${job.kind}`);
+      // Not the media's fault and not for the owner's eyes: the server's words, the kind in the log.
+      throw new MediaError(MEDIA_FAILURES.server, { cause: new Error(`Unknown job kind: ${job.kind}`) });
     const { db, storage, workRoot, onVideoChanged } = this.options;
     const workDir = path.join(workRoot, `job-${job.id}`);
     return processVideo(
