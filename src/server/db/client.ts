@@ -114,7 +114,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       {
         dataDir,
         startParams,
-        loadDataDir: options.loadDataDir ? new Uint8Array(await options.loadDataDir.arrayBuffer()) : undefined,
+        loadDataDir: options.loadDataDir
+          ? new Uint8Array(await options.loadDataDir.arrayBuffer())
+          : undefined,
       },
       (error) => {
         // The database is gone with its thread: nothing this process serves can work any more.

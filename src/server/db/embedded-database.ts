@@ -11,7 +11,9 @@ class PortStream extends Duplex {
 
   constructor(private readonly port: MessagePort) {
     super();
-    port.on('message', (chunk: Uint8Array) => this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)));
+    port.on('message', (chunk: Uint8Array) =>
+      this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)),
+    );
     port.on('close', () => {
       this.push(null);
       this.destroy();
@@ -82,7 +84,10 @@ export interface EmbeddedWorker {
  * module that registers tsx's loader on the worker's thread before importing the TypeScript file.
  */
 function workerEntry(): { source: URL | string; eval: boolean } {
-  const url = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
+  const url = new URL(
+    import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js',
+    import.meta.url,
+  );
   if (url.pathname.endsWith('.js')) return { source: url, eval: false };
   const source = [
     `import('tsx/esm/api')`,
@@ -108,7 +113,10 @@ export async function startEmbeddedWorker(
   });
   let closing = false;
   let nextRequest = 1;
-  const requests = new Map<number, { resolve: (bytes?: Uint8Array) => void; reject: (error: Error) => void }>();
+  const requests = new Map<
+    number,
+    { resolve: (bytes?: Uint8Array) => void; reject: (error: Error) => void }
+  >();
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);

@@ -134,7 +134,10 @@ async function run(): Promise<void> {
     } catch (error) {
       // PGlite itself failed (not an SQL error, which PostgreSQL answers in the protocol): drop the
       // connection so that its query fails rather than waits for ever.
-      console.error('embedded database: a query could not run:', error instanceof Error ? error.message : error);
+      console.error(
+        'embedded database: a query could not run:',
+        error instanceof Error ? error.message : error,
+      );
       connection.closed = true;
       connection.port.close();
       return IDLE;
@@ -165,7 +168,8 @@ async function run(): Promise<void> {
           owner = null;
           continue;
         }
-        const messages = connection.pending.length === 1 ? connection.pending[0]! : Buffer.concat(connection.pending);
+        const messages =
+          connection.pending.length === 1 ? connection.pending[0]! : Buffer.concat(connection.pending);
         connection.pending = [];
         const status = await execute(connection, messages);
         if (status === IDLE) {

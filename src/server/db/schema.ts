@@ -138,9 +138,7 @@ export const videos = pgTable(
     // The catalog search (`?q=`, anywhere in title, description or category) through trigrams, on the
     // embedded database and a server alike (issue 11: p99 ≤ 20 ms at 100,000 videos). Written straight into
     // the index (no fastupdate pending list, which every search would otherwise read through).
-    index('videos_search_trgm_idx')
-      .using('gin', t.searchText.op('gin_trgm_ops'))
-      .with({ fastupdate: false }),
+    index('videos_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
     uniqueIndex('videos_upload_id_idx').on(t.uploadId),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
     check(
