@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
 import type { VideoListQuery } from '../../../common/schemas/videos.js';
@@ -41,18 +42,43 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const ORDER: Record<VideoListQuery['sort'], SQL[]> = {
-  newest: [desc(videos.createdAt), desc(videos.id)],
-  price_asc: [asc(videos.priceCents), asc(videos.id)],
-  price_desc: [desc(videos.priceCents), desc(videos.id)],
-  popular: [desc(videos.views), desc(videos.id)],
-};
+/** Each catalog order: one column, then the id, both in one direction (a partial index of schema.ts each). */
+const SORT_COLUMNS = {
+  newest: { column: videos.createdAt, type: sql.raw('timestamptz'), descending: true },
+  price_asc: { column: videos.priceCents, type: sql.raw('integer'), descending: false },
+  price_desc: { column: videos.priceCents, type: sql.raw('integer'), descending: true },
+  popular: { column: videos.views, type: sql.raw('integer'), descending: true },
+} satisfies Record<VideoListQuery['sort'], { column: AnyPgColumn; type: SQL; descending: boolean }>;
 
-/** The public catalog: ready videos only, filtered, sorted and bounded to one page. */
+function orderOf(sort: VideoListQuery['sort']): SQL[] {
+  const { column, descending } = SORT_COLUMNS[sort];
+  return descending ? [desc(column), desc(videos.id)] : [asc(column), asc(videos.id)];
+}
+
+/**
+ * A video's place in one catalog order: its sort column as PostgreSQL prints it (a timestamp keeps its
+ * microseconds, which a JavaScript Date would lose) and its id.
+ */
+export interface SortKey {
+  value: string;
+  id: number;
+}
+
+/** The videos after `key` in this order: a range of the order's index, however deep. */
+function afterKey(sort: VideoListQuery['sort'], key: SortKey): SQL {
+  const { column, type, descending } = SORT_COLUMNS[sort];
+  return sql`(${column}, ${videos.id}) ${sql.raw(descending ? '<' : '>')} (cast(${key.value} as ${type}), cast(${key.id} as integer))`;
+}
+
+/**
+ * The public catalog: ready videos only, filtered, sorted and bounded to one page. With `after`, the page
+ * is counted from the video after that key instead of from the first (deep pages, deep-pages.ts).
+ */
 export async function listPublicVideos(
   db: Executor,
   query: VideoListQuery,
   viewerId: number | null,
+  after?: SortKey,
 ): Promise<VideoWithCapper[]> {
   const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready')];
   if (query.category) conditions.push(eq(videos.category, query.category));
@@ -60,11 +86,37 @@ export async function listPublicVideos(
     // The lower-cased search text through its trigram index (schema.ts), lower-cased the same way here.
     conditions.push(sql`${videos.searchText} like lower(${likePattern(query.q)})`);
   }
+  if (after) conditions.push(afterKey(query.sort, after));
   return selectVideos(db, viewerId)
     .where(and(...conditions))
-    .orderBy(...ORDER[query.sort])
+    .orderBy(...orderOf(query.sort))
     .limit(query.limit)
     .offset(query.offset);
+}
+
+/**
+ * The key of every `every`-th video of the whole public catalog (no filter) in this order: element k is
+ * the video at position (k + 1)·every − 1, counted from 0. One pass over the order's partial index.
+ */
+export async function sortKeysEvery(
+  db: Executor,
+  sort: VideoListQuery['sort'],
+  every: number,
+): Promise<SortKey[]> {
+  const { column, descending } = SORT_COLUMNS[sort];
+  const direction = sql.raw(descending ? 'desc' : 'asc');
+  const result = await db.execute(sql`
+    select k::text as value, id from (
+      select ${column} as k, ${videos.id} as id,
+             row_number() over (order by ${column} ${direction}, ${videos.id} ${direction}) as n
+      from ${videos} where ${videos.transcodingStatus} = 'ready'
+    ) as ranked
+    where n % ${sql.raw(String(Math.trunc(every)))} = 0
+    order by n`);
+  return rowsOf<{ value: string; id: number }>(result).map((row) => ({
+    value: row.value,
+    id: Number(row.id),
+  }));
 }
 
 export async function listVideosOfUser(
