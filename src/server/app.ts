@@ -122,7 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
   const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'));
   app.decorate('storage', storage);
-  const catalog = new CatalogCache();
+  // The embedded database has one writer, this process: deep-page checkpoints live until a change (deep-pages.ts).
+  const catalog = new CatalogCache({ soleWriter: database.kind === 'pglite' });
   app.decorate('catalog', catalog);
   await app.register(videoRoutes, {
     db,

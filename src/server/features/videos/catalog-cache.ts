@@ -1,3 +1,4 @@
+import { DeepPages } from './deep-pages.js';
 import type { VideoWithCapper } from './videos-repository.js';
 
 /** The signed-out visitor's JSON, serialised and encoded once per entry (a Buffer is written as is). */
@@ -61,6 +62,13 @@ export class CatalogCache {
     CatalogCache.TTL_MS,
     CatalogCache.MAX_VIDEOS,
   );
+  /** Checkpoints of each order for deep pages: dropped with everything else here on any change. */
+  readonly deepPages: DeepPages;
+
+  /** `soleWriter`: no other process writes the database (the embedded one), see DeepPages. */
+  constructor(options: { soleWriter?: boolean } = {}) {
+    this.deepPages = new DeepPages({ soleWriter: options.soleWriter ?? false });
+  }
 
   get(key: string, load: () => Promise<VideoWithCapper[]>): Entry<VideoWithCapper[]> {
     return this.pages.get(key, load);
@@ -79,5 +87,6 @@ export class CatalogCache {
   clear(): void {
     this.pages.clear();
     this.videos.clear();
+    this.deepPages.clear();
   }
 }

@@ -16,7 +16,6 @@ import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import {
   hasPurchased,
-  listPublicVideos,
   listVideosOfUser,
   findVideo,
   purchasedAmong,
@@ -62,7 +61,8 @@ export async function videoRoutes(
   /** One page of the public catalog, from the cache; signed-out visitors get ready-made JSON. */
   async function catalogPage(request: FastifyRequest, reply: FastifyReply, query: VideoListQuery) {
     const key = JSON.stringify(query);
-    const entry = catalog.get(key, () => listPublicVideos(db, query, null));
+    // Deep pages of the whole catalog start from a checkpoint (deep-pages.ts); any other page is OFFSET's.
+    const entry = catalog.get(key, () => catalog.deepPages.page(db, query, request.log));
     const rows = await entry.rows;
     const viewer = viewerOf(request.user);
     if (!viewer) {
