@@ -108,6 +108,9 @@ export async function startEmbeddedWorker(
   const entry = workerEntry();
   const worker = new Worker(entry.source, {
     eval: entry.eval,
+    // Not the parent's options: `node --input-type=module -e …` (the bench's scripts) would be refused for a
+    // worker started from a file. V8's flags (--liftoff-only) are the process's and apply anyway.
+    execArgv: [],
     workerData: data,
     transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],
   });
