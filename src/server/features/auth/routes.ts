@@ -34,6 +34,12 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     return toPublicUser(request.user);
   });
 
+  // The session probe the client makes on every page load (issue 12): nobody signed in is an answer, not an
+  // error, because browsers log every 4xx as a console error. GET /api/user keeps spec 7's 401.
+  api.get('/api/session', async (request) => ({
+    user: request.user ? toPublicUser(request.user) : null,
+  }));
+
   api.post(
     '/api/register',
     {
