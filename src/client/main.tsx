@@ -1,3 +1,4 @@
+import './lib/zod-jitless'; // first: before any module builds a schema
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
