@@ -25,6 +25,7 @@ import { LocalMediaStorage } from './media/storage.js';
 import { RequestLogController } from './lib/request-log.js';
 import { serializeError } from './lib/log-safety.js';
 import { registerClient, sendIndexHtml } from './plugins/client.js';
+import { registerCompression } from './plugins/compression.js';
 import {
   DEFAULT_CONNECTION_LIMITS,
   limitConnections,
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerInputTextCheck(app);
 
   registerSecurityHeaders(app);
+  registerCompression(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(rateLimit, { global: false });
   registerCsrfProtection(app, { exemptPaths: ['/api/stripe/webhook'] });
@@ -166,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.indexHtml) {
-      return sendIndexHtml(reply, app.indexHtml);
+      return sendIndexHtml(request, reply, app.indexHtml);
     }
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });

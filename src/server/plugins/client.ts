@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
 import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
+import { preferredEncoding } from '../lib/content-encoding.js';
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -40,21 +41,19 @@ export async function registerClient(
     },
   });
 
-  app.decorate('indexHtml', indexHtml);
+  // Every other page's index.html, compressed once at start too (issue 12).
+  app.decorate('indexHtml', compressedOnce(indexHtml));
   const home = compressedOnce(prerenderedHome(clientDir, meta, appConfig) ?? indexHtml);
   // The static plugin answers a directory (`/` included) with 403 when `index` is off, so the home page
   // is answered explicitly: with its prerendered first paint when the build made one, compressed once at
   // start (decision 012: ~16 KB of markup is worth ~4 KB on a slow phone network).
-  app.get('/', (request, reply) => {
-    const encoding = preferredEncoding(request.headers['accept-encoding']);
-    reply.header('vary', 'accept-encoding');
-    if (encoding) reply.header('content-encoding', encoding);
-    return sendIndexHtml(reply, home[encoding ?? 'identity']);
-  });
+  app.get('/', (request, reply) => sendIndexHtml(request, reply, home));
 }
 
-/** The page's bytes as sent, in each encoding a browser may ask for. */
-function compressedOnce(html: string): Record<'identity' | 'br' | 'gzip', Buffer> {
+/** A page's bytes as sent, in each encoding a browser may ask for. */
+export type PageBytes = Record<'identity' | 'br' | 'gzip', Buffer>;
+
+function compressedOnce(html: string): PageBytes {
   const identity = Buffer.from(html);
   return {
     identity,
@@ -66,21 +65,6 @@ function compressedOnce(html: string): Record<'identity' | 'br' | 'gzip', Buffer
     }),
     gzip: gzipSync(identity, { level: 9 }),
   };
-}
-
-/** br, else gzip, when Accept-Encoding allows it (q=0 refuses); null for the identity. */
-export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  if (!header) return null;
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    if (name) accepted.set(name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const allows = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (allows('br')) return 'br';
-  if (allows('gzip')) return 'gzip';
-  return null;
 }
 
 /**
@@ -101,13 +85,20 @@ function prerenderedHome(clientDir: string, meta: string, appConfig: AppConfig):
 }
 
 /** index.html for a client-side route: the React router decides what it shows (its 404 page included). */
-export function sendIndexHtml(reply: FastifyReply, html: string | Buffer): FastifyReply {
-  return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, page: PageBytes): FastifyReply {
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  reply.header('vary', 'accept-encoding');
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply
+    .code(200)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .send(page[encoding ?? 'identity']);
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The built index.html with the browser's settings written in; undefined without a client build. */
-    indexHtml?: string;
+    /** The built index.html with the browser's settings written in, as sent; undefined without a client build. */
+    indexHtml?: PageBytes;
   }
 }

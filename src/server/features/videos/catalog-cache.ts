@@ -1,11 +1,6 @@
 import { DeepPages } from './deep-pages.js';
+import type { ReadyBytes } from './ready-bytes.js';
 import type { VideoWithCapper } from './videos-repository.js';
-
-/** The signed-out visitor's JSON, serialised and encoded once per entry (a Buffer is written as is). */
-export interface ReadyBytes {
-  body: Buffer;
-  etag: string;
-}
 
 interface Entry<T> {
   rows: Promise<T>;

@@ -11,7 +11,8 @@ import {
 import { idParams, queryInt } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
-import type { CatalogCache, ReadyBytes } from './catalog-cache.js';
+import type { CatalogCache } from './catalog-cache.js';
+import { readyBytes, sendReadyBytes } from './ready-bytes.js';
 import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import {
@@ -32,17 +33,6 @@ const PageQuery = z.object({
 });
 const FEATURED_COUNT = 6;
 const SHARES_PER_MINUTE = 20;
-
-function readyBytes(value: unknown): ReadyBytes {
-  const body = Buffer.from(JSON.stringify(value));
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-}
-
-function sendReadyBytes(request: FastifyRequest, reply: FastifyReply, { body, etag }: ReadyBytes) {
-  reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  return reply.send(body);
-}
 
 export async function videoRoutes(
   app: FastifyInstance,

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EncodedBody, preferredEncoding } from '../../lib/content-encoding.js';
+import { COMPRESS_MIN_BYTES } from '../../plugins/compression.js';
+
+/** The signed-out visitor's JSON, serialised once per cache entry and compressed once per encoding. */
+export interface ReadyBytes {
+  body: EncodedBody;
+  etag: string;
+}
+
+export function readyBytes(value: unknown): ReadyBytes {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body: new EncodedBody(body), etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+/**
+ * Ready-made bytes, compressed for a browser that accepts it (issue 12) from the entry's own copy, so a
+ * request never compresses (decision 012). Each encoding is its own representation, with its own ETag.
+ */
+export async function sendReadyBytes(request: FastifyRequest, reply: FastifyReply, ready: ReadyBytes) {
+  const { identity } = ready.body;
+  const encoding =
+    identity.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
+  const etag = encoding ? `${ready.etag.slice(0, -1)}-${encoding}"` : ready.etag;
+  reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
+  if (identity.length >= COMPRESS_MIN_BYTES) reply.header('vary', 'accept-encoding');
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  if (!encoding) return reply.send(identity);
+  const bytes = await ready.body.in(encoding);
+  return reply.header('content-encoding', encoding).send(bytes);
+}
