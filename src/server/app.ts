@@ -15,6 +15,7 @@ import { earningsRoutes } from './features/earnings/routes.js';
 import { cancelOpenIntentsForPriceChange } from './features/payments/payments-service.js';
 import { paymentRoutes } from './features/payments/routes.js';
 import { purchaseRoutes } from './features/purchases/routes.js';
+import { seoRoutes } from './features/seo/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerMediaAndUploads } from './features/uploads/plugin.js';
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db, catalog });
   await app.register(earningsRoutes, { db });
+  await app.register(seoRoutes, { db });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,
