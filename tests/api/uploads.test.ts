@@ -8,6 +8,7 @@ import { STANDARD_UPLOAD_MAX_BYTES } from '../../src/common/constants.js';
 import type { Video } from '../../src/common/schemas/videos.js';
 import { jobs, videos } from '../../src/server/db/schema.js';
 import { MEDIA_FAILURES, resolveMediaTools } from '../../src/server/media/ffmpeg.js';
+import { versionedMediaUrl } from '../../src/server/media/storage.js';
 import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
 import { mediaFixture, type FixtureName } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
@@ -107,10 +108,16 @@ describe('POST /api/videos: each fixture through the standard path', () => {
       transcodingError: null,
       isTranscoded: true,
       duration: 2,
-      videoUrl: `/media/videos/${created.id}/video.mp4`,
       hlsUrl: `/media/videos/${created.id}/hls/index.m3u8`,
-      thumbnailUrl: `/media/videos/${created.id}/thumb.jpg`,
     });
+    // issue 12: the MP4 and the thumbnail are named with their file's version, so browsers keep them.
+    for (const [field, key] of [
+      ['videoUrl', `videos/${created.id}/video.mp4`],
+      ['thumbnailUrl', `videos/${created.id}/thumb.jpg`],
+    ] as const) {
+      expect(ready[field]).toBe(versionedMediaUrl(key, (await t.app.storage.stat(key))!));
+      expect(ready[field]).toMatch(/\?v=[0-9a-z]+-[0-9a-z]+$/);
+    }
     expect(ready.availableFormats).toEqual(expect.arrayContaining(['mp4', 'hls']));
 
     const media = path.join(t.config.dataDir, 'media', 'videos', String(created.id));

@@ -6,7 +6,13 @@ import type { Db } from '../db/client.js';
 import { findVideoRow, updateVideo } from '../features/videos/videos-repository.js';
 import { MEDIA_FAILURES, MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
 import type { ProcessVideoPayload } from './jobs-repository.js';
-import { mediaUrl, videoMediaKeys, videoMediaPrefix, type MediaStorage } from './storage.js';
+import {
+  mediaUrl,
+  versionedMediaUrl,
+  videoMediaKeys,
+  videoMediaPrefix,
+  type MediaStorage,
+} from './storage.js';
 
 export interface PipelineContext {
   db: Db;
@@ -250,12 +256,17 @@ export async function processVideo(
   }
   lap('store');
 
+  // Versioned URLs for the files a page loads at once (issue 12: cached for good, never stale).
+  const versioned = async (key: string) => {
+    const object = await storage.stat(key);
+    return object ? versionedMediaUrl(key, object) : mediaUrl(key);
+  };
   const updated = await updateVideo(db, videoId, {
     originalFileKey: originalKey,
     duration: info.duration,
-    videoUrl: mediaUrl(keys.mp4),
+    videoUrl: await versioned(keys.mp4),
     hlsUrl: mediaUrl(keys.hlsPlaylist),
-    thumbnailUrl: mediaUrl(keys.thumbnail),
+    thumbnailUrl: await versioned(keys.thumbnail),
     availableFormats: ['mp4', 'hls', 'mov'],
     isTranscoded: true,
     transcodingStatus: 'ready',

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import { findVideoRow, hasPurchased } from '../features/videos/videos-repository.js';
 import { forbidden, notFound, unauthorized } from '../lib/http-errors.js';
 import { parseRange } from './http-range.js';
-import type { MediaStorage, StoredObject } from './storage.js';
+import { mediaVersion, type MediaStorage, type StoredObject } from './storage.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.mp4': 'video/mp4',
@@ -66,7 +66,10 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     throw forbidden('Only the capper and buyers of this video can download the original file.');
   }
 
-  async function serve(request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) {
+  async function serve(
+    request: FastifyRequest<{ Params: { '*': string }; Querystring: { v?: unknown } }>,
+    reply: FastifyReply,
+  ) {
     const key = request.params['*'];
     let object: StoredObject | null;
     try {
@@ -79,12 +82,22 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     const isPrivate = downloadName !== null;
 
     const etag = etagOf(object);
+    // A URL naming this very version (versionedMediaUrl) never answers anything else: kept for a year
+    // (issue 12). Without it, or naming an older version, the browser asks again after 5 minutes.
+    const current = request.query.v === mediaVersion(object);
     reply
       .header('accept-ranges', 'bytes')
       .header('etag', etag)
       .header('last-modified', object.modified.toUTCString())
       .header('x-content-type-options', 'nosniff')
-      .header('cache-control', isPrivate ? 'private, no-cache' : 'public, max-age=300')
+      .header(
+        'cache-control',
+        isPrivate
+          ? 'private, no-cache'
+          : current
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=300',
+      )
       .type(CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream');
     // The original is a download ("direct download after purchase"), saved under the video's title.
     if (downloadName !== null) reply.header('content-disposition', attachmentDisposition(downloadName));
@@ -109,7 +122,7 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     return reply.send(storage.read(key, { start, end }));
   }
 
-  app.route<{ Params: { '*': string } }>({
+  app.route<{ Params: { '*': string }; Querystring: { v?: unknown } }>({
     method: ['GET', 'HEAD'],
     url: '/media/*',
     exposeHeadRoute: false,

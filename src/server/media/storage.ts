@@ -107,3 +107,16 @@ export function videoMediaKeys(videoId: number) {
 export function mediaUrl(key: string): string {
   return `/media/${key}`;
 }
+
+/** A stored file's version: its size and modification time, the facts its ETag is made of (media/routes.ts). */
+export function mediaVersion(object: StoredObject): string {
+  return `${object.size.toString(36)}-${object.modified.getTime().toString(36)}`;
+}
+
+/**
+ * The URL of this version of a file (issue 12): it changes whenever the file does, so the media routes let
+ * browsers keep what it answers for a year.
+ */
+export function versionedMediaUrl(key: string, object: StoredObject): string {
+  return `${mediaUrl(key)}?v=${mediaVersion(object)}`;
+}

@@ -1,7 +1,7 @@
 // `npm run seed:demo [-- --videos N | --total N]`: a realistic demo catalog (cappers, bettors, 30+ videos
 // across the categories, some external links, some purchases) for people trying PickReel, and, with
 // --videos N, N more videos in bulk for benchmarks (--total N: as many as make N in all). Uses the same settings as `npm start` (DATA_DIR / DATABASE_URL).
-import { copyFile, link, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,7 @@ import { findUserByUsername, insertUser } from '../features/auth/users-repositor
 import { rowsOf } from '../features/videos/videos-repository.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run } from '../media/ffmpeg.js';
-import { LocalMediaStorage, videoMediaKeys } from '../media/storage.js';
+import { LocalMediaStorage, mediaVersion, videoMediaKeys } from '../media/storage.js';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -202,6 +202,15 @@ async function seedBulk(db: Db, count: number, mediaRoot: string): Promise<void>
   const work = await mkdtemp(path.join(os.tmpdir(), 'pickreel-seed-'));
   try {
     const bases = await makeBaseThumbnails(work);
+    // A hard link is the same file: each thumbnail's URL carries its base's version, as an upload's does.
+    const versions = textArray(
+      await Promise.all(
+        bases.map(async (file) => {
+          const info = await stat(file);
+          return mediaVersion({ size: info.size, modified: info.mtime });
+        }),
+      ),
+    );
     const batch = 5000;
     for (let done = 0; done < count; done += batch) {
       const size = Math.min(batch, count - done);
@@ -218,7 +227,7 @@ async function seedBulk(db: Db, count: number, mediaRoot: string): Promise<void>
                (array[500, 999, 1400, 1999, 2500, 4900, 9900])[1 + s.g % 7],
                (${categories})[1 + s.g % ${n(picks.length)}],
                case when s.external then (${linkThumbs})[1 + s.g / 3 % ${n(EXTERNAL_LINKS.length)}]
-                    else '/media/videos/' || s.id || '/thumb.jpg' end,
+                    else '/media/videos/' || s.id || '/thumb.jpg?v=' || (${versions})[1 + s.id % ${n(bases.length)}] end,
                case when s.external then null else '/media/videos/' || s.id || '/video.mp4' end,
                case when s.external then null else '/media/videos/' || s.id || '/hls/index.m3u8' end,
                case when s.external then (${links})[1 + s.g / 3 % ${n(EXTERNAL_LINKS.length)}] end,
