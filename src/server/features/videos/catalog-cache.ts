@@ -6,9 +6,18 @@ interface Entry<T> {
   rows: Promise<T>;
   anonymous?: ReadyBytes;
   until: number;
+  /** Its rows have arrived (only then may it be served past `until`, while a refresh runs). */
+  settled?: boolean;
+  refreshing?: boolean;
 }
 
-/** Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. */
+/**
+ * Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. An
+ * expired entry is refreshed in the background while it is still served, for at most `ttlMs` more: requests
+ * never all wait behind one refresh that queues behind slow queries (issue 11: cached pages while slow
+ * searches run). clear() and delete() drop entries outright: nothing is served stale after a change this
+ * process made.
+ */
 class TtlMap<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
@@ -21,14 +30,34 @@ class TtlMap<T> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit;
+    if (hit?.settled && now < hit.until + this.ttlMs) {
+      if (!hit.refreshing) {
+        hit.refreshing = true;
+        this.fill(key, load(), hit);
+      }
+      return hit;
+    }
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const rows = load();
-    const entry: Entry<T> = { rows, until: now + this.ttlMs };
+    const entry = this.fill(key, load(), null);
     this.entries.set(key, entry);
-    // A failed load must not be served from the cache.
-    rows.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    return entry;
+  }
+
+  /** A new entry for `rows`, in the map at once (`stale` null) or once they arrive, in place of `stale`. */
+  private fill(key: string, rows: Promise<T>, stale: Entry<T> | null): Entry<T> {
+    const entry: Entry<T> = { rows, until: Date.now() + this.ttlMs };
+    rows.then(
+      () => {
+        entry.settled = true;
+        entry.until = Date.now() + this.ttlMs;
+        if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
+      },
+      () => {
+        // A failed load is never served: the stale entry may try again, a new one goes.
+        if (stale) stale.refreshing = false;
+        else if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return entry;
   }
 
@@ -45,7 +74,8 @@ class TtlMap<T> {
  * The public catalog pages (home, listing, search, featured) and single videos are the same for every
  * signed-out visitor and change rarely, so their rows are kept for a couple of seconds. Signed-in viewers
  * get the same rows with their own purchase flags laid over them. Any change to a video in this process
- * clears the cache at once; another instance on the same PostgreSQL sees it within TTL_MS.
+ * clears the cache at once; another instance on the same PostgreSQL sees it within 2 × TTL_MS (an expired
+ * entry is served while its refresh runs, for at most TTL_MS more).
  */
 export class CatalogCache {
   static readonly TTL_MS = 2_000;

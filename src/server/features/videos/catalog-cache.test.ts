@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CatalogCache } from './catalog-cache.js';
+import type { VideoWithCapper } from './videos-repository.js';
+
+const page = (name: string) => [{ name }] as unknown as VideoWithCapper[];
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('CatalogCache', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('serves an expired page while its refresh runs, then the fresh one', async () => {
+    const cache = new CatalogCache();
+    const first = cache.get('k', () => Promise.resolve(page('old')));
+    expect(await first.rows).toEqual(page('old'));
+
+    vi.advanceTimersByTime(CatalogCache.TTL_MS + 1);
+    const refresh = deferred<VideoWithCapper[]>();
+    const load = vi.fn(() => refresh.promise);
+    // Expired: still the old rows, and one refresh started however many ask.
+    expect(await cache.get('k', load).rows).toEqual(page('old'));
+    expect(await cache.get('k', load).rows).toEqual(page('old'));
+    expect(load).toHaveBeenCalledTimes(1);
+
+    refresh.resolve(page('new'));
+    await refresh.promise;
+    expect(await cache.get('k', load).rows).toEqual(page('new'));
+  });
+
+  it('waits for a new load once an entry is older than twice its lifetime', async () => {
+    const cache = new CatalogCache();
+    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    vi.advanceTimersByTime(2 * CatalogCache.TTL_MS + 1);
+    expect(await cache.get('k', () => Promise.resolve(page('new'))).rows).toEqual(page('new'));
+  });
+
+  it('never serves stale rows after clear(), and retries a failed refresh', async () => {
+    const cache = new CatalogCache();
+    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    vi.advanceTimersByTime(CatalogCache.TTL_MS + 1);
+    const failing = deferred<VideoWithCapper[]>();
+    expect(await cache.get('k', () => failing.promise).rows).toEqual(page('old'));
+    failing.reject(new Error('database busy'));
+    await failing.promise.catch(() => {});
+    const retry = vi.fn(() => Promise.resolve(page('retried')));
+    expect(await cache.get('k', retry).rows).toEqual(page('old'));
+    expect(retry).toHaveBeenCalledTimes(1);
+
+    cache.clear();
+    expect(await cache.get('k', () => Promise.resolve(page('after change'))).rows).toEqual(
+      page('after change'),
+    );
+  });
+});
