@@ -31,7 +31,9 @@ export async function registerClient(
   await app.register(fastifyStatic, {
     root: clientDir,
     index: false,
-    wildcard: true,
+    // One route per built file, found once at start (dist/client does not change while serving): a client
+    // route such as /video/12 is not looked up on disk (with every precompressed variant) per request.
+    wildcard: false,
     preCompressed: true,
     maxAge: 0,
     setHeaders(reply, filePath) {
