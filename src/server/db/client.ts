@@ -5,7 +5,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -93,8 +92,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // PostgreSQL's shared memory lives in the WASM heap and its pages never go back: 8 MB of shared buffers
   // instead of the default 128 (the files stay cached by the OS; the money bench ran no slower than at
   // 16 MB), and tables sized for PGlite's one backend instead of 100 connections (docs/decisions/002).
+  // Added to PGlite's own start parameters where PGlite is loaded (the worker, the initdb child): the main
+  // thread never loads PGlite's code.
   const startParams = [
-    ...PGlite.defaultStartParams,
     '-c',
     'shared_buffers=8MB',
     '-c',
@@ -167,9 +167,10 @@ async function createDataDirInChild(options: {
   const script = [
     `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});`,
     'const options = JSON.parse(process.env.PICKREEL_PGLITE_OPTIONS);',
+    'options.startParams = [...PGlite.defaultStartParams, ...options.startParams];',
     'await (await PGlite.create(options)).close();',
   ].join('\n');
-  await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+  await execFileAsync(process.execPath, ['--liftoff-only', '--input-type=module', '-e', script], {
     env: { ...process.env, PICKREEL_PGLITE_OPTIONS: JSON.stringify(options) },
     maxBuffer: 16 * 1024 * 1024,
   });

@@ -111,6 +111,9 @@ export async function startEmbeddedWorker(
     // Not the parent's options: `node --input-type=module -e …` (the bench's scripts) would be refused for a
     // worker started from a file. V8's flags (--liftoff-only) are the process's and apply anyway.
     execArgv: [],
+    // The worker's own JavaScript is small (wire-protocol bytes in and out): a small young generation keeps
+    // its heap from growing under load (issue 11: ≤ 256 MB RSS).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
     workerData: data,
     transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],
   });

@@ -13,6 +13,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export interface PgliteWorkerData {
   dataDir: string | undefined;
+  /** PostgreSQL settings added to PGlite's default start parameters. */
   startParams: string[];
   /** A dump (dumpDataDir) to start from, as bytes. */
   loadDataDir: Uint8Array | undefined;
@@ -109,7 +110,7 @@ async function run(): Promise<void> {
   try {
     db = await PGlite.create({
       dataDir: options.dataDir,
-      startParams: options.startParams,
+      startParams: [...PGlite.defaultStartParams, ...options.startParams],
       // pg_trgm serves the catalog search's index, as on a PostgreSQL server (issue 11).
       extensions: { pg_trgm },
       loadDataDir: options.loadDataDir ? new Blob([new Uint8Array(options.loadDataDir)]) : undefined,
