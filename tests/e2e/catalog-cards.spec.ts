@@ -32,9 +32,10 @@ test('a visitor sees the card with its whole-dollar price and a Buy Winners link
   await expect(card.getByRole('button', { name: 'Winning Selections' })).toHaveCount(0);
 
   const buy = card.getByRole('link', { name: 'Buy Winners' });
-  await expect(buy).toHaveAttribute('href', '/auth');
+  // issue 12: signing in then opens the checkout this link was for.
+  await expect(buy).toHaveAttribute('href', `/auth?next=/checkout/${video.id}`);
   await buy.click();
-  await expect(page).toHaveURL('/auth');
+  await expect(page).toHaveURL(`/auth?next=/checkout/${video.id}`);
 
   // Clicking the description (anywhere on the card but its controls) opens the video's page (spec 2). The
   // card's link covers it, so the click goes where a person's would: to that point on the screen.

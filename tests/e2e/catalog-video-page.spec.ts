@@ -37,7 +37,10 @@ test('a visitor sees the details, counts a view, and is sent to sign in to buy',
   await expect(page.getByRole('region', { name: 'Winning Selections' })).toHaveCount(0);
   await expect(main).not.toContainText('Secret winners');
   const aside = page.getByRole('complementary', { name: 'Buy and share' });
-  await expect(aside.getByRole('link', { name: 'Buy Winners' })).toHaveAttribute('href', '/auth');
+  await expect(aside.getByRole('link', { name: 'Buy Winners' })).toHaveAttribute(
+    'href',
+    `/auth?next=/checkout/${video.id}`,
+  );
 
   await page.route('https://www.youtube-nocookie.com/**', (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>player</title>' }),

@@ -4,9 +4,9 @@ import { registerAndLogin } from './helpers';
 const PROTECTED = ['/dashboard', '/dashboard/analytics', '/upload', '/checkout/1', '/edit-video/1', '/admin'];
 
 for (const path of PROTECTED) {
-  test(`${path} sends a signed-out visitor to /auth`, async ({ page }) => {
+  test(`${path} sends a signed-out visitor to /auth, to come back after signing in`, async ({ page }) => {
     await page.goto(path);
-    await expect(page).toHaveURL('/auth');
+    await expect(page).toHaveURL(`/auth?next=${path}`);
     await expect(page.getByRole('tab', { name: 'Login' })).toHaveAttribute('aria-selected', 'true');
   });
 }
@@ -32,7 +32,7 @@ test('protected pages open for a signed-in user', async ({ page }) => {
 test('a protected route shows a spinner while the session loads', async ({ page }) => {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/user', async (route) => {
+  await page.route('**/api/session', async (route) => {
     await held;
     await route.continue();
   });
@@ -40,7 +40,7 @@ test('a protected route shows a spinner while the session loads', async ({ page 
   await expect(page.getByTestId('page-spinner')).toBeVisible();
   await expect(page).toHaveURL('/upload');
   release();
-  await expect(page).toHaveURL('/auth');
+  await expect(page).toHaveURL('/auth?next=/upload');
 });
 
 test('unknown paths show the 404 page', async ({ page }) => {

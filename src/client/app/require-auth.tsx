@@ -3,15 +3,17 @@ import { Redirect, useLocation } from 'wouter';
 import { PageSpinner } from '../components/ui/spinner';
 import { toast } from '../components/ui/use-toast';
 import { useUser } from '../features/auth/api/get-user';
+import { authPath, useReturnPath } from '../lib/auth-redirect';
 
 type RequireAuthProps = { children: ReactNode; admin?: boolean };
 
 // spec 2: a spinner while the session loads, then signed-out visitors go to /auth. The server enforces
-// every rule again; this only spares people a page they cannot use.
+// every rule again; this only spares people a page they cannot use. /auth brings them back here (issue 12).
 export function RequireAuth({ children, admin = false }: RequireAuthProps) {
   const { data: user, isLoading } = useUser();
+  const returnPath = useReturnPath();
   if (isLoading) return <PageSpinner label="Checking your session" />;
-  if (!user) return <Redirect to="/auth" replace />;
+  if (!user) return <Redirect to={authPath({ next: returnPath })} replace />;
   if (admin && !user.isAdmin) return <AccessDenied />;
   return children;
 }

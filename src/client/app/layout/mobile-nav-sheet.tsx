@@ -20,6 +20,7 @@ import {
   SheetHeader,
   SheetTitle,
 } from '../../components/ui/sheet';
+import { authPath, useReturnPath } from '../../lib/auth-redirect';
 import { BrandMark } from './brand';
 import { UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';
@@ -51,6 +52,7 @@ type MobileNavSheetProps = {
 
 export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileNavSheetProps) {
   const { signOut, isPending } = useSignOut();
+  const returnPath = useReturnPath(); // issue 12: signing in brings the user back to this page
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent
@@ -103,10 +105,13 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
               </>
             ) : (
               <>
-                <DrawerLink href="/auth" icon={<LogIn aria-hidden />}>
+                <DrawerLink href={authPath({ next: returnPath })} icon={<LogIn aria-hidden />}>
                   Login Capper/Bettor
                 </DrawerLink>
-                <DrawerLink href="/auth?tab=register" icon={<UserPlus aria-hidden />}>
+                <DrawerLink
+                  href={authPath({ tab: 'register', next: returnPath })}
+                  icon={<UserPlus aria-hidden />}
+                >
                   Open Account Capper/Bettor
                 </DrawerLink>
               </>

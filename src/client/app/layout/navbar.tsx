@@ -4,6 +4,7 @@ import { NAV_SHADOW_SCROLL_PX } from '../../../common/constants.js';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useUser } from '../../features/auth/api/get-user';
+import { authPath, useReturnPath } from '../../lib/auth-redirect';
 import { cn } from '../../lib/cn';
 import { BrandLink } from './brand';
 import { MobileNav } from './mobile-nav';
@@ -15,6 +16,7 @@ import { useScrolled } from './use-scrolled';
 export function Navbar() {
   const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
   const { data: user, isLoading } = useUser();
+  const returnPath = useReturnPath(); // issue 12: signing in brings the user back to this page
 
   return (
     <header
@@ -51,10 +53,13 @@ export function Navbar() {
             </>
           ) : (
             <>
-              <Link href="/auth" className={buttonClasses('outline', 'md')}>
+              <Link href={authPath({ next: returnPath })} className={buttonClasses('outline', 'md')}>
                 Login Capper/Bettor
               </Link>
-              <Link href="/auth?tab=register" className={buttonClasses('primary', 'md')}>
+              <Link
+                href={authPath({ tab: 'register', next: returnPath })}
+                className={buttonClasses('primary', 'md')}
+              >
                 Open Account Capper/Bettor
               </Link>
             </>

@@ -2,6 +2,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { authPath, nextFromSearch } from '../../../lib/auth-redirect';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUser } from '../api/get-user';
 import { AuthMarketingPanel } from '../components/auth-marketing-panel';
@@ -16,13 +17,15 @@ export function AuthPage() {
   const [, navigate] = useLocation();
   // The tab lives in the URL (spec 2: ?tab=register), so the navbar's "Open Account" link works from here too.
   const tab: AuthTab = new URLSearchParams(search).get('tab') === 'register' ? 'register' : 'login';
-  const showTab = (next: AuthTab) =>
-    navigate(next === 'register' ? '/auth?tab=register' : '/auth', { replace: true });
-  const goHome = () => navigate('/', { replace: true });
+  // issue 12: the page that sent the user here (?next=, same-site paths only); after signing in or
+  // registering they go back to it, else home. Switching tabs keeps it.
+  const returnTo = nextFromSearch(window.location.search);
+  const showTab = (next: AuthTab) => navigate(authPath({ tab: next, next: returnTo }), { replace: true });
+  const goBack = () => navigate(returnTo ?? '/', { replace: true });
   useDocumentTitle(tab === 'login' ? 'Sign in' : 'Create account');
 
   if (isLoading) return <PageSpinner label="Checking your session" />;
-  if (user) return <Redirect to="/" replace />;
+  if (user) return <Redirect to={returnTo ?? '/'} replace />;
 
   return (
     <div className="mx-auto grid w-full max-w-6xl items-start gap-8 px-4 py-10 sm:px-6 lg:grid-cols-2 lg:gap-12 lg:py-16">
@@ -42,10 +45,10 @@ export function AuthPage() {
               <TabsTrigger value="register">Register</TabsTrigger>
             </TabsList>
             <TabsContent value="login">
-              <LoginForm onSuccess={goHome} onSwitchToRegister={() => showTab('register')} />
+              <LoginForm onSuccess={goBack} onSwitchToRegister={() => showTab('register')} />
             </TabsContent>
             <TabsContent value="register">
-              <RegisterForm onSuccess={goHome} onSwitchToLogin={() => showTab('login')} />
+              <RegisterForm onSuccess={goBack} onSwitchToLogin={() => showTab('login')} />
             </TabsContent>
           </Tabs>
         </CardContent>

@@ -4,6 +4,7 @@ import { ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '../../../../common/money.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { buttonClasses } from '../../../components/ui/button';
+import { authPath } from '../../../lib/auth-redirect';
 import { useUser } from '../../auth/api/get-user';
 import { useInlinePlayback } from './use-inline-playback';
 import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
@@ -98,7 +99,7 @@ function CardActions({ video, titleId, onWatch }: { video: Video; titleId: strin
   // spec 2: signed-out visitors are sent to sign in first.
   return (
     <Link
-      href={user ? `/checkout/${video.id}` : '/auth'}
+      href={user ? `/checkout/${video.id}` : authPath({ next: `/checkout/${video.id}` })}
       className={buttonClasses('primary', 'sm')}
       aria-describedby={titleId}
     >

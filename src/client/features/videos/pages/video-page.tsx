@@ -6,6 +6,7 @@ import { formatWholeDollars } from '../../../../common/money.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { PageSpinner } from '../../../components/ui/spinner';
+import { authPath } from '../../../lib/auth-redirect';
 import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { formatDuration } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -160,7 +161,7 @@ function VideoDetails({ video }: { video: Video }) {
             ) : (
               <div className="grid gap-2">
                 <Link
-                  href={user ? `/checkout/${video.id}` : '/auth'}
+                  href={user ? `/checkout/${video.id}` : authPath({ next: `/checkout/${video.id}` })}
                   className={buttonClasses('primary', 'lg')}
                 >
                   <ShoppingCart aria-hidden />

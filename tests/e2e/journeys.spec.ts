@@ -1,0 +1,127 @@
+// Issue 12, 'Journeys that keep their place': signing in or registering brings people back to the checkout,
+// upload or page they started from (same-site paths only); the navigation search box shows the URL's query;
+// the checkout shows the amount it charges to the cent while cards keep whole dollars; the optional e-mail of
+// registration appears in the account menu, and nothing appears where there is none.
+import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
+import { fillLogin, fillRegister, newCredentials, registerAndLogin } from './helpers';
+
+test.describe('signing in returns to where the user was', () => {
+  test('Buy Winners on a video page: sign in, and the checkout opens (a reload keeps the way back)', async ({
+    page,
+    newUser,
+  }) => {
+    const capper = await newUser();
+    const video = await createLinkVideo(capper.api, { title: uniqueTitle('Return to checkout') });
+    const buyer = await registerAndLogin(page, newCredentials('buyer'));
+    await page.context().clearCookies();
+
+    await page.goto(`/video/${video.id}`);
+    await page
+      .getByRole('complementary', { name: 'Buy and share' })
+      .getByRole('link', { name: 'Buy Winners' })
+      .click();
+    await expect(page).toHaveURL(`/auth?next=/checkout/${video.id}`);
+    await page.reload();
+    await expect(page).toHaveURL(`/auth?next=/checkout/${video.id}`);
+
+    await fillLogin(page, buyer);
+    await expect(page).toHaveURL(`/checkout/${video.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+    await expect(page.getByTestId('order-title')).toHaveText(video.title);
+  });
+
+  test('Buy Winners on a card, then registering instead: the new account lands on the checkout', async ({
+    page,
+    newUser,
+  }) => {
+    const capper = await newUser();
+    const title = uniqueTitle('Register to buy');
+    const video = await createLinkVideo(capper.api, { title });
+
+    await page.goto(`/videos?q=${encodeURIComponent(title)}`);
+    await cardOf(page, title).getByRole('link', { name: 'Buy Winners' }).click();
+    await expect(page).toHaveURL(`/auth?next=/checkout/${video.id}`);
+    // Switching tabs keeps the way back, in the URL.
+    await page.getByRole('button', { name: 'Register here' }).click();
+    await expect(page).toHaveURL(`/auth?tab=register&next=/checkout/${video.id}`);
+
+    await fillRegister(page, newCredentials('newbuyer'));
+    await expect(page).toHaveURL(`/checkout/${video.id}`);
+    await expect(page.getByTestId('order-title')).toHaveText(title);
+  });
+
+  test("'Sell your picks' while signed out: sign in, and the upload page opens", async ({ page }) => {
+    const capper = await registerAndLogin(page, newCredentials('seller'));
+    await page.context().clearCookies();
+
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Sell your picks' }).click();
+    await expect(page).toHaveURL('/auth?next=/upload');
+    await fillLogin(page, capper);
+    await expect(page).toHaveURL('/upload');
+    await expect(page.getByRole('heading', { level: 1, name: 'Upload a New Video' })).toBeVisible();
+  });
+
+  test('a protected page with its query: sign in, and the same page and query open', async ({ page }) => {
+    const user = await registerAndLogin(page);
+    await page.context().clearCookies();
+
+    await page.goto('/dashboard?tab=uploads');
+    await expect(page).toHaveURL('/auth?next=/dashboard%3Ftab%3Duploads');
+    await fillLogin(page, user);
+    await expect(page).toHaveURL('/dashboard?tab=uploads');
+    await expect(page.getByRole('tab', { name: 'Your Uploads' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test("the navigation bar's sign-in links come back to the page they were used on", async ({
+    page,
+    newUser,
+  }) => {
+    const capper = await newUser();
+    const video = await createLinkVideo(capper.api, { title: uniqueTitle('Back to the pick') });
+    const reader = await registerAndLogin(page, newCredentials('reader'));
+    await page.context().clearCookies();
+
+    await page.goto(`/video/${video.id}`);
+    const main = page.getByRole('navigation', { name: 'Main' });
+    await expect(main.getByRole('link', { name: 'Open Account Capper/Bettor' })).toHaveAttribute(
+      'href',
+      `/auth?tab=register&next=/video/${video.id}`,
+    );
+    await main.getByRole('link', { name: 'Login Capper/Bettor' }).click();
+    await expect(page).toHaveURL(`/auth?next=/video/${video.id}`);
+    await fillLogin(page, reader);
+    await expect(page).toHaveURL(`/video/${video.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: video.title })).toBeVisible();
+  });
+
+  test('only paths of this site are followed: anything else goes home', async ({ page }) => {
+    const user = await registerAndLogin(page);
+    await page.context().clearCookies();
+    // Through the form once: a foreign address in next is ignored and the user lands home.
+    await page.goto('/auth?next=https://evil.example/checkout/1');
+    await fillLogin(page, user);
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('heading', { name: "Today's Picks" })).toBeVisible();
+
+    // Signed in, /auth sends the user straight to next: the same check, for every trick in the book.
+    const refused = [
+      '//evil.example',
+      '/\\evil.example',
+      '/%5Cevil.example',
+      '%2F%2Fevil.example',
+      '/%2F%2Fevil.example',
+      '/%09/evil.example',
+      '/..//evil.example',
+      'https:evil.example',
+      'javascript:alert(document.domain)',
+      '/auth',
+    ];
+    for (const next of refused) {
+      await page.goto(`/auth?next=${encodeURIComponent(next)}`);
+      await expect(page, next).toHaveURL('/');
+    }
+    await page.goto('/auth?next=/dashboard');
+    await expect(page).toHaveURL('/dashboard');
+  });
+});
