@@ -2,8 +2,13 @@
 // upload or page they started from (same-site paths only); the navigation search box shows the URL's query;
 // the checkout shows the amount it charges to the cent while cards keep whole dollars; the optional e-mail of
 // registration appears in the account menu, and nothing appears where there is none.
+import type { Page } from '@playwright/test';
 import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { fillLogin, fillRegister, newCredentials, registerAndLogin } from './helpers';
+
+function searchBox(page: Page) {
+  return page.getByRole('searchbox', { name: 'Search videos' });
+}
 
 test.describe('signing in returns to where the user was', () => {
   test('Buy Winners on a video page: sign in, and the checkout opens (a reload keeps the way back)', async ({
@@ -123,5 +128,35 @@ test.describe('signing in returns to where the user was', () => {
     }
     await page.goto('/auth?next=/dashboard');
     await expect(page).toHaveURL('/dashboard');
+  });
+});
+
+test.describe('the navigation search box shows the search in the URL', () => {
+  test('opened directly, searched again, and through back and forward', async ({ page }) => {
+    await page.goto('/videos?q=Lakers');
+    await expect(searchBox(page)).toHaveValue('Lakers');
+
+    await searchBox(page).fill('Celtics');
+    await searchBox(page).press('Enter');
+    await expect(page).toHaveURL('/videos?q=Celtics');
+    await expect(searchBox(page)).toHaveValue('Celtics');
+
+    await page.goBack();
+    await expect(page).toHaveURL('/videos?q=Lakers');
+    await expect(searchBox(page)).toHaveValue('Lakers');
+    await page.goForward();
+    await expect(searchBox(page)).toHaveValue('Celtics');
+
+    // Away from the results, the box is empty again; back on them, it shows their query.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(searchBox(page)).toHaveValue('');
+    await page.goBack();
+    await expect(searchBox(page)).toHaveValue('Celtics');
+  });
+
+  test('a query with spaces, symbols and a percent sign reads as typed', async ({ page }) => {
+    await page.goto('/videos?q=NBA%20parlay%20%26%20100%25%20props');
+    await expect(searchBox(page)).toHaveValue('NBA parlay & 100% props');
   });
 });

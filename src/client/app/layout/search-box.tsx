@@ -1,13 +1,29 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { Search } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
+/** The search the page shows: /videos?q= (issue 12), nothing on any other page. */
+function queryOf(location: string, search: string): string {
+  if (location !== '/videos') return '';
+  return new URLSearchParams(search).get('q') ?? '';
+}
+
 // spec 2: a blank query goes nowhere; anything else opens /videos?q=...
 export function SearchBox({ className }: { className?: string }) {
-  const [, navigate] = useLocation();
-  const [text, setText] = useState('');
+  const [location, navigate] = useLocation();
+  // Read from window.location where there is one: wouter's search is decodeURI'd, which turns '%25' into '%'.
+  const search = useSearch();
+  const urlQuery = queryOf(location, typeof window === 'undefined' ? search : window.location.search);
+  const [text, setText] = useState(urlQuery);
+  // issue 12: the box shows the URL's query, opened directly or reached by back/forward; typing only
+  // changes the box until the next navigation.
+  const [shownQuery, setShownQuery] = useState(urlQuery);
+  if (urlQuery !== shownQuery) {
+    setShownQuery(urlQuery);
+    setText(urlQuery);
+  }
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
