@@ -112,6 +112,48 @@ describe('POST /api/register', () => {
     expect(response.json().phoneNumber).toBeNull();
   });
 
+  it('keeps an optional e-mail, trimmed, and the session user carries it (issue 12)', async () => {
+    const username = uniqueUsername('mail');
+    const response = await post('/api/register', {
+      username,
+      password: 'secret-pass',
+      phoneNumber: '',
+      bio: '',
+      avatarUrl: '',
+      email: '  capper@example.com ',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ username, email: 'capper@example.com' });
+    const me = await getUser(sessionCookie(response));
+    expect(me.json()).toMatchObject({ username, email: 'capper@example.com' });
+  });
+
+  it.each([{}, { email: '' }, { email: '   ' }, { email: null }])(
+    'stores no e-mail for %j',
+    async (extra) => {
+      const response = await post('/api/register', {
+        username: uniqueUsername('nomail'),
+        password: 'secret-pass',
+        ...extra,
+      });
+      expect(response.statusCode).toBe(201);
+      expect(response.json().email).toBeNull();
+    },
+  );
+
+  it.each(['not-an-address', 'capper@', '@example.com', 'two words@example.com'])(
+    'refuses the e-mail %j with a clear message',
+    async (email) => {
+      const response = await post('/api/register', {
+        username: uniqueUsername('badmail'),
+        password: 'secret-pass',
+        email,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'Please enter a valid email address.' });
+    },
+  );
+
   it('stores the password only as an argon2id hash', async () => {
     const { id, password } = await registerUser(t.app, { password: 'plain-text-never-stored' }, nextIp());
     const result = await t.database.db.execute(sql`select * from users where id = ${id}`);

@@ -4,7 +4,7 @@
 // registration appears in the account menu, and nothing appears where there is none.
 import type { Page } from '@playwright/test';
 import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
-import { fillLogin, fillRegister, newCredentials, registerAndLogin } from './helpers';
+import { accountMenuButton, fillLogin, fillRegister, newCredentials, registerAndLogin } from './helpers';
 
 function searchBox(page: Page) {
   return page.getByRole('searchbox', { name: 'Search videos' });
@@ -158,5 +158,63 @@ test.describe('the navigation search box shows the search in the URL', () => {
   test('a query with spaces, symbols and a percent sign reads as typed', async ({ page }) => {
     await page.goto('/videos?q=NBA%20parlay%20%26%20100%25%20props');
     await expect(searchBox(page)).toHaveValue('NBA parlay & 100% props');
+  });
+});
+
+test.describe('the e-mail of registration in the account menu', () => {
+  test('an e-mail given at registration is sent, checked and shown in the menu and the phone drawer', async ({
+    page,
+  }) => {
+    const credentials = newCredentials('mailer');
+    const email = `${credentials.username}@example.com`;
+    await page.goto('/auth?tab=register');
+    const form = page.getByRole('form', { name: 'Register' });
+
+    // A malformed address is refused in the form, with a message, and nothing is sent.
+    let sent = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/register')) sent += 1;
+    });
+    await form.getByLabel('Email').fill('not-an-address');
+    await fillRegister(page, credentials);
+    await expect(form.getByText('Please enter a valid email address.')).toBeVisible();
+    await expect(form.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toBe(0);
+
+    await form.getByLabel('Email').fill(email);
+    const request = page.waitForRequest(
+      (req) => req.url().endsWith('/api/register') && req.method() === 'POST',
+    );
+    await form.getByRole('button', { name: 'Create Account Capper/Bettor' }).click();
+    expect((await request).postDataJSON()).toMatchObject({ username: credentials.username, email });
+    await expect(page).toHaveURL('/');
+
+    await page.reload(); // from the server's session, not only the register answer
+    await accountMenuButton(page).click();
+    const menu = page.getByRole('menu');
+    await expect(menu).toContainText(credentials.username);
+    await expect(menu.getByTestId('menu-email')).toHaveText(email);
+
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'PickReel' })).toContainText(email);
+  });
+
+  test('without an e-mail the menu and the drawer show the username and no e-mail line', async ({ page }) => {
+    const { username } = await registerAndLogin(page);
+    await page.goto('/');
+    await accountMenuButton(page).click();
+    const menu = page.getByRole('menu');
+    await expect(menu).toContainText(username);
+    await expect(menu.getByTestId('menu-email')).toHaveCount(0);
+    await expect(menu).not.toContainText(/e-?mail/i);
+
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'PickReel' });
+    await expect(drawer).toContainText(username);
+    await expect(drawer).not.toContainText(/e-?mail/i);
   });
 });

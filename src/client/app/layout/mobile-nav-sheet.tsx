@@ -75,9 +75,7 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
             <UserAvatar username={user.username} className="size-11 text-base" />
             <div className="grid min-w-0">
               <span className="truncate font-semibold">{user.username}</span>
-              <span className="truncate text-sm text-muted-foreground">
-                {user.email ?? 'No e-mail on file'}
-              </span>
+              {user.email && <span className="truncate text-sm text-muted-foreground">{user.email}</span>}
             </div>
           </div>
         )}

@@ -27,9 +27,12 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
           <span className="truncate font-semibold" data-testid="menu-username">
             {user.username}
           </span>
-          <span className="truncate text-xs font-normal text-muted-foreground" data-testid="menu-email">
-            {user.email ?? 'No e-mail on file'}
-          </span>
+          {/* issue 12: the e-mail when there is one; no line at all when there is none. */}
+          {user.email && (
+            <span className="truncate text-xs font-normal text-muted-foreground" data-testid="menu-email">
+              {user.email}
+            </span>
+          )}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         {/* Each item is the link itself, so Enter, middle-click and "open in new tab" all work. */}

@@ -6,13 +6,17 @@ import { apiRequest } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { setSessionUser } from './session-cache';
 
-/** spec 5: the form sends exactly these fields; bio and avatarUrl stay empty at sign-up. */
+/**
+ * spec 5: the form sends these fields; bio and avatarUrl stay empty at sign-up. The e-mail is optional
+ * (decisions.md 'Accounts') and left out when none was given.
+ */
 export type RegisterPayload = {
   username: string;
   phoneNumber: string;
   password: string;
   bio: string;
   avatarUrl: string;
+  email?: string;
 };
 
 export async function register(payload: RegisterPayload): Promise<User> {

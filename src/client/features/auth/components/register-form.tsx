@@ -17,18 +17,20 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
     formState: { errors },
   } = useForm<RegisterInput, unknown, Register>({
     resolver: zodResolver(RegisterSchema),
-    defaultValues: { username: '', phoneNumber: '', password: '' },
+    defaultValues: { username: '', phoneNumber: '', email: '', password: '' },
   });
 
   const onSubmit = handleSubmit((values) =>
     registerUser.mutate(
       // spec 5: the form sends username, phoneNumber, password, bio and avatarUrl; the last two start empty.
+      // The API also takes an e-mail (decisions.md 'Accounts'), sent only when one was typed (issue 12).
       {
         username: values.username,
         phoneNumber: values.phoneNumber ?? '',
         password: values.password,
         bio: '',
         avatarUrl: '',
+        ...(values.email ? { email: values.email } : {}),
       },
       { onSuccess },
     ),
@@ -45,6 +47,15 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
         hint="Optional. At least 10 digits."
       >
         <Input type="tel" autoComplete="tel" inputMode="tel" {...register('phoneNumber')} />
+      </FormField>
+      <FormField label="Email" error={errors.email?.message} hint="Optional. Shown in your account menu.">
+        <Input
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          {...register('email')}
+        />
       </FormField>
       <FormField label="Password" error={errors.password?.message} hint="At least 6 characters.">
         <Input type="password" autoComplete="new-password" {...register('password')} />
