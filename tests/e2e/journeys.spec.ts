@@ -161,6 +161,30 @@ test.describe('the navigation search box shows the search in the URL', () => {
   });
 });
 
+test('the checkout shows the amount charged to the cent; cards and the video page keep whole dollars', async ({
+  page,
+  newUser,
+}) => {
+  const capper = await newUser();
+  const title = uniqueTitle('Cents at checkout');
+  const video = await createLinkVideo(capper.api, { title, price: 9.99 });
+  await registerAndLogin(page);
+
+  await page.goto(`/videos?q=${encodeURIComponent(title)}`);
+  const card = cardOf(page, title);
+  await expect(card).toContainText('$9');
+  await expect(card).not.toContainText('$9.99');
+  await page.goto(`/video/${video.id}`);
+  await expect(page.getByTestId('video-price')).toHaveText('$9');
+
+  await page.goto(`/checkout/${video.id}`);
+  await expect(page.getByTestId('order-price')).toHaveText('$9.99');
+  await expect(page.getByTestId('order-total')).toHaveText('$9.99');
+  // No other figure on the page names a different amount (a '$9' Price above a '$9.99' charge, say).
+  const amounts = (await page.getByRole('main').innerText()).match(/\$\d[\d,]*(\.\d+)?/g) ?? [];
+  expect(amounts.filter((amount) => amount !== '$0.00').sort()).toEqual(['$9.99', '$9.99']);
+});
+
 test.describe('the e-mail of registration in the account menu', () => {
   test('an e-mail given at registration is sent, checked and shown in the menu and the phone drawer', async ({
     page,
