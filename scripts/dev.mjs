@@ -13,7 +13,7 @@ if (first.status !== 0) process.exit(first.status ?? 1);
 const env = { ...process.env, NODE_ENV: 'development' };
 const children = [
   spawn(bin('tsc'), ['-p', 'tsconfig.server.json', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
-  spawn(process.execPath, ['--liftoff-only', '--max-semi-space-size=8', '--watch', 'dist/node/server/main.js'], { cwd: root, stdio: 'inherit', env }),
+  spawn(process.execPath, ['--liftoff-only', '--watch', 'dist/node/server/main.js'], { cwd: root, stdio: 'inherit', env }),
   spawn(bin('vite'), [], { cwd: root, stdio: 'inherit', env }),
 ];
 const stop = () => {

@@ -84,7 +84,7 @@ export async function startServer({ dataDir, logFile, env = {}, readyPath = '/',
   }
   Object.assign(childEnv, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }, env);
   const startedAt = performance.now();
-  const proc = spawnTracked(process.execPath, ['--liftoff-only', '--max-semi-space-size=8', 'scripts/start.mjs'], {
+  const proc = spawnTracked(process.execPath, ['--liftoff-only', 'scripts/start.mjs'], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', fd, fd],
