@@ -237,32 +237,36 @@ describe('deep-page checkpoints', () => {
     }
   });
 
-  it('on the embedded database (one writer) newest and price checkpoints live until a change; popular ones do not', async () => {
+  it('on the embedded database (one writer) they live until a change, popular ones MAX_AGE_MS once views move', async () => {
     let now = 0;
     const pages = new DeepPages({ soleWriter: true, now: () => now });
     const db = t.database.db;
-    for (const sort of VIDEO_SORTS) await pages.page(db, query(sort, 1_400));
+    const expectAsOffset = async (q: VideoListQuery) =>
+      expect(await pages.page(db, q)).toEqual(await listPublicVideos(db, q, null));
+    for (const sort of VIDEO_SORTS) await expectAsOffset(query(sort, 1_400));
     expect(pages.counts).toMatchObject({ scans: 4, fromCheckpoint: 4 });
     now = DeepPages.MAX_AGE_MS + 1;
-    for (const sort of VIDEO_SORTS) {
-      expect(await pages.page(db, query(sort, 1_700))).toEqual(
-        await listPublicVideos(db, query(sort, 1_700), null),
-      );
-    }
-    expect(pages.counts).toMatchObject({ scans: 5, fromCheckpoint: 8 }); // popular scanned again
+    for (const sort of VIDEO_SORTS) await expectAsOffset(query(sort, 1_700));
+    expect(pages.counts).toMatchObject({ scans: 4, fromCheckpoint: 8 });
+    pages.countersMoved(); // views counted: popular's checkpoints are now past their limit
+    for (const sort of VIDEO_SORTS) await expectAsOffset(query(sort, 1_600));
+    expect(pages.counts).toMatchObject({ scans: 5, fromCheckpoint: 12 });
     now = DeepPages.SOLE_WRITER_MAX_AGE_MS + 1;
-    expect(await pages.page(db, query('newest', 1_800))).toEqual(
-      await listPublicVideos(db, query('newest', 1_800), null),
-    );
-    expect(pages.counts).toMatchObject({ scans: 6, fromCheckpoint: 9 });
+    await expectAsOffset(query('newest', 1_800));
+    expect(pages.counts).toMatchObject({ scans: 6, fromCheckpoint: 13 });
   });
 
-  it('the app knows which database has one writer', () => {
-    const maxAge = t.app.catalog.deepPages.maxAgeMs('newest');
-    expect(maxAge).toBe(
-      t.database.kind === 'pglite' ? DeepPages.SOLE_WRITER_MAX_AGE_MS : DeepPages.MAX_AGE_MS,
-    );
-    expect(t.app.catalog.deepPages.maxAgeMs('popular')).toBe(DeepPages.MAX_AGE_MS);
+  it('the app knows which database has one writer, and views shorten popular checkpoints’ life', async () => {
+    const pages = t.app.catalog.deepPages;
+    const soleWriter = t.database.kind === 'pglite';
+    const long = soleWriter ? DeepPages.SOLE_WRITER_MAX_AGE_MS : DeepPages.MAX_AGE_MS;
+    const [video] = await apiPage(query('popular', 2_222, 1)); // popular checkpoints exist now
+    expect(pages.currentAgeLimitMs('newest')).toBe(long);
+    expect(pages.currentAgeLimitMs('popular')).toBe(long);
+    const viewed = await t.app.inject({ method: 'POST', url: `/api/videos/${video!.id}/view` });
+    expect(viewed.json()).toEqual({ counted: true });
+    expect(pages.currentAgeLimitMs('popular')).toBe(DeepPages.MAX_AGE_MS);
+    expect(pages.currentAgeLimitMs('newest')).toBe(long);
   });
 
   it('a scan that was running when the catalog changed is thrown away; the page is OFFSET’s', async () => {

@@ -107,6 +107,8 @@ export class CatalogCache {
   /** These videos changed in a way only their own page shows (a view counted): their entries go. */
   forgetVideos(ids: number[]): void {
     for (const id of ids) this.videos.delete(String(id));
+    // Views move the popular order without a clear(): its deep-page checkpoints get a short life.
+    this.deepPages.countersMoved();
   }
 
   clear(): void {

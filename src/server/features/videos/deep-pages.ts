@@ -10,6 +10,8 @@ interface Checkpoints {
   builtAt: number;
   /** DeepPages' generation when the scan was sent; any change since (clear()) makes them useless. */
   generation: number;
+  /** How many times counters had moved (views) when the scan was sent. */
+  countersMoved: number;
 }
 
 /**
@@ -22,19 +24,20 @@ interface Checkpoints {
  * exact. They stop being used:
  * - at once when the catalog changes in this process (`clear()`, called from the catalog cache's clear(),
  *   which every change to a video calls); a scan that was running then is thrown away when it ends;
- * - MAX_AGE_MS after their scan was sent, whatever happened, for what this process does not see: another
- *   instance on the same PostgreSQL (every order), and views, counted without clearing the cache (the
- *   popular order, on both databases). Views only grow, so a deep popular page may start up to d places
- *   later than OFFSET's, never earlier, d being the videos whose count carried them past its checkpoint
- *   since the scan.
- * - On the embedded database this process is the only writer (the data directory's lock), so newest and
- *   price orders change only through clear(): their checkpoints live SOLE_WRITER_MAX_AGE_MS, a safety net.
+ * - MAX_AGE_MS after their scan was sent, for what this process does not see or does not clear for:
+ *   another instance on the same PostgreSQL (every order, always), and views, counted without clearing
+ *   the cache (the popular order, once `countersMoved()` was called after the scan was sent; always on
+ *   PostgreSQL, where other instances count views too). Views only grow, so a deep popular page may start
+ *   up to d places later than OFFSET's, never earlier, d being the videos whose count carried them past
+ *   its checkpoint in those at most MAX_AGE_MS.
+ * - Otherwise, on the embedded database, SOLE_WRITER_MAX_AGE_MS after the scan: a safety net, since this
+ *   process is its only writer (the data directory's lock) and every change goes through clear().
  *
  * Checkpoints are scanned lazily by the first page at offset ≥ BUILD_FROM (a shallower page costs OFFSET
- * less than a scan), and again in the background once past half their age while pages ask for them, one
- * scan per order at a time. A page from BUILD_FROM on that finds none fresh waits for the running scan (it
- * reads as much as OFFSET would, once for all the pages waiting); if that scan fails or is thrown away, the
- * page is plain OFFSET.
+ * less than a scan), and again in the background once past half their age limit while pages ask for
+ * them, one scan per order at a time. A page from BUILD_FROM on that finds none fresh waits for the running
+ * scan (it reads as much as OFFSET would, once for all the pages waiting); if that scan fails or is thrown
+ * away, the page is plain OFFSET.
  */
 export class DeepPages {
   /** Positions between checkpoints: a page reads fewer than EVERY + limit index entries. */
@@ -44,6 +47,7 @@ export class DeepPages {
   static readonly SOLE_WRITER_MAX_AGE_MS = 60_000;
 
   private generation = 0;
+  private countersMovedTimes = 0;
   private readonly checkpoints = new Map<VideoSort, Checkpoints>();
   private readonly scans = new Map<VideoSort, { generation: number; done: Promise<Checkpoints | null> }>();
   /** What happened so far (tests): pages from a checkpoint, plain OFFSET pages, scans kept and thrown away. */
@@ -61,11 +65,26 @@ export class DeepPages {
     return (this.options.now ?? Date.now)();
   }
 
-  /** How long this order's checkpoints may be used. */
-  maxAgeMs(sort: VideoSort): number {
-    return this.options.soleWriter && sort !== 'popular'
-      ? DeepPages.SOLE_WRITER_MAX_AGE_MS
-      : DeepPages.MAX_AGE_MS;
+  /** How long after their scan these checkpoints of this order may be used. */
+  private ageLimitMs(sort: VideoSort, checkpoints: Checkpoints): number {
+    if (!this.options.soleWriter) return DeepPages.MAX_AGE_MS;
+    if (sort === 'popular' && checkpoints.countersMoved !== this.countersMovedTimes)
+      return DeepPages.MAX_AGE_MS;
+    return DeepPages.SOLE_WRITER_MAX_AGE_MS;
+  }
+
+  /** The age limit this order's checkpoints have now (none yet: as if scanned now). */
+  currentAgeLimitMs(sort: VideoSort): number {
+    const checkpoints = this.checkpoints.get(sort);
+    return this.ageLimitMs(
+      sort,
+      checkpoints ?? { keys: [], builtAt: 0, generation: 0, countersMoved: this.countersMovedTimes },
+    );
+  }
+
+  /** Views (or other counters) moved: the popular order may have changed without a clear(). */
+  countersMoved(): void {
+    this.countersMovedTimes += 1;
   }
 
   /** The catalog changed: no checkpoint taken before now is used again. */
@@ -104,9 +123,9 @@ export class DeepPages {
   ): Promise<Checkpoints | null> {
     const current = this.checkpoints.get(sort);
     const age = current ? this.now() - current.builtAt : Infinity;
-    const maxAge = this.maxAgeMs(sort);
-    if (current && current.generation === this.generation && age <= maxAge) {
-      if (age > maxAge / 2) void this.scan(db, sort, log);
+    const limit = current ? this.ageLimitMs(sort, current) : 0;
+    if (current && current.generation === this.generation && age <= limit) {
+      if (age > limit / 2) void this.scan(db, sort, log);
       return current;
     }
     return mayScan ? this.scan(db, sort, log) : null;
@@ -120,6 +139,7 @@ export class DeepPages {
     const running = this.scans.get(sort);
     if (running?.generation === this.generation) return running.done;
     const generation = this.generation;
+    const countersMoved = this.countersMovedTimes;
     const builtAt = this.now();
     const scan = sortKeysEvery(db, sort, DeepPages.EVERY)
       .then(
@@ -128,7 +148,7 @@ export class DeepPages {
             this.counts.discarded += 1;
             return null;
           }
-          const checkpoints = { keys, builtAt, generation };
+          const checkpoints = { keys, builtAt, generation, countersMoved };
           this.checkpoints.set(sort, checkpoints);
           this.counts.scans += 1;
           return checkpoints;
