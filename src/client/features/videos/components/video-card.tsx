@@ -30,7 +30,18 @@ export function VideoBadge({ children }: { children: string }) {
  * viewer may do: buy (anyone else), the owner's tools, or the buyer's 'Purchased'. The whole card links to
  * the video's page through its title (one tab stop); the controls sit above that link.
  */
-export function VideoCard({ video }: { video: Video }) {
+export function VideoCard({
+  video,
+  priority = false,
+  headingLevel = 3,
+}: {
+  video: Video;
+  /** Among the first cards a visitor sees: its thumbnail loads at once (issue 12: LCP). */
+  priority?: boolean;
+  /** h3 under a section's h2; h2 where the cards sit right under the page's h1 (axe: heading order). */
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const titleId = useId();
   const prefetch = useCallback(() => prefetchPlayer(video), [video]);
   const playback = useInlinePlayback(prefetch);
@@ -41,13 +52,13 @@ export function VideoCard({ video }: { video: Video }) {
       data-testid="video-card"
       className="group relative flex w-full flex-col overflow-hidden rounded-card border bg-card text-card-foreground shadow-sm shadow-ink/5 transition-shadow hover:shadow-lg has-[[data-card-link]:focus-visible]:outline-2 has-[[data-card-link]:focus-visible]:outline-offset-2 has-[[data-card-link]:focus-visible]:outline-ring"
     >
-      <VideoMedia video={video} playback={playback}>
+      <VideoMedia video={video} playback={playback} priority={priority}>
         {video.isOwner && <VideoBadge>Your Video</VideoBadge>}
         {video.isPurchased && <VideoBadge>Purchased</VideoBadge>}
       </VideoMedia>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-3">
-          <h3 id={titleId} className="line-clamp-2 leading-snug font-semibold">
+          <Heading id={titleId} className="line-clamp-2 leading-snug font-semibold">
             <Link
               href={`/video/${video.id}`}
               data-card-link
@@ -55,7 +66,7 @@ export function VideoCard({ video }: { video: Video }) {
             >
               {video.title}
             </Link>
-          </h3>
+          </Heading>
           <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary tabular-nums">
             <span className="sr-only">Price </span>
             {formatWholeDollars(video.price)}

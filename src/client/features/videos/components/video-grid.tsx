@@ -9,12 +9,28 @@ import { VideoCardSkeleton } from './video-card-skeleton';
 /** spec 2: one column on small screens, two on medium, three on large. */
 export const VIDEO_GRID_CLASSES = 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3';
 
-export function VideoGrid({ videos, className }: { videos: readonly Video[]; className?: string }) {
+/** The most cards a row holds (lg: three): the first row is what a visitor sees first. */
+export const VIDEO_GRID_ROW = 3;
+
+type VideoGridProps = {
+  videos: readonly Video[];
+  className?: string;
+  /** The grid is the page's main content: its first row's thumbnails load at once (issue 12: LCP). */
+  firstRowFirst?: boolean;
+  /** 2 when the grid sits right under the page's h1 (no section heading between). */
+  headingLevel?: 2 | 3;
+};
+
+export function VideoGrid({ videos, className, firstRowFirst = false, headingLevel }: VideoGridProps) {
   return (
     <ul className={cn(VIDEO_GRID_CLASSES, className)}>
-      {videos.map((video) => (
+      {videos.map((video, index) => (
         <li key={video.id} className="flex">
-          <VideoCard video={video} />
+          <VideoCard
+            video={video}
+            priority={firstRowFirst && index < VIDEO_GRID_ROW}
+            headingLevel={headingLevel}
+          />
         </li>
       ))}
     </ul>

@@ -56,10 +56,12 @@ type VideoMediaProps = {
   /** Badges and the like, over the thumbnail's top-left corner. */
   children?: ReactNode;
   className?: string;
+  /** The page's largest image at first sight (issue 12: LCP): loaded at once, ahead of the rest. */
+  priority?: boolean;
 };
 
 /** The thumbnail with its play button and duration, and in its place the inline player once playing. */
-export function VideoMedia({ video, playback, children, className }: VideoMediaProps) {
+export function VideoMedia({ video, playback, children, className, priority = false }: VideoMediaProps) {
   const [thumbnailBroken, setThumbnailBroken] = useState(false);
   const status = mediaStatusOf(video);
   const { phase } = playback;
@@ -97,7 +99,8 @@ export function VideoMedia({ video, playback, children, className }: VideoMediaP
         <img
           src={video.thumbnailUrl ?? undefined}
           alt=""
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : undefined}
           decoding="async"
           className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
           onError={() => setThumbnailBroken(true)}

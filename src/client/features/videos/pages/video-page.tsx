@@ -88,7 +88,7 @@ function VideoDetails({ video }: { video: Video }) {
             <ArrowLeft aria-hidden className="size-4" />
             All picks
           </Link>
-          <VideoMedia video={video} playback={playback} className="rounded-card shadow-lg">
+          <VideoMedia video={video} playback={playback} className="rounded-card shadow-lg" priority>
             {video.isOwner && <VideoBadge>Your Video</VideoBadge>}
             {purchased && <VideoBadge>Purchased</VideoBadge>}
           </VideoMedia>

@@ -158,7 +158,7 @@ function Results({ filters, clearHref }: ResultsProps) {
       <p role="status" className="text-sm text-muted-foreground">
         Showing {videos.length} {videos.length === 1 ? 'pick' : 'picks'}
       </p>
-      <VideoGrid videos={videos} />
+      <VideoGrid videos={videos} firstRowFirst headingLevel={2} />
       <div className="grid justify-items-center gap-3">
         {last.isError && (
           <VideoGridError>Could not load more videos: {errorMessage(last.error)}</VideoGridError>
