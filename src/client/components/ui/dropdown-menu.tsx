@@ -2,7 +2,14 @@ import type { ComponentProps } from 'react';
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
 import { cn } from '../../lib/cn';
 
-export const DropdownMenu = MenuPrimitive.Root;
+/**
+ * Not modal (issue 12, axe): a modal menu hides the rest of the page from assistive technology while it is
+ * open (aria-hidden over focusable content). A menu button's menu need not be modal (WAI-ARIA APG); outside
+ * presses and Escape still close it.
+ */
+export function DropdownMenu(props: ComponentProps<typeof MenuPrimitive.Root>) {
+  return <MenuPrimitive.Root modal={false} {...props} />;
+}
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 export const DropdownMenuGroup = MenuPrimitive.Group;
 
@@ -12,20 +19,20 @@ export function DropdownMenuContent({
   align = 'end',
   ...props
 }: ComponentProps<typeof MenuPrimitive.Content>) {
+  // Where its trigger is rather than in a portal at the end of the body: inside the trigger's landmark (axe:
+  // region). Radix positions it (fixed) from there just the same.
   return (
-    <MenuPrimitive.Portal>
-      <MenuPrimitive.Content
-        sideOffset={sideOffset}
-        align={align}
-        className={cn(
-          'z-50 min-w-56 overflow-hidden rounded-xl border bg-card p-1.5 text-card-foreground shadow-xl shadow-ink/10',
-          'origin-(--radix-dropdown-menu-content-transform-origin)',
-          'data-[state=open]:animate-pop-in data-[state=closed]:animate-pop-out',
-          className,
-        )}
-        {...props}
-      />
-    </MenuPrimitive.Portal>
+    <MenuPrimitive.Content
+      sideOffset={sideOffset}
+      align={align}
+      className={cn(
+        'z-50 min-w-56 overflow-hidden rounded-xl border bg-card p-1.5 text-card-foreground shadow-xl shadow-ink/10',
+        'origin-(--radix-dropdown-menu-content-transform-origin)',
+        'data-[state=open]:animate-pop-in data-[state=closed]:animate-pop-out',
+        className,
+      )}
+      {...props}
+    />
   );
 }
 
