@@ -12,7 +12,7 @@ import {
   uniqueTitle,
   uploadMovVideo,
 } from './catalog-helpers';
-import { toasts } from './helpers';
+import { mediaUrl, toasts } from './helpers';
 
 /** A host no test machine can reach: its requests are answered by the test itself. */
 const FILE_HOST = 'https://media.pickreel.test';
@@ -45,7 +45,7 @@ test('an uploaded video plays inline with pause, mute and close, after a HEAD ch
   const card = cardOf(page, title);
   await card.getByRole('button', { name: `Play ${title}` }).click();
   const player = card.getByRole('group', { name: `${title} player` });
-  await expect(player.locator('video')).toHaveAttribute('src', `/media/videos/${video.id}/video.mp4`);
+  await expect(player.locator('video')).toHaveAttribute('src', mediaUrl(video.id, 'video.mp4'));
   expect(heads).toContain(`/media/videos/${video.id}/video.mp4`);
   await expect.poll(() => currentTime(page), { timeout: 15_000 }).toBeGreaterThan(0.2);
 

@@ -65,3 +65,8 @@ export function accountMenuButton(page: Page): Locator {
 export function loginLink(page: Page): Locator {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login Capper/Bettor' });
 }
+
+/** A media file's URL as the API gives it: its path, then the file's version (`?v=`, for long caching). */
+export function mediaUrl(videoId: number, file: string): RegExp {
+  return new RegExp(`^/media/videos/${videoId}/${file.replace('.', '\\.')}(\\?v=[\\w-]+)?$`);
+}

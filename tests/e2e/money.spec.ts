@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { mediaFixture } from '../setup/media-fixtures';
 import { E2E_SUPPORT_PHONE } from '../setup/e2e-env';
 import { expect, test } from './fixtures';
-import { loginViaApi, registerAndLogin, toasts } from './helpers';
+import { loginViaApi, mediaUrl, registerAndLogin, toasts } from './helpers';
 import {
   adminApi,
   buyViaApi,
@@ -359,7 +359,7 @@ test('a purchased upload plays inline with pause, resume, mute and stop', async 
   await expect(card).toContainText('0:02'); // the duration overlay, probed by the server
   await card.getByRole('button', { name: `Play ${title}` }).click();
   const player = card.locator('video');
-  await expect(player).toHaveAttribute('src', `/media/videos/${video.id}/video.mp4`);
+  await expect(player).toHaveAttribute('src', mediaUrl(video.id, 'video.mp4'));
   await expect
     .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
     .toBeGreaterThan(0.2);

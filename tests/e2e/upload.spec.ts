@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { largeMovFixture, mediaFixture } from '../setup/media-fixtures';
 import { expect, test } from './fixtures';
-import { registerAndLogin, toasts } from './helpers';
+import { mediaUrl, registerAndLogin, toasts } from './helpers';
 
 async function openUploadPage(page: Page) {
   await registerAndLogin(page);
@@ -90,7 +90,7 @@ test('uploads a small MOV with real progress, then plays it on its card', async 
   const card = page.getByRole('article', { name: title });
   await card.getByRole('button', { name: `Play ${title}` }).click();
   const player = card.locator('video');
-  await expect(player).toHaveAttribute('src', `/media/videos/${video.id}/video.mp4`);
+  await expect(player).toHaveAttribute('src', mediaUrl(video.id, 'video.mp4'));
   await expect
     .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
     .toBeGreaterThan(0.2);
