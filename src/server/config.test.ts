@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     expect(problems({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' })).toEqual([
       'ADMIN_PASSWORD: must be at least 6 characters',
     ]);
+    expect(problems({ SEED_DEMO: 'yes' })).toEqual(['SEED_DEMO: must be true or false']);
+  });
+
+  it('reads SEED_DEMO as a yes or no, off by default', () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, SEED_DEMO: '' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, SEED_DEMO: '1' }).seedDemo).toBe(true);
+    expect(loadConfig({ DATA_DIR: dir, SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 
   it('reads the admin and Stripe settings as pairs', () => {

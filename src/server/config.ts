@@ -71,6 +71,14 @@ const EnvSchema = z
         .regex(/^whsec_/, 'must start with whsec_')
         .optional(),
     ),
+    // issue 12: demo content on a fresh machine in one step (features/demo/demo-on-start.ts).
+    SEED_DEMO: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -122,6 +130,8 @@ export interface Config {
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
   logLevel: string;
   trustProxy: TrustProxy;
+  /** Add the demo content at start when the catalog holds no videos but the demo's (SEED_DEMO). */
+  seedDemo: boolean;
 }
 
 /**
@@ -206,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    seedDemo: e.SEED_DEMO,
   };
 }
 

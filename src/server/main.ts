@@ -4,6 +4,7 @@ import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/auth-service.js';
+import { prepareDemoOnStart } from './features/demo/demo-on-start.js';
 import { safeErrorMessage } from './lib/log-safety.js';
 import { logUnhandledRejections } from './lib/process-safety.js';
 
@@ -28,6 +29,11 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   logUnhandledRejections(app.log);
   app.addHook('onClose', async () => database.close());
+  const offerDemo = prepareDemoOnStart(app, {
+    db: database.db,
+    seedDemo: config.seedDemo,
+    host: config.host,
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -56,6 +62,8 @@ async function main(): Promise<void> {
     { database: database.kind, dataDir: config.dataDir, payments: config.stripe ? 'stripe' : 'sandbox' },
     'PickReel is ready',
   );
+  // The empty catalog's hint, or with SEED_DEMO the demo seed against this server, in the background.
+  void offerDemo();
 }
 
 main().catch((error: unknown) => {

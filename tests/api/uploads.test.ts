@@ -12,7 +12,7 @@ import { versionedMediaUrl } from '../../src/server/media/storage.js';
 import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
 import { mediaFixture, type FixtureName } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { multipart, VALID_FIELDS, type FilePart } from '../setup/upload-requests.js';
+import { postVideo, VALID_FIELDS, type FilePart } from '../setup/upload-requests.js';
 
 const FORMAT_MESSAGE = 'Invalid file format. Please upload a supported video format (MOV, WebM, etc.).';
 const TOO_LARGE_MESSAGE =
@@ -32,13 +32,7 @@ afterAll(async () => {
 });
 
 function upload(fields: Record<string, string>, file?: FilePart, cookie: string | null = capper.cookie) {
-  const { payload, headers } = multipart(fields, file);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/videos',
-    payload,
-    headers: { ...headers, ...(cookie ? { cookie } : {}) },
-  });
+  return postVideo(t.app, cookie, fields, file);
 }
 
 const fixturePart = (name: FixtureName): FilePart => ({

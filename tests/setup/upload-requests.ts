@@ -1,5 +1,6 @@
 // Requests the upload tests send: a multipart body as the browser's FormData makes it, and tus metadata.
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 
 export const VALID_FIELDS = {
   title: 'Lakers at Celtics, Friday',
@@ -43,6 +44,22 @@ export function multipart(fields: Record<string, string>, file?: FilePart) {
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** POST /api/videos (spec 7) with these fields and file, signed in with `cookie` (or not, when null). */
+export function postVideo(
+  app: FastifyInstance,
+  cookie: string | null,
+  fields: Record<string, string>,
+  file?: FilePart,
+) {
+  const { payload, headers } = multipart(fields, file);
+  return app.inject({
+    method: 'POST',
+    url: '/api/videos',
+    payload,
+    headers: { ...headers, ...(cookie ? { cookie } : {}) },
+  });
 }
 
 /** tus Upload-Metadata: comma-separated `key base64(value)` pairs. */

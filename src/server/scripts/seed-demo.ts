@@ -1,150 +1,36 @@
-// `npm run seed:demo [-- --videos N | --total N]`: a realistic demo catalog (cappers, bettors, 30+ videos
-// across the categories, some external links, some purchases) for people trying PickReel, and, with
-// --videos N, N more videos in bulk for benchmarks (--total N: as many as make N in all). Uses the same settings as `npm start` (DATA_DIR / DATABASE_URL).
+// `npm run seed:demo [-- --videos N | --total N | --url URL]`: the demo content (4 cappers, 2 bettors, ~35
+// videos across the categories: playable uploaded clips and YouTube links, some purchases) for people trying
+// PickReel, put in through the app's own API (features/demo/demo-seed.ts). Where the server holds the
+// embedded database, through that server; otherwise through the app started in this process on a free
+// port, with the same settings as `npm start` (DATA_DIR / DATABASE_URL). With --videos N, N more videos in
+// bulk for benchmarks (--total N: as many as make N in all), straight into the database: the server must
+// be stopped for those.
 import { copyFile, link, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { CATEGORIES } from '../../common/constants.js';
-import { loadConfig } from '../config.js';
-import { openConfiguredDatabase, type Db } from '../db/client.js';
-import { purchases, sales, videos } from '../db/schema.js';
-import { hashPassword } from '../features/auth/passwords.js';
-import { findUserByUsername, insertUser } from '../features/auth/users-repository.js';
+import { buildApp, loggerOptions } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openConfiguredDatabase, type Database, type Db } from '../db/client.js';
+import { findUserByUsername } from '../features/auth/users-repository.js';
+import {
+  DEMO_CAPPERS,
+  DEMO_PASSWORD,
+  DEMO_USERNAMES,
+  EXTERNAL_LINKS,
+  MATCHUPS,
+} from '../features/demo/demo-content.js';
+import { localUrl, seedDemo } from '../features/demo/demo-seed.js';
 import { rowsOf } from '../features/videos/videos-repository.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run } from '../media/ffmpeg.js';
 import { LocalMediaStorage, mediaVersion, videoMediaKeys } from '../media/storage.js';
 
-export const DEMO_PASSWORD = 'demo-password';
-
-const CAPPERS = [
-  { username: 'sharpshooter', displayName: 'Sharp Shooter', bio: 'Former oddsmaker. NBA and college hoops.' },
-  { username: 'parlayqueen', displayName: 'Parlay Queen', bio: 'Three-leg parlays, every day.' },
-  { username: 'lockcity', displayName: 'Lock City', bio: 'NFL sides and totals. Bankroll first.' },
-  { username: 'edgehunter', displayName: 'Edge Hunter', bio: 'Player props and soccer unders.' },
-];
-const BETTORS = ['bettor_bob', 'bettor_amy'];
-
-const MATCHUPS: Record<string, string[]> = {
-  NBA: ['Lakers vs Celtics', 'Nuggets vs Suns', 'Knicks vs Heat', 'Warriors vs Mavericks'],
-  NFL: ['Chiefs vs Bills', 'Eagles vs Cowboys', '49ers vs Packers', 'Ravens vs Bengals'],
-  MLB: ['Yankees vs Red Sox', 'Dodgers vs Padres'],
-  NHL: ['Rangers vs Bruins', 'Oilers vs Avalanche'],
-  'College Basketball': ['Duke vs North Carolina', 'Kansas vs Kentucky'],
-  'College Football': ['Alabama vs Georgia', 'Ohio State vs Michigan'],
-  Soccer: ['Arsenal vs Chelsea', 'Real Madrid vs Barcelona'],
-  'UFC/MMA': ['Main event: Pereira vs Ankalaev'],
-  Boxing: ['Heavyweight title fight'],
-  Golf: ['The Masters, round 1 matchups'],
-  Tennis: ['US Open quarter-finals'],
-  'Horse Racing': ['Kentucky Derby exacta'],
-  NASCAR: ['Daytona 500 top-10 finishes'],
-  'Formula 1': ['Monaco Grand Prix podium'],
-  'Fantasy Sports': ['DFS main slate core plays'],
-  'Player Props': ['Jokic points + rebounds', 'Mahomes passing yards'],
-  Parlays: ['Sunday three-leg parlay', 'Friday night hoops parlay'],
-  'Daily Picks': ['Card of the day: 4 plays', 'Late-night value plays'],
-  General: ['Weekend betting guide'],
-};
-
-const EXTERNAL_LINKS = [
-  'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-  'https://youtu.be/9bZkp7q19f0',
-  'https://vimeo.com/76979871',
-  'https://www.youtube.com/shorts/aqz-KE-bpKQ',
-];
-
-function pick<T>(items: readonly T[], i: number): T {
-  return items[i % items.length]!;
-}
-
-async function ensureUser(
-  db: Db,
-  username: string,
-  passwordHash: string,
-  extra: Record<string, string> = {},
-) {
-  const existing = await findUserByUsername(db, username);
-  if (existing) return existing;
-  const created = await insertUser(db, {
-    username,
-    passwordHash,
-    email: `${username}@example.com`,
-    ...extra,
-  });
-  return created ?? (await findUserByUsername(db, username))!;
-}
-
 async function countVideos(db: Db): Promise<number> {
   return rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`))[0]!.n;
-}
-
-async function seedCatalog(db: Db): Promise<void> {
-  const n = await countVideos(db);
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const cappers = [];
-  for (const capper of CAPPERS) cappers.push(await ensureUser(db, capper.username, passwordHash, capper));
-  const bettors = [];
-  for (const name of BETTORS) bettors.push(await ensureUser(db, name, passwordHash));
-  if (n > 0) {
-    console.log(`The catalog already has ${n} videos: demo videos not added again.`);
-    return;
-  }
-
-  const rows: (typeof videos.$inferInsert)[] = [];
-  let i = 0;
-  for (const category of CATEGORIES) {
-    for (const matchup of MATCHUPS[category] ?? []) {
-      const capper = pick(cappers, i);
-      const external = i % 3 === 0;
-      const price = pick([5, 9.99, 14, 19.99, 25, 49, 99], i);
-      rows.push({
-        userId: capper.id,
-        title: `${category}: ${matchup}`,
-        description: `${matchup}. Line movement, injuries and the number we like, explained in under two minutes.`,
-        emailInformation: `${matchup}: ${pick(['Home -3.5', 'Over 221.5', 'Away ML +140', 'Under 47', 'Home -1.5 runline'], i)} (2 units)`,
-        priceCents: Math.round(price * 100),
-        category,
-        externalVideoUrl: external ? pick(EXTERNAL_LINKS, i) : null,
-        isExternalVideo: external,
-        transcodingStatus: 'ready',
-        isTranscoded: external,
-        duration: external ? null : 45 + ((i * 17) % 120),
-        views: (i * 37) % 500,
-        createdAt: new Date(Date.now() - i * 3 * 60 * 60 * 1000),
-      });
-      i += 1;
-    }
-  }
-  const inserted = await db.insert(videos).values(rows).returning();
-  // Each bettor owns a few picks, so the 'Purchased' state shows up right away.
-  for (const [b, bettor] of bettors.entries()) {
-    for (const video of inserted.filter((_, index) => index % 5 === b)) {
-      const [purchase] = await db
-        .insert(purchases)
-        .values({
-          userId: bettor.id,
-          videoId: video.id,
-          videoTitle: video.title,
-          selectionsSnapshot: video.emailInformation,
-          amountCents: video.priceCents,
-          paymentIntentId: `pi_demo_${bettor.id}_${video.id}`,
-        })
-        .returning();
-      await db.insert(sales).values({
-        sellerId: video.userId,
-        videoId: video.id,
-        purchaseId: purchase!.id,
-        buyerId: bettor.id,
-        amountCents: video.priceCents,
-      });
-    }
-  }
-  console.log(
-    `Added ${inserted.length} demo videos by ${cappers.length} cappers; ${bettors.length} bettors with purchases.`,
-  );
 }
 
 /** Base thumbnails for bulk file videos: a few real JPEGs, hard-linked under each video's own key. */
@@ -180,7 +66,7 @@ async function makeBaseThumbnails(dir: string): Promise<string[]> {
  * under DATA_DIR/media (hard links to a few real JPEGs, so 100,000 of them take no space).
  */
 async function seedBulk(db: Db, count: number, mediaRoot: string): Promise<void> {
-  const cappers = await Promise.all(CAPPERS.map((c) => findUserByUsername(db, c.username)));
+  const cappers = await Promise.all(DEMO_CAPPERS.map((c) => findUserByUsername(db, c.username)));
   const picks = CATEGORIES.flatMap((category) =>
     (MATCHUPS[category] ?? [category]).map((matchup) => ({ category, matchup })),
   );
@@ -253,8 +139,33 @@ async function seedBulk(db: Db, count: number, mediaRoot: string): Promise<void>
   console.log(`Added ${count} bulk videos.`);
 }
 
+/** The script's own app logs only what goes wrong (every media job's line would bury the seed's). */
+function quietLevel(level: string): string {
+  return ['debug', 'trace', 'fatal', 'error', 'silent'].includes(level) ? level : 'warn';
+}
+
+/** The demo content through the app run here, on a free loopback port, with its own media job runner. */
+async function seedInProcess(config: Config, database: Database): Promise<void> {
+  const app = await buildApp({
+    config,
+    database,
+    logger: loggerOptions(quietLevel(config.logLevel)),
+    clientDir: null,
+  });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    app.mediaJobs.start();
+    const { port } = app.server.address() as AddressInfo;
+    await seedDemo(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
+  } finally {
+    await app.close();
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { videos: { type: 'string' }, total: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { videos: { type: 'string' }, total: { type: 'string' }, url: { type: 'string' } },
+  });
   const wanted = (name: 'videos' | 'total') => {
     const value = values[name] ? Number(values[name]) : 0;
     if (!Number.isInteger(value) || value < 0 || value > 1_000_000)
@@ -263,19 +174,37 @@ async function main(): Promise<void> {
   };
   const more = wanted('videos');
   const total = wanted('total');
+  const throughServer = async (url: string) => {
+    if (more || total)
+      throw new Error('bulk videos (--videos, --total) go straight into the database: stop the server first');
+    console.log(`Seeding through the PickReel at ${url}.`);
+    await seedDemo(url, { log: (line) => console.log(line) });
+  };
+  if (values.url) return throughServer(values.url);
+
   const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
+  let database: Database;
+  try {
+    database = await openConfiguredDatabase(config);
+  } catch (error) {
+    // The embedded database is the running server's alone: the demo goes in through that server instead.
+    if (!(error instanceof Error && /in use by another/.test(error.message))) throw error;
+    return throughServer(localUrl(config.host, config.port)).catch((cause: unknown) => {
+      throw new Error(
+        `${error.message} And it could not be seeded through ${localUrl(config.host, config.port)} (${safeErrorMessage(cause)}); ` +
+          'if the server listens elsewhere, pass --url http://host:port.',
+      );
+    });
+  }
   try {
     await database.migrate();
-    await seedCatalog(database.db);
+    await seedInProcess(config, database);
     // --total N: bulk videos until the catalog holds N (benchmarks want exactly 1,000 or 100,000).
     const bulk = Math.max(more, total - (await countVideos(database.db)));
     if (bulk) await seedBulk(database.db, bulk, path.join(config.dataDir, 'media'));
     console.log(`The catalog holds ${await countVideos(database.db)} videos.`);
     await database.exec('analyze');
-    console.log(
-      `Demo accounts: ${[...CAPPERS.map((c) => c.username), ...BETTORS].join(', ')} (password: ${DEMO_PASSWORD})`,
-    );
+    console.log(`Demo accounts: ${DEMO_USERNAMES.join(', ')} (password: ${DEMO_PASSWORD})`);
   } finally {
     await database.close();
   }
