@@ -15,9 +15,11 @@ import {
   externalPageUrl,
   invalidSiteUrlMessage,
   isDirectFileUrl,
+  linkThumbnailUrl,
   validateExternalVideoUrl,
   type VideoLink,
 } from './video-links.js';
+import { linkSiteName } from './video-platforms.js';
 
 const YT = 'dQw4w9WgXcQ'; // 11 characters
 const YT_SYMBOLS = 'a-b_C1d2E3f'; // 11 characters using - and _
@@ -581,4 +583,58 @@ describe('externalPageUrl', () => {
 it('labels every platform', () => {
   expect(Object.keys(PLATFORM_LABELS).sort()).toEqual([...VIDEO_PLATFORMS].sort());
   expect(invalidSiteUrlMessage('x')).toMatch(/^Invalid X\/Twitter URL\. Accepted formats: YouTube: /);
+});
+
+describe('linkThumbnailUrl (issue 12)', () => {
+  const thumbnail = (url: string) => linkThumbnailUrl(detectPlatform(url));
+
+  it("is YouTube's picture of the video id, for every YouTube form", () => {
+    const expected = 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg';
+    for (const url of [
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://youtube.com/watch?feature=share&v=dQw4w9WgXcQ&t=42',
+      'https://m.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://youtu.be/dQw4w9WgXcQ?si=abc',
+      'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+      'https://www.youtube.com/embed/dQw4w9WgXcQ',
+      'https://www.youtube.com/live/dQw4w9WgXcQ',
+      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+      'HTTPS://WWW.YOUTUBE.COM/watch?v=dQw4w9WgXcQ',
+    ]) {
+      expect(thumbnail(url), url).toBe(expected);
+    }
+    expect(thumbnail('https://youtu.be/a-b_c-D_e-F')).toBe(
+      'https://i.ytimg.com/vi/a-b_c-D_e-F/hqdefault.jpg',
+    );
+  });
+
+  it('is none for what cannot be known without asking the platform', () => {
+    for (const url of [
+      'https://vimeo.com/123456',
+      'https://www.instagram.com/reel/Cabc123/',
+      'https://x.com/user/status/123',
+      'https://www.tiktok.com/@user/video/123',
+      'https://rumble.com/v1abc-game.html',
+      'https://www.bitchute.com/video/abc123/',
+      'https://cdn.example.com/clip.mp4',
+      'https://example.com/watch?v=dQw4w9WgXcQ',
+      'https://youtube.com.evil.net/watch?v=dQw4w9WgXcQ',
+    ]) {
+      expect(thumbnail(url), url).toBeNull();
+    }
+  });
+});
+
+describe('linkSiteName (issue 12)', () => {
+  it('names the platform, else the host, else says it is a link', () => {
+    expect(linkSiteName('https://vimeo.com/123456')).toBe('Vimeo');
+    expect(linkSiteName('https://www.instagram.com/reel/Cabc123/')).toBe('Instagram');
+    expect(linkSiteName('https://twitter.com/user/status/1')).toBe('X/Twitter');
+    expect(linkSiteName('https://m.youtube.com/watch?v=dQw4w9WgXcQ')).toBe('YouTube');
+    expect(linkSiteName('https://rumble.com./v1abc')).toBe('Rumble');
+    expect(linkSiteName('https://www.dailymotion.com/video/x8abc')).toBe('dailymotion.com');
+    expect(linkSiteName('https://youtube.com.evil.net/watch?v=dQw4w9WgXcQ')).toBe('youtube.com.evil.net');
+    expect(linkSiteName('not a link')).toBe('External link');
+    expect(linkSiteName(null)).toBe('External link');
+  });
 });

@@ -2,19 +2,16 @@
 // video card embeds. One implementation for the form, the server and the card (spec 2 'Video card',
 // spec 5 'Upload form' and 'Video link platform detection', decisions.md 'Media').
 import { z } from 'zod';
+import {
+  hostIs,
+  PLATFORM_LABELS,
+  siteOfHost,
+  withoutTrailingDot,
+  type KnownSite,
+  type VideoPlatform,
+} from './video-platforms.js';
 
-export const VIDEO_PLATFORMS = [
-  'youtube',
-  'vimeo',
-  'instagram',
-  'x',
-  'tiktok',
-  'rumble',
-  'bitchute',
-  'file',
-  'unknown',
-] as const;
-export type VideoPlatform = (typeof VIDEO_PLATFORMS)[number];
+export { PLATFORM_LABELS, VIDEO_PLATFORMS, type VideoPlatform } from './video-platforms.js';
 
 /** Direct files the card plays (or, for png, shows) itself (spec 5 'Video link platform detection'). */
 export const DIRECT_FILE_EXTENSIONS = ['mp4', 'webm', 'ogg', 'mov', 'png'] as const;
@@ -44,18 +41,6 @@ export type VideoLink =
   | { platform: 'bitchute'; id: string }
   | { platform: 'file'; extension: DirectFileExtension; kind: 'video' | 'image' }
   | { platform: 'unknown' };
-
-export const PLATFORM_LABELS: Readonly<Record<VideoPlatform, string>> = {
-  youtube: 'YouTube',
-  vimeo: 'Vimeo',
-  instagram: 'Instagram',
-  x: 'X/Twitter',
-  tiktok: 'TikTok',
-  rumble: 'Rumble',
-  bitchute: 'BitChute',
-  file: 'Video file',
-  unknown: 'External link',
-};
 
 /** Longest link accepted: enough for any real share link, and no novel in a database column. */
 export const EXTERNAL_VIDEO_URL_MAX_LENGTH = 2048;
@@ -93,22 +78,6 @@ export function invalidSiteUrlMessage(platform: VideoPlatform): string {
 
 // ---------------------------------------------------------------------------------------------------------
 // Parsing
-
-type KnownSite = Exclude<VideoPlatform, 'file' | 'unknown'>;
-
-/**
- * Registrable domains of each site. A host belongs to a site when it equals one of these or is a subdomain
- * of it, so `youtube.com.evil.net` and `evilyoutube.com` do not.
- */
-const SITE_DOMAINS: Readonly<Record<KnownSite, readonly string[]>> = {
-  youtube: ['youtube.com', 'youtu.be', 'youtube-nocookie.com'],
-  vimeo: ['vimeo.com'],
-  instagram: ['instagram.com', 'instagr.am'],
-  x: ['x.com', 'twitter.com'],
-  tiktok: ['tiktok.com'],
-  rumble: ['rumble.com'],
-  bitchute: ['bitchute.com'],
-};
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const YOUTUBE_PATH = /^\/(?:embed|shorts|live)\/([A-Za-z0-9_-]{11})\/?$/;
@@ -163,18 +132,7 @@ function parseHttpUrl(input: string): ParsedUrl {
 
 /** The URL parser lower-cases hosts and turns look-alike Unicode into punycode; only a trailing dot remains. */
 function normalisedHost(url: URL): string {
-  return url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
-}
-
-function hostIs(host: string, domain: string): boolean {
-  return host === domain || host.endsWith(`.${domain}`);
-}
-
-function siteOfHost(host: string): KnownSite | undefined {
-  for (const site of Object.keys(SITE_DOMAINS) as KnownSite[]) {
-    if (SITE_DOMAINS[site].some((domain) => hostIs(host, domain))) return site;
-  }
-  return undefined;
+  return withoutTrailingDot(url.hostname);
 }
 
 function parseYouTube(url: URL, host: string): VideoLink | undefined {
@@ -380,6 +338,14 @@ export function externalPageUrl(link: VideoLink): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The picture a link's card shows, when it follows from the link alone, with no network call (issue 12):
+ * YouTube's, from the video id. Other platforms need a request to theirs to name one, so they have none.
+ */
+export function linkThumbnailUrl(link: VideoLink): string | null {
+  return link.platform === 'youtube' ? `https://i.ytimg.com/vi/${link.id}/hqdefault.jpg` : null;
 }
 
 function withQuery(base: string, params: URLSearchParams): string {

@@ -23,9 +23,12 @@ test('a visitor sees the card with its whole-dollar price and a Buy Winners link
   await expect(card).toContainText('Two-leg NBA parlay, explained.');
   await expect(card).toContainText(`by ${capper.username}`);
   await expect(card).toContainText('NBA');
-  // spec 2: the duration as minutes:seconds over the thumbnail; no thumbnail for a link → the placeholder.
+  // spec 2: the duration as minutes:seconds over the thumbnail; a YouTube link's is YouTube's (issue 12).
   await expect(card).toContainText('1:35');
-  await expect(card.getByTestId('thumbnail-placeholder')).toHaveText('Thumbnail');
+  await expect(card.locator('img')).toHaveAttribute(
+    'src',
+    'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg',
+  );
   await expect(card.getByRole('button', { name: `Play ${title}` })).toBeVisible();
   await expect(card.getByText('Your Video')).toHaveCount(0);
   await expect(card.getByText('Purchased')).toHaveCount(0);

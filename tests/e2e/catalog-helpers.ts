@@ -60,12 +60,13 @@ function fields(details: VideoDetails): Record<string, string> {
 /** spec 7: POST /api/videos with an external link; ready at once. */
 export async function createLinkVideo(
   api: APIRequestContext,
-  details: VideoDetails & { externalVideoUrl?: string; duration?: number },
+  details: VideoDetails & { externalVideoUrl?: string; duration?: number | null },
 ): Promise<Video> {
   const res = await api.post('/api/videos', {
     multipart: {
       ...fields(details),
-      duration: String(details.duration ?? 95),
+      // null: none given, as the upload form sends for a link (nothing can read a link's duration).
+      duration: details.duration === null ? '' : String(details.duration ?? 95),
       isExternalVideo: 'true',
       externalVideoUrl: details.externalVideoUrl ?? 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
     },

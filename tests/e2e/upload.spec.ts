@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { largeMovFixture, mediaFixture } from '../setup/media-fixtures';
 import { expect, test } from './fixtures';
-import { mediaUrl, registerAndLogin, toasts } from './helpers';
+import { accountMenuButton, mediaUrl, registerAndLogin, toasts } from './helpers';
 
 async function openUploadPage(page: Page) {
   await registerAndLogin(page);
@@ -94,6 +94,77 @@ test('uploads a small MOV with real progress, then plays it on its card', async 
   await expect
     .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
     .toBeGreaterThan(0.2);
+});
+
+test("a small MOV's progress climbs to 100% before 'Processing', never going back to 0", async ({ page }) => {
+  // Every state the progress bar shows, as the page commits it (a small file is sent in a moment).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"][aria-label="Upload progress"]');
+      const state = bar
+        ? `${bar.getAttribute('aria-valuenow')}|${bar.getAttribute('aria-valuetext')}`
+        : 'none';
+      if (seen.at(-1) !== state) seen.push(state);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const form = await openUploadPage(page);
+  await fillDetails(page, `Progress e2e ${Date.now()}`);
+  await form.getByLabel('MOV file').setInputFiles(mediaFixture('h264Mov'));
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  // What the server does next stays in view until the page moves on to the home page.
+  await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute(
+    'aria-valuetext',
+    'Processing…',
+  );
+  await page.waitForURL((url) => url.pathname === '/');
+
+  const seen = await page.evaluate(() =>
+    (window as unknown as { progressSeen: string[] }).progressSeen.filter((state) => state !== 'none'),
+  );
+  const percents = seen.map((state) => Number(state.split('|')[0]));
+  expect(percents, seen.join(', ')).toEqual([...percents].sort((a, b) => a - b));
+  const full = seen.indexOf('100|Uploading… 100%');
+  const processing = seen.indexOf('100|Processing…');
+  expect(full, seen.join(', ')).toBeGreaterThanOrEqual(0);
+  expect(processing, seen.join(', ')).toBeGreaterThan(full);
+});
+
+test('a MOV uploaded through the form is on the home page and the dashboard at once, and turns playable there by itself', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const form = await openUploadPage(page);
+  const title = `Live e2e ${Date.now()}`;
+  await fillDetails(page, title);
+  // A re-encode of a few seconds: still being processed when the user lands on the home page.
+  await form.getByLabel('MOV file').setInputFiles(mediaFixture('slowMov'));
+  await form.getByRole('button', { name: 'Upload Video' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  // Set once: it would be gone after a reload.
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  const card = page.getByRole('article', { name: title });
+  await expect(card.getByTestId('processing-state')).toBeVisible();
+  await expect(card.getByText('Your Video')).toBeVisible();
+
+  // The dashboard, through the app's own menu: the same upload, updating itself until it can be played.
+  await accountMenuButton(page).click();
+  await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+  await page.getByRole('tab', { name: 'Your Uploads' }).click();
+  const dashboardCard = page.getByRole('article', { name: title });
+  await expect(dashboardCard).toBeVisible();
+  await expect(dashboardCard.getByRole('button', { name: `Play ${title}` })).toBeVisible({ timeout: 60_000 });
+  await expect(dashboardCard.getByTestId('processing-state')).toHaveCount(0);
+
+  // Back on the home page the card it showed processing is playable too, at once.
+  await page.goBack();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(card.getByRole('button', { name: `Play ${title}` })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+    true,
+  );
 });
 
 test('uploads a YouTube link: ready at once, on the home page', async ({ page }) => {

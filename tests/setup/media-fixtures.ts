@@ -51,6 +51,31 @@ const RECIPES = {
     name: 'mpeg4.mov',
     args: [...LAVFI_VIDEO(2), '-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'pcm_s16le', '-f', 'mov'],
   },
+  /**
+   * MPEG-4 part 2 at 720p for 12 s: a re-encode of a few seconds of CPU, so a browser test sees an upload
+   * being processed after it has landed on a list (issue 12).
+   */
+  slowMov: {
+    name: 'slow.mov',
+    args: [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=1280x720:rate=30:duration=12',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100:duration=12',
+      '-c:v',
+      'mpeg4',
+      '-q:v',
+      '5',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'mov',
+    ],
+  },
   /** A real MP4 wearing a .mov name: refused by its bytes. */
   mp4AsMov: {
     name: 'renamed-mp4.mov',

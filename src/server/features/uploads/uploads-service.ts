@@ -9,6 +9,7 @@ import {
   type UploadMetadata,
 } from '../../../common/schemas/uploads.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
+import { detectPlatform, linkThumbnailUrl } from '../../../common/video-links.js';
 import type { Db } from '../../db/client.js';
 import { videos } from '../../db/schema.js';
 import { badRequest, conflict, HttpError } from '../../lib/http-errors.js';
@@ -71,7 +72,10 @@ function detailsOf(meta: UploadMetadata, user: UserRow) {
   };
 }
 
-/** A link to a video elsewhere: checked by the shared link rules, never fetched, ready at once. */
+/**
+ * A link to a video elsewhere: checked by the shared link rules, never fetched, ready at once. Its picture is
+ * what follows from the link alone (YouTube's, issue 12); its duration is the form's, if any: none is known.
+ */
 export async function createExternalVideo(
   effects: UploadEffects,
   user: UserRow,
@@ -82,6 +86,7 @@ export async function createExternalVideo(
     ...detailsOf(meta, user),
     isExternalVideo: true,
     externalVideoUrl: meta.externalVideoUrl,
+    thumbnailUrl: linkThumbnailUrl(detectPlatform(meta.externalVideoUrl)),
     transcodingStatus: 'ready',
     transcodingProgress: 100,
   });

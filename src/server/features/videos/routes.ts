@@ -17,6 +17,7 @@ import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import {
   hasPurchased,
+  listRecentUnreadyVideosOfUser,
   listVideosOfUser,
   findVideo,
   purchasedAmong,
@@ -33,6 +34,13 @@ const PageQuery = z.object({
 });
 const FEATURED_COUNT = 6;
 const SHARES_PER_MINUTE = 20;
+/** How far back a capper's own unfinished uploads are shown on the catalog's newest page (issue 12). */
+const OWN_UPLOADS_MS = 24 * 60 * 60 * 1000;
+
+/** The catalog's first page, newest first, unfiltered: the home page's list and /videos' first page. */
+function isNewestFirstPage(query: VideoListQuery): boolean {
+  return query.sort === 'newest' && query.offset === 0 && !query.q && !query.category;
+}
 
 export async function videoRoutes(
   app: FastifyInstance,
@@ -50,11 +58,22 @@ export async function videoRoutes(
 
   /** One page of the public catalog, from the cache; signed-out visitors get ready-made JSON. */
   async function catalogPage(request: FastifyRequest, reply: FastifyReply, query: VideoListQuery) {
+    const viewer = viewerOf(request.user);
+    // issue 12: the newest page shows a capper their own uploads still processing, at once. Read before the
+    // cached page, so a video turning ready between the two reads is in one of them, never in neither.
+    const unready =
+      viewer && isNewestFirstPage(query)
+        ? await listRecentUnreadyVideosOfUser(
+            db,
+            viewer.id,
+            new Date(Date.now() - OWN_UPLOADS_MS),
+            query.limit,
+          )
+        : [];
     const key = JSON.stringify(query);
     // Deep pages of the whole catalog start from a checkpoint (deep-pages.ts); any other page is OFFSET's.
     const entry = catalog.get(key, () => catalog.deepPages.page(db, query, request.log));
     const rows = await entry.rows;
-    const viewer = viewerOf(request.user);
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
       entry.anonymous ??= readyBytes(rows.map((row) => toPublicVideo(row, null)));
@@ -65,7 +84,11 @@ export async function videoRoutes(
       viewer.id,
       rows.map((row) => row.video.id),
     );
-    return rows.map((row) => toPublicVideo({ ...row, isPurchased: bought.has(row.video.id) }, viewer));
+    const ready = new Set(rows.map((row) => row.video.id));
+    return [
+      ...unready.filter((row) => !ready.has(row.video.id)).map((row) => toPublicVideo(row, viewer)),
+      ...rows.map((row) => toPublicVideo({ ...row, isPurchased: bought.has(row.video.id) }, viewer)),
+    ];
   }
 
   api.get('/api/videos', { schema: { querystring: VideoListQuerySchema } }, (request, reply) =>
@@ -79,9 +102,14 @@ export async function videoRoutes(
 
   /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */
   async function visibleVideo(request: FastifyRequest, id: number): Promise<VideoWithCapper> {
-    const row = await catalog.video(id, () => findVideo(db, id, null)).rows;
+    let row = await catalog.video(id, () => findVideo(db, id, null)).rows;
     const viewer = viewerOf(request.user);
     if (!row || !mayView(row, viewer)) throw notFound('Video not found');
+    // Its owner watches a video being processed (issue 12): its progress is read fresh, not from the cache.
+    if (row.video.transcodingStatus !== 'ready') {
+      row = await findVideo(db, id, null);
+      if (!row || !mayView(row, viewer)) throw notFound('Video not found');
+    }
     if (!viewer || viewer.id === row.video.userId) return row;
     return { ...row, isPurchased: await hasPurchased(db, viewer.id, id) };
   }

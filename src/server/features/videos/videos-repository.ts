@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
@@ -129,6 +129,22 @@ export async function listVideosOfUser(
     .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/**
+ * The user's own videos created since `since` that are not ready (pending, processing or failed), newest
+ * first: the uploads the catalog's first page shows its owner before everyone else can see them (issue 12).
+ */
+export async function listRecentUnreadyVideosOfUser(
+  db: Executor,
+  userId: number,
+  since: Date,
+  limit: number,
+): Promise<VideoWithCapper[]> {
+  return selectVideos(db, null)
+    .where(and(eq(videos.userId, userId), gt(videos.createdAt, since), ne(videos.transcodingStatus, 'ready')))
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(limit);
 }
 
 /** Every video, whatever its state, newest first (the admin's table). */

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { formatDollars } from '../../../../common/money.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+import { VideoThumbnail } from '../../../components/video-thumbnail';
 
 const BENEFITS = [
   'The full product advertised in the video',
@@ -16,9 +16,6 @@ const BENEFITS = [
  * issue 11); `amount` is null until the intent is there.
  */
 export function OrderSummary({ video, amount }: { video: Video; amount: number | null }) {
-  const [thumbnailBroken, setThumbnailBroken] = useState(false);
-  const showThumbnail = Boolean(video.thumbnailUrl) && !thumbnailBroken;
-
   return (
     <div className="grid content-start gap-6">
       <Card data-testid="order-summary">
@@ -28,18 +25,7 @@ export function OrderSummary({ video, amount }: { video: Video; amount: number |
         <CardContent className="grid gap-5">
           <div className="flex gap-4">
             <div className="aspect-video w-32 shrink-0 overflow-hidden rounded-lg bg-slate-200 sm:w-40">
-              {showThumbnail ? (
-                <img
-                  src={video.thumbnailUrl ?? undefined}
-                  alt=""
-                  className="size-full object-cover"
-                  onError={() => setThumbnailBroken(true)}
-                />
-              ) : (
-                <div className="flex size-full items-center justify-center bg-linear-to-br from-slate-200 to-slate-300 text-xs font-medium text-slate-600">
-                  Thumbnail
-                </div>
-              )}
+              <VideoThumbnail video={video} compact />
             </div>
             <div className="grid min-w-0 content-start gap-1">
               <p className="line-clamp-2 font-semibold" data-testid="order-title">

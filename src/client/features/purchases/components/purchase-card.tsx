@@ -5,6 +5,7 @@ import { formatWholeDollars } from '../../../../common/money.js';
 import type { Purchase } from '../../../../common/schemas/payments.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { Card } from '../../../components/ui/card';
+import { VideoThumbnail } from '../../../components/video-thumbnail';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
 import { formatDuration, formatShortDate } from '../../../lib/format';
 import { DownloadOriginalLink } from '../../videos/components/download-original-link';
@@ -85,7 +86,6 @@ function ProductInformation({ video }: { video: Video }) {
 
 function PurchaseMedia({ video }: { video: Video }) {
   const [playing, setPlaying] = useState(false);
-  const [thumbnailBroken, setThumbnailBroken] = useState(false);
   const playButton = useRef<HTMLButtonElement>(null);
   const playable = playableOf(video);
 
@@ -101,19 +101,7 @@ function PurchaseMedia({ video }: { video: Video }) {
         <PurchasePlayer video={video} playable={playable} onStop={stop} />
       ) : (
         <>
-          {video.thumbnailUrl && !thumbnailBroken ? (
-            <img
-              src={video.thumbnailUrl}
-              alt=""
-              loading="lazy"
-              className="size-full object-cover"
-              onError={() => setThumbnailBroken(true)}
-            />
-          ) : (
-            <div className="flex size-full items-end justify-center bg-linear-to-br from-slate-200 to-slate-300 pb-4 text-slate-600">
-              <span className="text-sm font-medium">Thumbnail</span>
-            </div>
-          )}
+          <VideoThumbnail video={video} lazy />
           {playable && (
             <button
               ref={playButton}

@@ -31,7 +31,12 @@ export interface UploadRequest {
 /** The abort reason of the user's Cancel. */
 export const USER_CANCELLED = 'user-cancelled';
 
-export type UploadPhase = { phase: 'uploading'; percent: number; real: boolean } | { phase: 'processing' };
+/**
+ * spec 4 'Upload': the bytes go (`percent` reaches 100 once the last byte is sent, while the server still
+ * takes the file in), then the server has the upload: a file is being processed, a link is ready.
+ */
+export type UploadPhase =
+  { phase: 'uploading'; percent: number; real: boolean } | { phase: 'uploaded'; processing: boolean };
 
 export type OnPhase = (phase: UploadPhase) => void;
 
@@ -84,12 +89,13 @@ function sendMultipart(request: UploadRequest, onPhase: OnPhase): Promise<number
     xhr.upload.onprogress = (event) => {
       if (!event.lengthComputable) return;
       stop();
-      const percent = Math.min(100, Math.round((event.loaded / event.total) * 100));
-      onPhase(percent >= 100 ? { phase: 'processing' } : { phase: 'uploading', percent, real: true });
+      // Floored: 100 means every byte is sent (the browser ends with a progress event at the last one).
+      const percent = Math.min(100, Math.floor((event.loaded / event.total) * 100));
+      onPhase({ phase: 'uploading', percent, real: true });
     };
     xhr.upload.onload = () => {
       stop();
-      onPhase({ phase: 'processing' });
+      onPhase({ phase: 'uploading', percent: 100, real: true });
     };
     xhr.onload = () => {
       stop();
@@ -142,11 +148,10 @@ async function sendResumable(request: UploadRequest & { file: File }, onPhase: O
         filetype: request.file.type || 'video/quicktime',
       },
       onProgress(sent, total) {
-        const percent = total ? Math.floor((sent / total) * 100) : 0;
-        onPhase(percent >= 100 ? { phase: 'processing' } : { phase: 'uploading', percent, real: true });
+        const percent = total ? Math.min(100, Math.floor((sent / total) * 100)) : 0;
+        onPhase({ phase: 'uploading', percent, real: true });
       },
       onSuccess({ lastResponse }) {
-        onPhase({ phase: 'processing' });
         const body = lastResponse.getBody();
         const fromBody = body ? (JSON.parse(body) as Partial<UploadResult>).videoId : undefined;
         if (fromBody) return resolve(fromBody);
@@ -185,7 +190,6 @@ async function sendResumable(request: UploadRequest & { file: File }, onPhase: O
       },
       { once: true },
     );
-    onPhase({ phase: 'uploading', percent: 0, real: true });
     upload
       .findPreviousUploads()
       .then((previous) => {

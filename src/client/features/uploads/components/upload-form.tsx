@@ -59,7 +59,15 @@ export function UploadForm({ userId }: { userId: number }) {
   const abort = useRef<AbortController | null>(null);
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [redirecting, setRedirecting] = useState(false);
-  const upload = useUploadVideo(setPhase);
+  // issue 12: the percentage never goes back within one upload (a retried tus chunk is sent again, the
+  // simulated ticker gives way to the real bytes); the next upload starts from nothing.
+  const upload = useUploadVideo((next) =>
+    setPhase((current) =>
+      current?.phase === 'uploading' && next.phase === 'uploading' && next.percent < current.percent
+        ? current
+        : next,
+    ),
+  );
 
   const {
     register,
@@ -135,10 +143,15 @@ export function UploadForm({ userId }: { userId: number }) {
     } finally {
       abort.current = null;
     }
-    toast({ title: 'Upload successful', description: 'Your video is being prepared.', variant: 'success' });
+    toast({
+      title: 'Upload successful',
+      description: picked ? 'Your video is being prepared.' : 'Your video is in the catalog.',
+      variant: 'success',
+    });
     reset(EMPTY);
     clearFile();
-    setPhase(null);
+    // What the server does now stays in view until the page moves on (issue 12: not a blank form).
+    setPhase({ phase: 'uploaded', processing: picked !== undefined });
     // spec 4: the form resets, then the user lands on / a second later.
     setRedirecting(true);
     redirect.current = setTimeout(() => navigate('/'), REDIRECT_AFTER_UPLOAD_MS);

@@ -1,19 +1,32 @@
-import { LoaderCircle } from 'lucide-react';
+import { CheckCircle2, LoaderCircle } from 'lucide-react';
 import type { UploadPhase } from '../api/upload-video';
 
-/** Bytes sent, then 'Processing' while the server takes the file in (spec 4 'Upload'). */
+function labelOf(phase: UploadPhase): string {
+  if (phase.phase === 'uploading') return `Uploading… ${phase.percent}%`;
+  return phase.processing ? 'Processing…' : 'Upload complete';
+}
+
+/**
+ * spec 4 'Upload': the percentage of the bytes sent, up to 100, then what the server does with them: a
+ * file is processed (its card shows how far), a link is ready. It stays until the page moves on.
+ */
 export function UploadProgress({ phase }: { phase: UploadPhase }) {
-  const processing = phase.phase === 'processing';
-  const percent = processing ? 100 : phase.percent;
-  const label = processing ? 'Processing…' : `Uploading… ${percent}%`;
+  const uploading = phase.phase === 'uploading';
+  const percent = uploading ? phase.percent : 100;
+  const label = labelOf(phase);
   return (
-    <div className="grid gap-2" aria-live="polite">
+    <div className="grid gap-2" aria-live="polite" data-testid="upload-progress">
       <div className="flex items-center justify-between text-sm">
         <span className="flex items-center gap-2 font-medium">
-          {processing && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
+          {phase.phase === 'uploaded' &&
+            (phase.processing ? (
+              <LoaderCircle aria-hidden className="size-4 animate-spin" />
+            ) : (
+              <CheckCircle2 aria-hidden className="size-4 text-primary" />
+            ))}
           {label}
         </span>
-        {!processing && <span className="text-muted-foreground tabular-nums">{percent}%</span>}
+        <span className="text-muted-foreground tabular-nums">{percent}%</span>
       </div>
       <div
         role="progressbar"
@@ -26,13 +39,18 @@ export function UploadProgress({ phase }: { phase: UploadPhase }) {
       >
         <div
           className={
-            processing
+            phase.phase === 'uploaded' && phase.processing
               ? 'h-full w-full animate-pulse bg-primary'
               : 'h-full bg-primary transition-[width] duration-300'
           }
-          style={processing ? undefined : { width: `${percent}%` }}
+          style={{ width: `${percent}%` }}
         />
       </div>
+      {phase.phase === 'uploaded' && phase.processing && (
+        <p className="text-sm text-muted-foreground">
+          Uploaded. Your video is being prepared: its card shows how far along it is.
+        </p>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { apiRequest } from '../../../lib/api-request';
+import { whileProcessing } from './while-processing';
 
 /** spec 7: the capper's own videos; uploads and deletions refresh this key (the dashboard uses it too). */
 export const USER_VIDEOS_QUERY_KEY = ['/api/user/videos'] as const;
@@ -12,7 +13,11 @@ export async function getUserVideos(): Promise<Video[]> {
 }
 
 export function getUserVideosQueryOptions() {
-  return queryOptions({ queryKey: USER_VIDEOS_QUERY_KEY, queryFn: getUserVideos });
+  return queryOptions({
+    queryKey: USER_VIDEOS_QUERY_KEY,
+    queryFn: getUserVideos,
+    ...whileProcessing<Video[]>(),
+  });
 }
 
 export function useUserVideos({ enabled = true }: { enabled?: boolean } = {}) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { apiRequest } from '../../../lib/api-request';
+import { whileProcessing } from './while-processing';
 
 /** spec 7: ['/api/videos', id]; under the catalog's key, so a catalog-wide invalidation reaches it. */
 export function videoQueryKey(id: number) {
@@ -14,7 +15,11 @@ export async function getVideo(id: number): Promise<Video> {
 }
 
 export function getVideoQueryOptions(id: number) {
-  return queryOptions({ queryKey: videoQueryKey(id), queryFn: () => getVideo(id) });
+  return queryOptions({
+    queryKey: videoQueryKey(id),
+    queryFn: () => getVideo(id),
+    ...whileProcessing<Video>(),
+  });
 }
 
 /** spec 7: runs only when there is an id (a malformed one in the URL is null here). */

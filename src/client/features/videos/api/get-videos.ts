@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Category } from '../../../../common/constants.js';
 import type { Video, VideoSort } from '../../../../common/schemas/videos.js';
 import { apiRequest } from '../../../lib/api-request';
+import { whileProcessing } from './while-processing';
 
 /** spec 7: the catalog's key. Filtered pages live under it too, so invalidating it refreshes every list. */
 export const VIDEOS_QUERY_KEY = ['/api/videos'] as const;
@@ -42,6 +43,8 @@ export function getVideosQueryOptions(filters: VideoFilters = {}) {
   return queryOptions({
     queryKey: videosQueryKey(filters),
     queryFn: () => getVideos(filters),
+    // The newest page shows its owner their uploads being processed (issue 12): those update themselves.
+    ...whileProcessing<Video[]>(),
   });
 }
 

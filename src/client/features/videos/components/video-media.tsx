@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { LoaderCircle, Play } from 'lucide-react';
 import type { Video } from '../../../../common/schemas/videos.js';
+import { VideoThumbnail } from '../../../components/video-thumbnail';
 import { cn } from '../../../lib/cn';
 import { formatDuration } from '../../../lib/format';
 import { ProcessingOverlay } from './processing-overlay';
@@ -62,7 +63,6 @@ type VideoMediaProps = {
 
 /** The thumbnail with its play button and duration, and in its place the inline player once playing. */
 export function VideoMedia({ video, playback, children, className, priority = false }: VideoMediaProps) {
-  const [thumbnailBroken, setThumbnailBroken] = useState(false);
   const status = mediaStatusOf(video);
   const { phase } = playback;
 
@@ -92,28 +92,14 @@ export function VideoMedia({ video, playback, children, className, priority = fa
     );
   }
 
-  const showThumbnail = Boolean(video.thumbnailUrl) && !thumbnailBroken;
   return (
     <div className={cn('relative aspect-video overflow-hidden bg-slate-200', className)}>
-      {showThumbnail ? (
-        <img
-          src={video.thumbnailUrl ?? undefined}
-          alt=""
-          loading={priority ? 'eager' : 'lazy'}
-          fetchPriority={priority ? 'high' : undefined}
-          decoding="async"
-          className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
-          onError={() => setThumbnailBroken(true)}
-        />
-      ) : (
-        // spec 2: a missing or broken thumbnail becomes a grey placeholder.
-        <div
-          data-testid="thumbnail-placeholder"
-          className="flex size-full items-end justify-center bg-linear-to-br from-slate-200 to-slate-300 pb-4 text-slate-600"
-        >
-          <span className="text-sm font-medium">Thumbnail</span>
-        </div>
-      )}
+      <VideoThumbnail
+        video={video}
+        priority={priority}
+        lazy
+        className="transition-transform duration-300 group-hover:scale-[1.02]"
+      />
       {phase === 'starting' ? (
         <LoadingOverlay />
       ) : status === 'ready' ? (
