@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: '../../dist/client',
     emptyOutDir: true,
     sourcemap: false,
+    // Read by scripts/route-preloads.mjs (each route's chunks), then removed.
+    manifest: true,
     target: 'es2022',
   },
   server: {

@@ -18,8 +18,8 @@ function* files(dir) {
 
 let count = 0;
 for (const file of files(root)) {
-  // index.html and home.html are rewritten per server start (settings meta), so they are served from memory.
-  const isPage = /[/\\](index|home)\.html$/.test(file);
+  // index.html, home.html and shell.html are rewritten per server start (settings meta), so they are served from memory.
+  const isPage = /[/\\](index|home|shell)\.html$/.test(file);
   if (!COMPRESSIBLE.test(file) || isPage || statSync(file).size < 1024) continue;
   const body = readFileSync(file);
   writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));

@@ -1,6 +1,8 @@
 // After `vite build`: renders the home page's first paint (src/client/prerender-home.tsx) into
-// dist/client/home.html, which the server sends for `/` (docs/decisions/012). The client then renders
-// over it as on any other page; nothing is hydrated, so a difference can never be an error.
+// dist/client/home.html, which the server sends for `/` (docs/decisions/012), and every other page's first
+// paint (the navigation, a spinner, the footer) into dist/client/shell.html, sent for the client's other
+// routes (issue 12). The client then renders over it; nothing is hydrated, so a difference can never be an
+// error.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,8 +19,9 @@ try {
     logLevel: 'warn',
     build: { ssr: 'prerender-home.tsx', outDir: out, emptyOutDir: true, copyPublicDir: false },
   });
-  const { renderHome } = await import(pathToFileURL(path.join(out, 'prerender-home.js')).href);
+  const { renderHome, renderShell } = await import(pathToFileURL(path.join(out, 'prerender-home.js')).href);
   const markup = renderHome();
+  const shellMarkup = renderShell();
   const index = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   if (!index.includes('<div id="root"></div>')) throw new Error('dist/client/index.html has no empty #root');
   // The entry starts from home-boot.js after the first paint, and nothing of the app is requested before
@@ -43,6 +46,13 @@ try {
     .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
   writeFileSync(path.join(clientDir, 'home.html'), home);
   console.log(`prerendered the home page: dist/client/home.html (${markup.length} characters of markup)`);
+  // Other pages start their code at once (their content is what it loads), with its module preloads; the
+  // loader only carries over what the visitor does to the shell meanwhile.
+  const shell = index
+    .replace(entryTag, `<script type="module" src="/${bootName}" data-entry="${entry}" data-eager></script>`)
+    .replace('<div id="root"></div>', `<div id="root">${shellMarkup}</div>`);
+  writeFileSync(path.join(clientDir, 'shell.html'), shell);
+  console.log(`prerendered the page shell: dist/client/shell.html (${shellMarkup.length} characters)`);
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
-// The home page's loader (docs/decisions/012): the page arrives prerendered, so the app starts right
-// after that first paint rather than before it; its modules are requested only then.
+// The prerendered pages' loader (docs/decisions/012): the home page arrives prerendered, so the app starts
+// right after that first paint rather than before it; its modules are requested only then. Every other page
+// arrives as a shell (navigation, spinner, footer: issue 12) and starts its code at once (`data-eager`).
 //
 // Until the app has rendered over the prerendered markup, that markup is inert: links navigate on their
 // own, but a button does nothing and React's render replaces whatever was typed or focused. So, until the
@@ -7,7 +8,8 @@
 // replayed on the same button of the live page, and typed text and focus are carried over.
 /* global document, window, HTMLInputElement */
 const root = document.getElementById('root');
-const entry = document.querySelector('script[data-entry]').dataset.entry;
+const script = document.querySelector('script[data-entry]');
+const entry = script.dataset.entry;
 
 /** Where an element sits under #root: child indexes, the same in the prerender and in the app's render. */
 function pathOf(element) {
@@ -89,14 +91,20 @@ const start = () => {
   started = true;
   import(entry);
 };
-try {
-  new PerformanceObserver((list, observer) => {
-    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
-    observer.disconnect();
-    setTimeout(start);
-  }).observe({ type: 'paint', buffered: true });
-} catch {
-  start(); // no paint timing in this browser
+/** Start after the first paint: the home page's content is already there, its code can wait for it. */
+function startAfterFirstPaint() {
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      setTimeout(start);
+    }).observe({ type: 'paint', buffered: true });
+  } catch {
+    start(); // no paint timing in this browser
+  }
+  // A tab opened in the background does not paint: start anyway.
+  setTimeout(start, 1000);
 }
-// A tab opened in the background does not paint: start anyway.
-setTimeout(start, 1000);
+// Any other page's shell (scripts/prerender-home.mjs) starts at once: its content is what the code loads.
+if (script.hasAttribute('data-eager')) start();
+else startAfterFirstPaint();

@@ -1,5 +1,6 @@
 // Build time only (scripts/prerender-home.mjs): the home page's first render as HTML, so a visitor sees the
-// hero as soon as the HTML and CSS arrive, not after the JavaScript (issue 3: LCP <= 1.5 s on mobile).
+// hero as soon as the HTML and CSS arrive, not after the JavaScript (issue 3: LCP <= 1.5 s on mobile); and
+// the shell every other page opens with (issue 12: their first paint no longer waits for the code either).
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from './app/app';
@@ -8,6 +9,21 @@ import { App } from './app/app';
 export function renderHome(): string {
   return renderToString(
     <Router ssrPath="/">
+      <App />
+    </Router>,
+  );
+}
+
+/** A path no route of the client has: no link is current, and its page is lazily loaded. */
+const SHELL_PATH = '/__shell';
+
+/**
+ * What the browser's first render of any page but `/` shows before its code arrives: the navigation bar and
+ * footer of nobody signed in, and the page's loading spinner (its code is lazily loaded: Suspense's fallback).
+ */
+export function renderShell(): string {
+  return renderToString(
+    <Router ssrPath={SHELL_PATH}>
       <App />
     </Router>,
   );

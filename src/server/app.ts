@@ -23,6 +23,7 @@ import { CatalogCache } from './features/videos/catalog-cache.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
+import { boundedLogDestination } from './lib/log-destination.js';
 import { RequestLogController } from './lib/request-log.js';
 import { serializeError } from './lib/log-safety.js';
 import { registerClient, sendIndexHtml } from './plugins/client.js';
@@ -68,9 +69,13 @@ const LOG_REDACT = {
   censor: '[redacted]',
 };
 
-/** Structured JSON logs to stdout; errors through serializeError (no query parameters: issue 11). */
+/**
+ * Structured JSON logs to stdout through a bounded buffer (lib/log-destination.ts); errors through
+ * serializeError (no query parameters: issue 11).
+ */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: LOG_REDACT, serializers: { err: serializeError } };
+  const { stream } = boundedLogDestination();
+  return { level, redact: LOG_REDACT, serializers: { err: serializeError }, stream };
 }
 
 /** Whatever logger options a caller passes (tests pass a stream), the redaction and the error serializer hold. */
@@ -170,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.indexHtml) {
-      return sendIndexHtml(request, reply, app.indexHtml);
+      return sendIndexHtml(request, reply, app.indexHtml, app.pagePreloads?.(request.url));
     }
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });

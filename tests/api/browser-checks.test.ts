@@ -23,6 +23,14 @@ beforeAll(async () => {
     path.join(clientDir, 'index.html'),
     `<html><head><!--app-config--></head><body>${'<p>the app shell</p>'.repeat(100)}</body></html>`,
   );
+  // scripts/route-preloads.mjs writes this from the build.
+  writeFileSync(
+    path.join(clientDir, 'route-preloads.json'),
+    JSON.stringify([
+      { path: '/auth', pattern: '^/auth/?$', files: ['/assets/auth-page-1.js', '/assets/zod-2.js'] },
+      { path: '/video/:id', pattern: '^/video/[^/]+/?$', files: ['/assets/video-page-3.js'] },
+    ]),
+  );
   t = await createTestApp({ clientDir });
   capper = await registerUser(t.app, {}, '10.12.0.1');
   ready = [];
@@ -155,7 +163,8 @@ describe('compression', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toBe('accept-encoding');
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
-    expect((plain.json() as Video[]).length).toBe(5);
+    // The 5 ready videos, and for their owner the one still being processed (issue 12).
+    expect((plain.json() as Video[]).length).toBe(6);
     const small = await get('/api/session', { cookie: capper.cookie, 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json().user.id).toBe(capper.id);
@@ -169,6 +178,35 @@ describe('compression', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
     expect(plain.body).toContain('<p>the app shell</p>');
+  });
+});
+
+describe('preloads', () => {
+  const session = '</api/session>; rel=preload; as=fetch; crossorigin=use-credentials';
+  const links = async (url: string) => String((await get(url)).headers.link ?? '').split(', ');
+
+  it("names a page's code and its first data in a Link header, beside the session", async () => {
+    expect(await links('/auth?next=%2Fupload')).toEqual([
+      '</assets/auth-page-1.js>; rel=modulepreload',
+      '</assets/zod-2.js>; rel=modulepreload',
+      session,
+    ]);
+    expect(await links('/video/12')).toEqual([
+      '</assets/video-page-3.js>; rel=modulepreload',
+      session,
+      '</api/videos/12>; rel=preload; as=fetch; crossorigin=use-credentials',
+    ]);
+    expect(await links('/videos')).toEqual([
+      session,
+      '</api/videos>; rel=preload; as=fetch; crossorigin=use-credentials',
+    ]);
+  });
+
+  it('preloads no data a path does not name exactly, and nothing for the home page', async () => {
+    expect(await links('/videos?q=nba')).toEqual([session]);
+    expect(await links('/video/abc')).toEqual(['</assets/video-page-3.js>; rel=modulepreload', session]);
+    expect((await get('/')).headers.link).toBeUndefined();
+    expect((await get('/api/nothing')).headers.link).toBeUndefined();
   });
 });
 

@@ -43,9 +43,11 @@ export async function registerClient(
     },
   });
 
-  // Every other page's index.html, compressed once at start too (issue 12).
-  app.decorate('indexHtml', compressedOnce(indexHtml));
-  const home = compressedOnce(prerenderedHome(clientDir, meta, appConfig) ?? indexHtml);
+  // Every other page's index.html, with its prerendered shell when the build made one (its navigation, a
+  // spinner, the footer: a first paint before the code arrives), compressed once at start too (issue 12).
+  app.decorate('indexHtml', compressedOnce(prerendered(clientDir, 'shell.html', meta, appConfig) ?? indexHtml));
+  app.decorate('pagePreloads', pagePreloads(readRoutePreloads(clientDir)));
+  const home = compressedOnce(prerendered(clientDir, 'home.html', meta, appConfig) ?? indexHtml);
   // The static plugin answers a directory (`/` included) with 403 when `index` is off, so the home page
   // is answered explicitly: with its prerendered first paint when the build made one, compressed once at
   // start (decision 012: ~16 KB of markup is worth ~4 KB on a slow phone network).
@@ -70,11 +72,17 @@ function compressedOnce(html: string): PageBytes {
 }
 
 /**
- * dist/client/home.html (scripts/prerender-home.mjs): index.html with the home page's first render in
- * #root, made with the default settings; the support phone in the hero is this server's own.
+ * dist/client/home.html or shell.html (scripts/prerender-home.mjs): index.html with the home page's first
+ * render, or any other page's shell, in #root, made with the default settings; the support phone in the
+ * hero and the footer is this server's own.
  */
-function prerenderedHome(clientDir: string, meta: string, appConfig: AppConfig): string | null {
-  const file = path.join(clientDir, 'home.html');
+function prerendered(
+  clientDir: string,
+  name: 'home.html' | 'shell.html',
+  meta: string,
+  appConfig: AppConfig,
+): string | null {
+  const file = path.join(clientDir, name);
   if (!existsSync(file)) return null;
   const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
   return readFileSync(file, 'utf8')
@@ -86,9 +94,56 @@ function prerenderedHome(clientDir: string, meta: string, appConfig: AppConfig):
     .replaceAll(escapeAttribute(DEFAULT_SUPPORT_PHONE), escapeAttribute(appConfig.supportPhone));
 }
 
+/** One client route's files beyond the entry (scripts/route-preloads.mjs). */
+interface RoutePreload {
+  pattern: string;
+  files: string[];
+}
+
+function readRoutePreloads(clientDir: string): RoutePreload[] {
+  const file = path.join(clientDir, 'route-preloads.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RoutePreload[]) : [];
+}
+
+// What every page asks first (src/client/features/auth/api/get-user.ts): fetched with credentials, as the
+// preload says, so the page's own request takes the preloaded answer.
+const SESSION_PRELOAD = '</api/session>; rel=preload; as=fetch; crossorigin=use-credentials';
+const VIDEO_PAGE = /^\/video\/([1-9]\d{0,9})\/?$/;
+
+/**
+ * The Link header for a client route other than the home page (issue 12: its code and first data arrive with
+ * the app's code instead of one after the other): the route's chunks, the session, and the data a page opens
+ * with where the path alone names it (the listing's first page, a video).
+ */
+function pagePreloads(routes: RoutePreload[]): (url: string) => string {
+  const compiled = routes.map((route) => ({
+    pattern: new RegExp(route.pattern, 'i'),
+    links: route.files.map((file) => `<${file}>; rel=modulepreload`),
+  }));
+  return (url) => {
+    const [pathname, query] = url.split('?', 2);
+    const links = [
+      ...(compiled.find((route) => route.pattern.test(pathname!))?.links ?? []),
+      SESSION_PRELOAD,
+    ];
+    // The same URLs as get-videos.ts (no filter: no query) and get-video.ts ask for.
+    if (pathname === '/videos' && !query)
+      links.push('</api/videos>; rel=preload; as=fetch; crossorigin=use-credentials');
+    const video = VIDEO_PAGE.exec(pathname!);
+    if (video) links.push(`</api/videos/${video[1]}>; rel=preload; as=fetch; crossorigin=use-credentials`);
+    return links.join(', ');
+  };
+}
+
 /** index.html for a client-side route: the React router decides what it shows (its 404 page included). */
-export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, page: PageBytes): FastifyReply {
+export function sendIndexHtml(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: PageBytes,
+  preloads?: string,
+): FastifyReply {
   const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (preloads) reply.header('link', preloads);
   reply.header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);
   return reply
@@ -102,5 +157,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The built index.html with the browser's settings written in, as sent; undefined without a client build. */
     indexHtml?: PageBytes;
+    /** The Link header for a page other than the home page (with a client build). */
+    pagePreloads?: (url: string) => string;
   }
 }

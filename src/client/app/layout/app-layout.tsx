@@ -22,7 +22,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <Navbar />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/* At least a screen tall, so the footer starts below the fold: a page that grows as it loads never
+          pushes it down in view (issue 12: layout shift). */}
+      <main id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
         {children}
       </main>
       <Footer />

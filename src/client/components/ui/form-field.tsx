@@ -20,7 +20,9 @@ export function FormField({ label, error, hint, className, children }: FormField
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
 
   return (
-    <div className={cn('grid gap-2', className)}>
+    // content-start: beside a taller field (one with a hint) the rows stay packed at the top, so two
+    // controls side by side line up (issue 12).
+    <div className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
       <Slot.Root id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
         {children}

@@ -13,7 +13,9 @@ type AdminTableProps = {
 
 /**
  * A real table that scrolls sideways on a phone. The region is focusable so keyboard users can scroll it too,
- * and the row-header column (`StickyHeaderCell`) stays in view while the rest slides under it.
+ * and the row-header column (`StickyHeaderCell`) stays in view while the rest slides under it. The region is
+ * `relative` so that what is absolutely positioned inside (the sr-only 'None') scrolls with the table instead
+ * of widening the page (issue 12).
  */
 export function AdminTable({ caption, children }: AdminTableProps) {
   const captionId = useId();
@@ -22,7 +24,7 @@ export function AdminTable({ caption, children }: AdminTableProps) {
       role="region"
       aria-labelledby={captionId}
       tabIndex={0}
-      className="overflow-x-auto rounded-xl border focus-visible:outline-offset-2"
+      className="relative overflow-x-auto rounded-xl border focus-visible:outline-offset-2"
     >
       <table className="w-full border-separate border-spacing-0 text-left text-sm">
         <caption id={captionId} className="sr-only">

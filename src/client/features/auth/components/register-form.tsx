@@ -67,7 +67,8 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
             Creating account...
           </>
         ) : (
-          'Create Account Capper/Bettor'
+          // Wraps on a 320 px phone instead of widening the page (buttons are nowrap; issue 12).
+          <span className="text-center leading-tight whitespace-normal">Create Account Capper/Bettor</span>
         )}
       </Button>
       <p className="text-center text-sm text-muted-foreground">

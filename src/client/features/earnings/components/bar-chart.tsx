@@ -81,7 +81,9 @@ export function BarChart({
   return (
     <figure className="grid min-w-0 gap-2">
       <figcaption className="text-sm font-semibold">{title}</figcaption>
-      <div ref={containerRef} className="h-[200px] w-full">
+      {/* The drawing is positioned out of the flow, so its pixel width never holds the box open: the box
+          follows the page as it narrows (a phone turned upright), and the chart is redrawn to fit. */}
+      <div ref={containerRef} className="relative h-[200px] w-full">
         {width > 0 && (
           <svg
             width={width}
@@ -89,7 +91,7 @@ export function BarChart({
             viewBox={`0 0 ${width} ${HEIGHT}`}
             role="img"
             aria-labelledby={`${titleId} ${descId}`}
-            className="block"
+            className="absolute inset-0 block"
           >
             <title id={titleId}>{title}</title>
             <desc id={descId}>{summary}</desc>

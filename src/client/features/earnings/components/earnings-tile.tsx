@@ -1,11 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Wallet } from 'lucide-react';
 import { formatDollars } from '../../../../common/money.js';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/error-message';
 import { useEarnings } from '../api/get-earnings';
-import { StatTile } from '../../../components/stat-tile';
+import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../../components/stat-tile';
+import { cn } from '../../../lib/cn';
 
 // The dialog brings zod and the form library: fetched when a capper first reaches for it, not with the page.
 const loadPayoutDialog = () => import('./payout-dialog');
@@ -25,61 +26,92 @@ export function EarningsTile() {
     setPayoutOpen(true);
   };
 
-  return (
-    <StatTile title="Earnings" icon={<Wallet aria-hidden />}>
-      {isPending ? (
-        <Skeleton className="h-9 w-28" />
-      ) : isError ? (
+  if (isError) {
+    return (
+      <StatTile title="Earnings" icon={<Wallet aria-hidden />}>
         <p role="alert" className="text-sm text-destructive">
           Could not load earnings: {errorMessage(error)}
         </p>
-      ) : (
-        <div className="grid gap-3">
-          <p className="text-3xl font-bold tracking-tight tabular-nums" data-testid="earnings-total">
+      </StatTile>
+    );
+  }
+
+  // While loading, the tile has its final shape for a user without earnings (labels known, amounts as
+  // skeletons), so it keeps its height when the numbers arrive (issue 12: layout shift).
+  return (
+    <StatTile title="Earnings" icon={<Wallet aria-hidden />}>
+      <div className="flex flex-1 flex-col gap-3">
+        {isPending ? (
+          <Skeleton className={cn(STAT_FIGURE_SKELETON_CLASSES, 'w-24')} />
+        ) : (
+          <p className={STAT_FIGURE_CLASSES} data-testid="earnings-total">
             {formatDollars(earnings.total)}
           </p>
-          <dl className="grid gap-1 text-sm">
-            <div className="flex justify-between gap-3">
-              <dt className="text-muted-foreground">Sales</dt>
-              <dd className="tabular-nums">{formatDollars(earnings.sales)}</dd>
-            </div>
-            {earnings.bonus > 0 && (
-              <div className="flex justify-between gap-3">
-                <dt className="text-muted-foreground">Bonus</dt>
-                <dd className="tabular-nums">{formatDollars(earnings.bonus)}</dd>
-              </div>
-            )}
-            <div className="flex justify-between gap-3">
-              <dt className="text-muted-foreground">Available for payout</dt>
-              <dd className="font-semibold tabular-nums" data-testid="earnings-available">
-                {formatDollars(earnings.available)}
-              </dd>
-            </div>
-          </dl>
-          {earnings.total > 0 && (
-            <>
-              <Button
-                size="sm"
-                onClick={openPayout}
-                onPointerEnter={() => void loadPayoutDialog()}
-                onFocus={() => void loadPayoutDialog()}
-                className="w-full"
-              >
+        )}
+        <dl className="grid gap-1 text-sm">
+          <Line term="Sales">{isPending ? <AmountSkeleton /> : formatDollars(earnings.sales)}</Line>
+          {earnings && earnings.bonus > 0 && <Line term="Bonus">{formatDollars(earnings.bonus)}</Line>}
+          <Line term="Available for payout" strong testId="earnings-available">
+            {isPending ? <AmountSkeleton /> : formatDollars(earnings.available)}
+          </Line>
+        </dl>
+        {/* The button's row is always there (a skeleton while loading, a line when there is nothing to
+            pay out), so the tile is one height whatever the total. */}
+        {isPending ? (
+          <Skeleton className="mt-auto h-8 w-full" />
+        ) : earnings.total > 0 ? (
+          <>
+            <Button
+              size="sm"
+              onClick={openPayout}
+              onPointerEnter={() => void loadPayoutDialog()}
+              onFocus={() => void loadPayoutDialog()}
+              className="mt-auto w-full"
+            >
+              {/* Smaller in a phone's tile, and on two lines at 320 px rather than wider than the tile. */}
+              <span className="text-center text-xs leading-4 whitespace-normal sm:text-sm">
                 Request Payout
-              </Button>
-              {payoutLoaded && (
-                <Suspense fallback={null}>
-                  <PayoutDialog
-                    open={payoutOpen}
-                    onOpenChange={setPayoutOpen}
-                    available={earnings.available}
-                  />
-                </Suspense>
-              )}
-            </>
-          )}
-        </div>
-      )}
+              </span>
+            </Button>
+            {payoutLoaded && (
+              <Suspense fallback={null}>
+                <PayoutDialog open={payoutOpen} onOpenChange={setPayoutOpen} available={earnings.available} />
+              </Suspense>
+            )}
+          </>
+        ) : (
+          <p className="mt-auto flex h-8 items-center text-xs leading-4 text-muted-foreground">
+            Nothing to pay out yet.
+          </p>
+        )}
+      </div>
     </StatTile>
   );
+}
+
+/** One line of the tile: the amount beside its label, or under it when the tile is narrow (a phone). */
+function Line({
+  term,
+  strong = false,
+  testId,
+  children,
+}: {
+  term: string;
+  strong?: boolean;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap justify-between gap-x-3">
+      <dt className="text-muted-foreground">{term}</dt>
+      <dd className={cn('tabular-nums', strong && 'font-semibold')} data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** As wide and as tall as "$0.00" in the tile's text. */
+function AmountSkeleton() {
+  return <Skeleton className="my-0.5 h-4 w-10" />;
 }

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { AlertTriangle, BarChart3, Film, ShoppingBag, Upload } from 'lucide-react';
-import { StatTile } from '../../../components/stat-tile';
+import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../../components/stat-tile';
 import { buttonClasses } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { cn } from '../../../lib/cn';
 import { errorMessage } from '../../../lib/error-message';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUser } from '../../auth/api/get-user';
@@ -37,10 +38,15 @@ export function DashboardPage() {
     <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
       <header className="grid gap-1">
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-        {user && <p className="text-muted-foreground">Signed in as {user.username}</p>}
+        {/* A long username breaks rather than widening the page on a phone. */}
+        {user && (
+          <p className="text-muted-foreground [overflow-wrap:anywhere]">Signed in as {user.username}</p>
+        )}
       </header>
 
-      <div className="grid items-start gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      {/* Two to a row from the narrowest phone, four on a wide screen; auto-rows-fr makes every row as tall
+          as the tallest tile, so the tiles are one height (issue 12). */}
+      <div className="grid auto-rows-fr grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <StatTile title="Total Uploads" icon={<Film aria-hidden />}>
           <Count value={videos.data?.length} pending={videos.isPending} testId="uploads-count" />
         </StatTile>
@@ -64,7 +70,8 @@ export function DashboardPage() {
           </Link>
         </div>
         <Tabs value={tab} onValueChange={(next) => navigate(`/dashboard?tab=${next}`, { replace: true })}>
-          <TabsList className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto">
+          {/* Tighter tabs on a phone: at their desktop padding the two hold the page wider than 320 px. */}
+          <TabsList className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto [&>*]:px-2 sm:[&>*]:px-4">
             <TabsTrigger value="uploads">Your Uploads</TabsTrigger>
             <TabsTrigger value="purchased">Your Purchases</TabsTrigger>
           </TabsList>
@@ -82,9 +89,9 @@ export function DashboardPage() {
 }
 
 function Count({ value, pending, testId }: { value: number | undefined; pending: boolean; testId: string }) {
-  if (pending) return <Skeleton className="h-9 w-16" />;
+  if (pending) return <Skeleton className={cn(STAT_FIGURE_SKELETON_CLASSES, 'w-16')} />;
   return (
-    <p className="text-3xl font-bold tracking-tight tabular-nums" data-testid={testId}>
+    <p className={STAT_FIGURE_CLASSES} data-testid={testId}>
       {value ?? '—'}
     </p>
   );
@@ -94,14 +101,20 @@ function AnalyticsTile() {
   const { data: earnings } = useEarnings();
   return (
     <StatTile title="Analytics" icon={<BarChart3 aria-hidden />}>
-      <p className="text-sm text-muted-foreground">
-        {earnings
-          ? `${earnings.salesCount} ${earnings.salesCount === 1 ? 'sale' : 'sales'} so far. See views, sales and revenue over time.`
-          : 'See views, sales and revenue over time.'}
-      </p>
+      {/* The count has a line of its own, held by a skeleton while it loads: the tile keeps its height. */}
+      <div className="grid gap-1 text-sm text-muted-foreground">
+        {earnings ? (
+          <p className="font-semibold text-foreground">
+            {earnings.salesCount} {earnings.salesCount === 1 ? 'sale' : 'sales'} so far.
+          </p>
+        ) : (
+          <Skeleton className="h-5 w-24" />
+        )}
+        <p>See views, sales and revenue over time.</p>
+      </div>
       <Link
         href="/dashboard/analytics"
-        className={buttonClasses('outline', 'sm')}
+        className={cn(buttonClasses('outline', 'sm'), 'mt-auto')}
         aria-label="View analytics"
       >
         View

@@ -77,10 +77,13 @@ function VideoDetails({ video }: { video: Video }) {
 
   const selections = video.emailInformation;
   const created = new Date(video.createdAt);
+  // issue 12: on a phone the page is one column in the order a visitor needs it: the player and the title,
+  // then what they came for (the selections they own, else the price and Buy Winners), then the details.
+  // From lg the buy box is a sticky column beside the player and the details.
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
-      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="grid min-w-0 gap-6">
+    <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-4 sm:px-6 sm:py-6 lg:px-8 lg:py-8">
+      <div className="grid items-start gap-x-8 gap-y-5 sm:gap-y-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr]">
+        <div className="grid min-w-0 gap-4 sm:gap-6 lg:col-start-1">
           <Link
             href="/videos"
             className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm font-semibold text-muted-foreground hover:text-foreground"
@@ -92,7 +95,7 @@ function VideoDetails({ video }: { video: Video }) {
             {video.isOwner && <VideoBadge>Your Video</VideoBadge>}
             {purchased && <VideoBadge>Purchased</VideoBadge>}
           </VideoMedia>
-          <div className="grid gap-3">
+          <div className="grid gap-2 sm:gap-3">
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">{video.category}</p>
             <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{video.title}</h1>
             <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -107,33 +110,29 @@ function VideoDetails({ video }: { video: Video }) {
               </span>
             </p>
           </div>
-          <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
-            <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
-            <Detail term="Duration">
-              {video.duration ? formatDuration(video.duration) : 'Not specified'}
-            </Detail>
-            <Detail term="Views">
-              <span className="inline-flex items-center gap-1">
-                <Eye aria-hidden className="size-4 text-muted-foreground" />
-                {video.views.toLocaleString('en-US')}
-              </span>
-            </Detail>
-            <Detail term="Posted">
-              <time dateTime={video.createdAt}>
-                {created.toLocaleDateString('en-US', { dateStyle: 'medium' })}
-              </time>
-            </Detail>
-          </dl>
-          <section aria-labelledby="description-title" className="grid gap-2">
-            <h2 id="description-title" className="text-lg font-semibold">
-              Description
-            </h2>
-            <p className="leading-relaxed whitespace-pre-wrap text-foreground/90">{video.description}</p>
-          </section>
         </div>
 
-        <aside className="grid gap-6 lg:sticky lg:top-24" aria-label="Buy and share">
-          <div className="grid gap-4 rounded-card border bg-card p-5 shadow-sm">
+        <aside
+          className="grid gap-4 sm:gap-6 lg:sticky lg:top-24 lg:col-start-2 lg:row-span-2 lg:row-start-1"
+          aria-label="Buy and share"
+        >
+          {/* Those who may read the selections (owner, buyer, admin) read them first. */}
+          {selections !== undefined && selections !== null && (
+            <section
+              id="selections"
+              aria-labelledby="selections-title"
+              className="grid gap-3 rounded-card border border-primary/30 bg-primary/5 p-4 sm:p-5"
+            >
+              <h2 id="selections-title" className="text-lg font-semibold">
+                Winning Selections
+              </h2>
+              <p className="text-sm leading-relaxed whitespace-pre-wrap">
+                {selections.trim() || 'No winning selections provided for this product.'}
+              </p>
+            </section>
+          )}
+
+          <div className="grid gap-3 rounded-card border bg-card p-4 shadow-sm sm:gap-4 sm:p-5">
             <div className="flex items-baseline justify-between gap-3">
               <span className="text-sm font-medium text-muted-foreground">Price</span>
               <span className="text-3xl font-extrabold tracking-tight tabular-nums" data-testid="video-price">
@@ -154,7 +153,7 @@ function VideoDetails({ video }: { video: Video }) {
                   <VideoBadge>Purchased</VideoBadge>
                 </div>
                 <p className="text-sm text-muted-foreground">
-                  You own this pick: its winning selections are below.
+                  You own this pick: its winning selections are above.
                 </p>
                 <DownloadOriginalLink video={video} />
               </div>
@@ -180,28 +179,42 @@ function VideoDetails({ video }: { video: Video }) {
             )}
           </div>
 
-          {selections !== undefined && selections !== null && (
-            <section
-              id="selections"
-              aria-labelledby="selections-title"
-              className="grid gap-3 rounded-card border border-primary/30 bg-primary/5 p-5"
-            >
-              <h2 id="selections-title" className="text-lg font-semibold">
-                Winning Selections
-              </h2>
-              <p className="text-sm leading-relaxed whitespace-pre-wrap">
-                {selections.trim() || 'No winning selections provided for this product.'}
-              </p>
-            </section>
-          )}
-
-          <section aria-labelledby="share-title" className="grid gap-3 rounded-card border bg-card p-5">
+          <section
+            aria-labelledby="share-title"
+            className="grid gap-3 rounded-card border bg-card p-4 sm:p-5"
+          >
             <h2 id="share-title" className="text-lg font-semibold">
               Share this pick
             </h2>
             <ShareButtons video={video} />
           </section>
         </aside>
+
+        <div className="grid min-w-0 gap-6 lg:col-start-1">
+          <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
+            <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
+            <Detail term="Duration">
+              {video.duration ? formatDuration(video.duration) : 'Not specified'}
+            </Detail>
+            <Detail term="Views">
+              <span className="inline-flex items-center gap-1">
+                <Eye aria-hidden className="size-4 text-muted-foreground" />
+                {video.views.toLocaleString('en-US')}
+              </span>
+            </Detail>
+            <Detail term="Posted">
+              <time dateTime={video.createdAt}>
+                {created.toLocaleDateString('en-US', { dateStyle: 'medium' })}
+              </time>
+            </Detail>
+          </dl>
+          <section aria-labelledby="description-title" className="grid gap-2">
+            <h2 id="description-title" className="text-lg font-semibold">
+              Description
+            </h2>
+            <p className="leading-relaxed whitespace-pre-wrap text-foreground/90">{video.description}</p>
+          </section>
+        </div>
       </div>
       <MorePicks currentId={video.id} />
     </div>
