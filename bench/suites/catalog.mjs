@@ -1,18 +1,18 @@
 // Issue 3 'Numbers to report': GET /api/videos for a signed-out visitor beside nginx serving the same bytes,
 // with 1,000 and 100,000 videos, on the embedded database (PGlite) and on PostgreSQL; and the home page
 // with 1,000 videos under Lighthouse (mobile emulation, median of 5). Each part reports on its own.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '../lib/chromium.mjs';
-import { rawGet, request, waitFor200 } from '../lib/http.mjs';
+import { chromiumPath } from '../lib/chromium.mjs';
+import { rawGet, request } from '../lib/http.mjs';
+import { lighthouseOnce as lighthouseRun } from '../lib/lighthouse.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
 import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
 import { scratchPostgres } from '../lib/postgres.mjs';
-import { runBounded, spawnTracked } from '../lib/procs.mjs';
+import { runBounded } from '../lib/procs.mjs';
 import { ensureBuilt, root, startServer } from '../lib/server.mjs';
 import { suiteParts } from '../lib/report.mjs';
-import { fmt, freePort, median, tempDir } from '../lib/util.mjs';
+import { fmt, median, tempDir } from '../lib/util.mjs';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_GROWTH = 2; // 100,000-video p99 within 2x of the 1,000-video p99
@@ -23,9 +23,6 @@ const LARGE = 100_000;
 const LIGHTHOUSE_RUNS = 5;
 const PG_DATABASE = 'pickreel_bench_catalog'; // our own; never `test` (CI's)
 const seedScript = path.join(root, 'dist/node/server/scripts/seed-demo.js');
-
-// Lighthouse's headless Chromium: the flags the foundation suite uses, nothing leaves 127.0.0.1.
-const LIGHTHOUSE_CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];
 
 export default {
   description:
@@ -255,57 +252,10 @@ function pushLoadRows(ctx, label, small, large) {
   );
 }
 
-/** One Lighthouse run in a Chromium of its own (fresh profile), which is stopped afterwards. */
+/** One Lighthouse performance run (bench/lib/lighthouse.mjs), its score as this suite reports it. */
 async function lighthouseOnce(url, executablePath) {
-  const { default: lighthouse } = await import('lighthouse');
-  const port = await freePort();
-  const profile = tempDir('pickreel-bench-chromium-');
-  mkdirSync(profile, { recursive: true });
-  const chrome = spawnTracked(
-    executablePath,
-    [
-      ...LIGHTHOUSE_CHROMIUM_FLAGS,
-      `--user-data-dir=${profile}`,
-      `--remote-debugging-port=${port}`,
-      '--remote-debugging-address=127.0.0.1',
-      'about:blank',
-    ],
-    { stdio: 'ignore' },
-  );
-  try {
-    await waitFor200(`http://127.0.0.1:${port}/json/version`, { deadlineMs: 30_000, exited: chrome.exited });
-    const runner = await lighthouse(url, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-    });
-    const { lhr } = runner;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-    const audit = (id) => lhr.audits[id];
-    const items = (id) => audit(id)?.details?.items ?? [];
-    const scripts = items('network-requests').filter((r) => r.resourceType === 'Script');
-    const lcpElement = items('largest-contentful-paint-element')[0]?.items?.[0]?.node;
-    return {
-      score: Math.round((lhr.categories.performance.score ?? NaN) * 100),
-      lcpMs: audit('largest-contentful-paint').numericValue,
-      fcpMs: audit('first-contentful-paint').numericValue,
-      tbtMs: audit('total-blocking-time').numericValue,
-      cls: audit('cumulative-layout-shift').numericValue,
-      speedIndexMs: audit('speed-index').numericValue,
-      jsTransferBytes: scripts.reduce((a, r) => a + (r.transferSize ?? 0), 0),
-      jsResourceBytes: scripts.reduce((a, r) => a + (r.resourceSize ?? 0), 0),
-      jsFiles: scripts.length,
-      totalBytes: audit('total-byte-weight').numericValue,
-      lcpElement: lcpElement ? { selector: lcpElement.selector, snippet: lcpElement.snippet } : null,
-      lcpPhases: items('largest-contentful-paint-element')[1]?.items ?? null,
-      warnings: lhr.runWarnings,
-      lighthouseVersion: lhr.lighthouseVersion,
-      userAgent: lhr.environment?.hostUserAgent,
-    };
-  } finally {
-    await chrome.stop({ graceMs: 5000 });
-  }
+  const value = await lighthouseRun(url, { executablePath, categories: ['performance'] });
+  return { ...value, score: value.scores.performance };
 }
 
 async function lighthouseHome(ctx, env) {

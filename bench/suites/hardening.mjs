@@ -11,6 +11,7 @@ import { findNginx, nginxVersion, startNginx } from '../lib/nginx.mjs';
 import { groupCpuSeconds, timedWindow } from '../lib/noise.mjs';
 import { scratchPostgres } from '../lib/postgres.mjs';
 import { suiteParts } from '../lib/report.mjs';
+import { startNodeReplay } from '../lib/node-replay.mjs';
 import { matchCounts, seedDemo } from '../lib/seed.mjs';
 import { ensureBuilt, root, signIn, startServer } from '../lib/server.mjs';
 import { MB, closeConnections, makeLargeMov, measureUpload } from '../lib/upload.mjs';
@@ -666,6 +667,7 @@ async function mixedPart(ctx, db) {
     await sleep(5000);
     const after = server.rssBytes();
     db.memory.mixedPeak = memory.peak;
+    const floor = await nodeFloor(ctx, db, server, requests, seconds);
     const errors = mixed.non2xx + mixed.socketErrors;
     log(
       `${db.label}: server RSS idle ${fmt.mb(idle.rss)}, peak during the mixed run ${fmt.mb(memory.peak)} (${memory.samples} samples), VmHWM ${fmt.mb(hwm)}, 5 s after ${fmt.mb(after)}; ` +
@@ -689,6 +691,14 @@ async function mixedPart(ctx, db) {
         othersCpuShare: mixed.noise.share,
       },
       {
+        id: `${db.kind}MixedNodeFloorP99Ms`,
+        label: '  reference: a bare Node.js http server answering the same bytes, same load: p99',
+        value: floor.p99Ms,
+        display: fmt.ms(floor.p99Ms),
+        reference: `${fmt.rps(floor.rps)}; p50 ${fmt.ms(floor.p50Ms)}, max ${fmt.ms(floor.maxMs)}`,
+        othersCpuShare: floor.noise.share,
+      },
+      {
         id: `${db.kind}MixedRss`,
         label: '  server RSS during it (peak of 100 ms samples)',
         value: memory.peak,
@@ -702,6 +712,30 @@ async function mixedPart(ctx, db) {
       );
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * The same load on a bare `node:http` server replaying PickReel's answers (bench/lib/node-replay.mjs), with
+ * PickReel stopped meanwhile: what one Node.js process's event loop costs on this machine at 200 clients.
+ */
+async function nodeFloor(ctx, db, server, requests, seconds) {
+  const replay = await startNodeReplay(server.url, requests, BROWSER_ENCODING);
+  await server.stop();
+  try {
+    return await measure(
+      ctx,
+      `${db.label}: bare Node.js replaying the same ${replay.paths} answers`,
+      replay.url,
+      {
+        settings: { connections: MIXED_CLIENTS, threads: 2, seconds },
+        requests,
+        headers: BROWSER_ENCODING,
+        pgid: replay.pid,
+      },
+    );
+  } finally {
+    await replay.stop();
   }
 }
 
