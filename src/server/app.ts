@@ -20,6 +20,7 @@ import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerMediaAndUploads } from './features/uploads/plugin.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
+import { pagePictures } from './features/videos/page-pictures.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
 import { LocalMediaStorage } from './media/storage.js';
@@ -170,12 +171,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const clientDir =
     options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;
-  if (clientDir) await registerClient(app, clientDir, appConfig);
+  if (clientDir) await registerClient(app, clientDir, appConfig, pagePictures(db, catalog, app.log));
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && app.indexHtml) {
-      return sendIndexHtml(request, reply, app.indexHtml, app.pagePreloads?.(request.url));
+      return sendIndexHtml(request, reply, app.indexHtml, await app.pagePreloads?.(request.url));
     }
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });

@@ -196,9 +196,28 @@ describe('preloads', () => {
       session,
       '</api/videos/12>; rel=preload; as=fetch; crossorigin=use-credentials',
     ]);
+    const first = (await get('/api/videos')).json()[0] as Video;
     expect(await links('/videos')).toEqual([
       session,
       '</api/videos>; rel=preload; as=fetch; crossorigin=use-credentials',
+      `<${first.thumbnailUrl}>; rel=preload; as=image`,
+    ]);
+  });
+
+  it("names the picture a page shows first: a video's own, the listing's first card's", async () => {
+    const video = (await get(`/api/videos/${ready[1]}`)).json() as Video;
+    expect(video.thumbnailUrl).toMatch(/^\/media\//);
+    expect(await links(`/video/${ready[1]}`)).toEqual([
+      '</assets/video-page-3.js>; rel=modulepreload',
+      session,
+      `</api/videos/${ready[1]}>; rel=preload; as=fetch; crossorigin=use-credentials`,
+      `<${video.thumbnailUrl}>; rel=preload; as=image`,
+    ]);
+    // Not one a visitor may not see: a video still being processed shows no picture to them.
+    expect(await links(`/video/${processing}`)).toEqual([
+      '</assets/video-page-3.js>; rel=modulepreload',
+      session,
+      `</api/videos/${processing}>; rel=preload; as=fetch; crossorigin=use-credentials`,
     ]);
   });
 

@@ -220,6 +220,33 @@ test.describe('the browser finds nothing wrong', () => {
     expect(problems).toEqual([]);
   });
 
+  test("a video page's picture is preloaded and taken: one request", async ({
+    browser,
+    playwright,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    const catalog = await makeCatalog(playwright, { baseURL, extraHTTPHeaders });
+    const own = (await (await catalog.capper.api.get(`/api/videos/${catalog.own.id}`)).json()) as {
+      thumbnailUrl: string;
+    };
+    const picture = new URL(own.thumbnailUrl, baseURL).href;
+    // A page of its own: Playwright's request routing (the fixture's stand-in for YouTube's pictures)
+    // keeps Chromium from taking a preloaded picture, so that page would ask twice whatever the server did.
+    const context = await browser.newContext({ baseURL, extraHTTPHeaders });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const response = await page.goto(`/video/${catalog.own.id}`);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Offered with the page (its request leaves before the page has rendered), and taken by the page.
+    expect(response?.headers().link).toContain(`<${own.thumbnailUrl}>; rel=preload; as=image`);
+    expect(requests.filter((url) => url === picture)).toHaveLength(1);
+    await expect(page.locator(`img[src="${own.thumbnailUrl}"]`)).toBeVisible();
+    await context.close();
+  });
+
   test('signed in: every page, the account menu, the owner, payout and selections dialogs', async ({
     page,
     playwright,

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
 import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
+import type { PagePictures } from '../features/videos/page-pictures.js';
 import { preferredEncoding } from '../lib/content-encoding.js';
 
 function escapeAttribute(value: string): string {
@@ -19,6 +20,7 @@ export async function registerClient(
   app: FastifyInstance,
   clientDir: string,
   appConfig: AppConfig,
+  pictures?: PagePictures,
 ): Promise<void> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) {
@@ -45,8 +47,11 @@ export async function registerClient(
 
   // Every other page's index.html, with its prerendered shell when the build made one (its navigation, a
   // spinner, the footer: a first paint before the code arrives), compressed once at start too (issue 12).
-  app.decorate('indexHtml', compressedOnce(prerendered(clientDir, 'shell.html', meta, appConfig) ?? indexHtml));
-  app.decorate('pagePreloads', pagePreloads(readRoutePreloads(clientDir)));
+  app.decorate(
+    'indexHtml',
+    compressedOnce(prerendered(clientDir, 'shell.html', meta, appConfig) ?? indexHtml),
+  );
+  app.decorate('pagePreloads', pagePreloads(readRoutePreloads(clientDir), pictures));
   const home = compressedOnce(prerendered(clientDir, 'home.html', meta, appConfig) ?? indexHtml);
   // The static plugin answers a directory (`/` included) with 403 when `index` is off, so the home page
   // is answered explicitly: with its prerendered first paint when the build made one, compressed once at
@@ -110,27 +115,42 @@ function readRoutePreloads(clientDir: string): RoutePreload[] {
 const SESSION_PRELOAD = '</api/session>; rel=preload; as=fetch; crossorigin=use-credentials';
 const VIDEO_PAGE = /^\/video\/([1-9]\d{0,9})\/?$/;
 
+/** A picture URL that can stand in a Link header as it is (ours and YouTube's are paths and plain URLs). */
+const LINKABLE_URL = /^(?:\/|https:\/\/)[^\s<>,;"\\]+$/;
+
 /**
  * The Link header for a client route other than the home page (issue 12: its code and first data arrive with
  * the app's code instead of one after the other): the route's chunks, the session, and the data a page opens
- * with where the path alone names it (the listing's first page, a video).
+ * with where the path alone names it (the listing's first page, a video), with that page's largest picture.
  */
-function pagePreloads(routes: RoutePreload[]): (url: string) => string {
+function pagePreloads(
+  routes: RoutePreload[],
+  pictures: PagePictures | undefined,
+): (url: string) => Promise<string> {
   const compiled = routes.map((route) => ({
     pattern: new RegExp(route.pattern, 'i'),
     links: route.files.map((file) => `<${file}>; rel=modulepreload`),
   }));
-  return (url) => {
+  return async (url) => {
     const [pathname, query] = url.split('?', 2);
     const links = [
       ...(compiled.find((route) => route.pattern.test(pathname!))?.links ?? []),
       SESSION_PRELOAD,
     ];
+    let picture: Promise<string | null> | undefined;
     // The same URLs as get-videos.ts (no filter: no query) and get-video.ts ask for.
-    if (pathname === '/videos' && !query)
+    if (pathname === '/videos' && !query) {
       links.push('</api/videos>; rel=preload; as=fetch; crossorigin=use-credentials');
+      picture = pictures?.catalogFirst();
+    }
     const video = VIDEO_PAGE.exec(pathname!);
-    if (video) links.push(`</api/videos/${video[1]}>; rel=preload; as=fetch; crossorigin=use-credentials`);
+    if (video) {
+      links.push(`</api/videos/${video[1]}>; rel=preload; as=fetch; crossorigin=use-credentials`);
+      picture = pictures?.video(Number(video[1]));
+    }
+    // Without it the picture is asked for only once the page has rendered its data (LCP on a slow phone).
+    const src = await picture?.catch(() => null);
+    if (src && LINKABLE_URL.test(src)) links.push(`<${src}>; rel=preload; as=image`);
     return links.join(', ');
   };
 }
@@ -158,6 +178,6 @@ declare module 'fastify' {
     /** The built index.html with the browser's settings written in, as sent; undefined without a client build. */
     indexHtml?: PageBytes;
     /** The Link header for a page other than the home page (with a client build). */
-    pagePreloads?: (url: string) => string;
+    pagePreloads?: (url: string) => Promise<string>;
   }
 }

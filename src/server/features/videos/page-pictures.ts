@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { VideoListQuerySchema } from '../../../common/schemas/videos.js';
+import type { Db } from '../../db/client.js';
+import type { CatalogCache } from './catalog-cache.js';
+import { findVideo } from './videos-repository.js';
+import { mayView } from './videos-service.js';
+
+/** The picture a page shows largest at first sight (its LCP element), where the path alone names it. */
+export interface PagePictures {
+  /** `/videos`: the first card's thumbnail, newest first, as a signed-out visitor sees it. */
+  catalogFirst(): Promise<string | null>;
+  /** `/video/{id}`: the video's thumbnail, if everyone may see the video. */
+  video(id: number): Promise<string | null>;
+}
+
+// The parsed query of `GET /api/videos` with no parameters: the same cache key as that request (routes.ts).
+const FIRST_PAGE = VideoListQuerySchema.parse({});
+
+/**
+ * Read from the catalog's cache (decision 012), which the page's own data request (preloaded beside it)
+ * fills or takes: naming the picture costs a page no query of its own (issue 12: LCP of /videos and
+ * /video/{id}, the picture's request leaves with the page's code instead of after its first render).
+ */
+export function pagePictures(db: Db, catalog: CatalogCache, log: FastifyBaseLogger): PagePictures {
+  return {
+    async catalogFirst() {
+      const entry = catalog.get(JSON.stringify(FIRST_PAGE), () =>
+        catalog.deepPages.page(db, FIRST_PAGE, log),
+      );
+      return (await entry.rows)[0]?.video.thumbnailUrl ?? null;
+    },
+    async video(id) {
+      const row = await catalog.video(id, () => findVideo(db, id, null)).rows;
+      return row && mayView(row, null) ? row.video.thumbnailUrl : null;
+    },
+  };
+}
