@@ -1,7 +1,6 @@
 // External video links: which platform a link points to, whether the upload form accepts it, and what the
 // video card embeds. One implementation for the form, the server and the card (spec 2 'Video card',
 // spec 5 'Upload form' and 'Video link platform detection', decisions.md 'Media').
-import { z } from 'zod';
 import {
   hostIs,
   PLATFORM_LABELS,
@@ -16,14 +15,6 @@ export { PLATFORM_LABELS, VIDEO_PLATFORMS, type VideoPlatform } from './video-pl
 /** Direct files the card plays (or, for png, shows) itself (spec 5 'Video link platform detection'). */
 export const DIRECT_FILE_EXTENSIONS = ['mp4', 'webm', 'ogg', 'mov', 'png'] as const;
 export type DirectFileExtension = (typeof DIRECT_FILE_EXTENSIONS)[number];
-
-export const DIRECT_FILE_MIME_TYPES: Readonly<Record<DirectFileExtension, string>> = {
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  ogg: 'video/ogg',
-  mov: 'video/quicktime',
-  png: 'image/png',
-};
 
 /**
  * What a link points to. A platform variant is returned only for a form of that platform we recognise;
@@ -236,10 +227,6 @@ export function detectPlatform(input: string): VideoLink {
   return linkOf(parsed.url, siteOfHost(host), host) ?? { platform: 'unknown' };
 }
 
-export function isDirectFileUrl(input: string): boolean {
-  return detectPlatform(input).platform === 'file';
-}
-
 export type ExternalVideoUrlValidation =
   { ok: true; url: string; platform: VideoPlatform; link: VideoLink } | { ok: false; message: string };
 
@@ -261,15 +248,6 @@ export function validateExternalVideoUrl(input: string): ExternalVideoUrlValidat
   if (!acceptsAnyLink && link.platform !== site) return { ok: false, message: invalidSiteUrlMessage(site) };
   return { ok: true, url: parsed.text, platform: link.platform, link };
 }
-
-/** The same rule as a zod schema, for the upload form's resolver and the server's request schema. */
-export const ExternalVideoUrlSchema = z
-  .string({ error: INVALID_URL_MESSAGE })
-  .trim()
-  .superRefine((value, ctx) => {
-    const result = validateExternalVideoUrl(value);
-    if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message });
-  });
 
 /** The only origins `embedUrl` ever produces; the CSP's frame-src must allow each of them. */
 export const EMBED_ORIGINS = [

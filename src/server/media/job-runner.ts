@@ -40,7 +40,8 @@ export interface JobRunnerOptions {
   pollMs?: number;
 }
 
-const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+// A job has 3 attempts (jobs.max_attempts' default), so at most two retries: after 5 s, then 30 s.
+const RETRY_DELAYS_MS = [5_000, 30_000];
 const PREPARE_RETRY_MS = [1_000, 5_000, 30_000];
 
 export class MediaJobRunner {

@@ -15,11 +15,12 @@ export interface ProcessVideoPayload {
 
 export async function enqueueJob(
   db: Executor,
-  job: { kind: string; videoId: number; payload: ProcessVideoPayload; maxAttempts?: number },
+  job: { kind: string; videoId: number; payload: ProcessVideoPayload },
 ): Promise<JobRow> {
+  // max_attempts keeps its column default, 3: the runner's RETRY_DELAYS_MS holds one delay per retry.
   const rows = await db
     .insert(jobs)
-    .values({ kind: job.kind, videoId: job.videoId, payload: job.payload, maxAttempts: job.maxAttempts ?? 3 })
+    .values({ kind: job.kind, videoId: job.videoId, payload: job.payload })
     .returning();
   return rows[0]!;
 }
@@ -170,17 +171,6 @@ export async function liveJobIds(db: Executor, ids: number[]): Promise<Set<numbe
     .from(jobs)
     .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), sql`${jobs.lockedUntil} > now()`));
   return new Set(rows.map((row) => row.id));
-}
-
-/** The video's latest job, for the retry endpoint and tests. */
-export async function latestJobOf(db: Executor, videoId: number): Promise<JobRow | undefined> {
-  const rows = await db
-    .select()
-    .from(jobs)
-    .where(eq(jobs.videoId, videoId))
-    .orderBy(sql`${jobs.id} desc`)
-    .limit(1);
-  return rows[0];
 }
 
 /** Jobs queued or running: the retry endpoint must not start a second one beside them. */

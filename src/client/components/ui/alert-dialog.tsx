@@ -5,7 +5,6 @@ import { buttonClasses } from './button';
 
 // A confirmation that cannot be dismissed by clicking outside: the person has to choose (WAI-ARIA alertdialog).
 export const AlertDialog = AlertDialogPrimitive.Root;
-export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 export function AlertDialogContent({
   className,

@@ -11,7 +11,6 @@ export function DropdownMenu(props: ComponentProps<typeof MenuPrimitive.Root>) {
   return <MenuPrimitive.Root modal={false} {...props} />;
 }
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
-export const DropdownMenuGroup = MenuPrimitive.Group;
 
 export function DropdownMenuContent({
   className,

@@ -5,7 +5,6 @@ import { DialogCloseButton, DialogOverlay } from './dialog';
 
 // A side drawer is a modal dialog pinned to the right edge: same focus trap, Escape and labelling.
 export const Sheet = DialogPrimitive.Root;
-export const SheetTrigger = DialogPrimitive.Trigger;
 export const SheetClose = DialogPrimitive.Close;
 
 export function SheetContent({

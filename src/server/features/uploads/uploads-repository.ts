@@ -1,5 +1,5 @@
 // Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { eq, lte, sql } from 'drizzle-orm';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
 import type { Executor } from '../../db/client.js';
 import { uploads } from '../../db/schema.js';
@@ -47,12 +47,4 @@ export async function releaseUpload(db: Executor, id: string): Promise<void> {
 export async function deleteExpiredUploads(db: Executor, now = new Date()): Promise<number> {
   const rows = await db.delete(uploads).where(lte(uploads.expiresAt, now)).returning({ id: uploads.id });
   return rows.length;
-}
-
-/** The user's open uploads (tests and support). */
-export async function openUploadsOf(db: Executor, userId: number) {
-  return db
-    .select()
-    .from(uploads)
-    .where(and(eq(uploads.userId, userId), gt(uploads.expiresAt, sql`now()`)));
 }
