@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +120,56 @@ describe('loadConfig', () => {
         false,
       ]);
       expect(proxyTrust(false)).toBe(false);
+    });
+  });
+
+  it('lets any NODE_ENV through: it is not a setting of the server', () => {
+    for (const value of ['production', 'development', 'test', 'staging', '']) {
+      expect(problems({ NODE_ENV: value }), value).toEqual([]);
+    }
+  });
+
+  // issue 13: the media tools were looked for at the first upload's job; a wrong path now stops start-up.
+  describe('FFMPEG_PATH and FFPROBE_PATH', () => {
+    function fakeTool(dir: string, name: string, mode = 0o755): string {
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, name);
+      writeFileSync(file, '#!/bin/sh\n');
+      chmodSync(file, mode);
+      return file;
+    }
+
+    it('takes the given paths when they are executable files', () => {
+      const dir = tempDir();
+      const ffmpeg = fakeTool(dir, 'my-ffmpeg');
+      const ffprobe = fakeTool(dir, 'my-ffprobe');
+      const config = loadConfig({ DATA_DIR: tempDir(), FFMPEG_PATH: ffmpeg, FFPROBE_PATH: ffprobe });
+      expect(config.mediaTools).toEqual({ ffmpeg, ffprobe });
+    });
+
+    it('names the setting whose path is missing, a folder or not executable, with the other problems', () => {
+      const dir = tempDir();
+      const missing = path.join(dir, 'nothing-here');
+      expect(problems({ FFMPEG_PATH: missing })).toEqual([`FFMPEG_PATH: ${missing} is not an executable file`]);
+      expect(problems({ FFPROBE_PATH: dir })).toEqual([`FFPROBE_PATH: ${dir} is not an executable file`]);
+      const plain = fakeTool(dir, 'plain-file', 0o644);
+      expect(problems({ PORT: 'eighty', FFMPEG_PATH: plain, FFPROBE_PATH: missing })).toEqual([
+        'PORT: must be a number',
+        `FFMPEG_PATH: ${plain} is not an executable file`,
+        `FFPROBE_PATH: ${missing} is not an executable file`,
+      ]);
+    });
+
+    it('finds the system tools on PATH first, else the binaries shipped in npm', () => {
+      const bin = path.join(tempDir(), 'bin');
+      const ffmpeg = fakeTool(bin, 'ffmpeg');
+      const onPath = loadConfig({ DATA_DIR: tempDir(), PATH: `/nonexistent${path.delimiter}${bin}` });
+      expect(onPath.mediaTools.ffmpeg).toBe(ffmpeg);
+      // No ffprobe in that folder: the npm package's.
+      expect(onPath.mediaTools.ffprobe).toContain(path.join('@ffprobe-installer', ''));
+      const fromNpm = loadConfig({ DATA_DIR: tempDir(), PATH: '' }).mediaTools;
+      expect(fromNpm.ffmpeg).toContain(path.join('@ffmpeg-installer', ''));
+      expect(fromNpm.ffprobe).toContain(path.join('@ffprobe-installer', ''));
     });
   });
 });

@@ -6,15 +6,12 @@ import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
+import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 const EnvSchema = z
   .object({
-    NODE_ENV: z.preprocess(
-      emptyAsUndefined,
-      z.enum(['development', 'production', 'test']).default('production'),
-    ),
     PORT: z.preprocess(
       emptyAsUndefined,
       z.coerce
@@ -119,7 +116,6 @@ const EnvSchema = z
   });
 
 export interface Config {
-  env: 'development' | 'production' | 'test';
   port: number;
   host: string;
   dataDir: string;
@@ -132,6 +128,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Add the demo content at start when the catalog holds no videos but the demo's (SEED_DEMO). */
   seedDemo: boolean;
+  /** ffmpeg and ffprobe, found and checked at start (FFMPEG_PATH, FFPROBE_PATH). */
+  mediaTools: MediaTools;
 }
 
 /**
@@ -184,18 +182,29 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment; throws ConfigError naming every bad setting. */
+/**
+ * Parses the environment; throws ConfigError naming every bad setting. NODE_ENV is not a setting: nothing in
+ * the server behaves differently by it (Vite reads it when building), so any value is let through.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`),
-    );
-  }
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`);
+  // FFMPEG_PATH, FFPROBE_PATH (or the default lookup) are checked now rather than at the first upload's
+  // job, so a wrong path stops start-up.
+  const locate = (tool: keyof MediaTools): string => {
+    const setting = mediaToolSetting(tool);
+    const located = locateMediaTool(tool, env[setting] || undefined, env.PATH);
+    if ('path' in located) return located.path;
+    problems.push(`${setting}: ${located.problem}`);
+    return '';
+  };
+  const mediaTools = { ffmpeg: locate('ffmpeg'), ffprobe: locate('ffprobe') };
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
-    env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir,
@@ -217,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO,
+    mediaTools,
   };
 }
 

@@ -7,6 +7,7 @@ import { ensureAdmin } from './features/auth/auth-service.js';
 import { prepareDemoOnStart } from './features/demo/demo-on-start.js';
 import { safeErrorMessage } from './lib/log-safety.js';
 import { logUnhandledRejections } from './lib/process-safety.js';
+import { useMediaTools } from './media/ffmpeg.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The media jobs run the ffmpeg and ffprobe the settings named, checked just now.
+  useMediaTools(config.mediaTools);
 
   const database = await openConfiguredDatabase(config);
   await database.migrate();

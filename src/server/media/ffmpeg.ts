@@ -1,6 +1,6 @@
 // ffmpeg and ffprobe: where they are, and running them (decisions.md 'Media').
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -11,6 +11,8 @@ export interface MediaTools {
 
 function isExecutable(file: string): boolean {
   try {
+    // A folder is "executable" too (searchable): only a file will do.
+    if (!statSync(file).isFile()) return false;
     accessSync(file, constants.X_OK);
     return true;
   } catch {
@@ -18,8 +20,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+function onPath(name: string, searchPath: string | undefined): string | undefined {
+  for (const dir of (searchPath ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     if (isExecutable(candidate)) return candidate;
@@ -38,34 +40,59 @@ function fromPackage(packageName: string): string | undefined {
   }
 }
 
+const PACKAGES: Record<keyof MediaTools, string> = {
+  ffmpeg: '@ffmpeg-installer/ffmpeg',
+  ffprobe: '@ffprobe-installer/ffprobe',
+};
+
+/** FFMPEG_PATH, FFPROBE_PATH: the setting that names a tool. */
+export const mediaToolSetting = (tool: keyof MediaTools) => `${tool.toUpperCase()}_PATH`;
+
 /**
- * FFMPEG_PATH / FFPROBE_PATH when set, else the system's on PATH, else the binaries shipped in
- * @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe, so a fresh machine needs only Node and npm.
- * Read here rather than in config.ts so that tests and scripts can resolve the tools without an app.
+ * Where a tool is: the configured path when one is given (it must be an executable file), else the
+ * system's on the search path, else the binary shipped in its npm package, so a fresh machine needs only
+ * Node and npm. Otherwise why not, for config.ts to name the setting with.
  */
-export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
-  const pick = (setting: string, name: string, packageName: string) => {
-    const configured = env[setting];
-    if (configured) {
-      if (!isExecutable(configured)) throw new Error(`${setting}: ${configured} is not an executable file`);
-      return configured;
-    }
-    const found = onPath(name, env) ?? fromPackage(packageName);
-    if (!found)
-      throw new Error(`${name} not found: install it, or set ${setting}, or reinstall the npm packages`);
-    return found;
-  };
+export function locateMediaTool(
+  tool: keyof MediaTools,
+  configured: string | undefined,
+  searchPath: string | undefined,
+): { path: string } | { problem: string } {
+  if (configured) {
+    return isExecutable(configured)
+      ? { path: path.resolve(configured) }
+      : { problem: `${configured} is not an executable file` };
+  }
+  const found = onPath(tool, searchPath) ?? fromPackage(PACKAGES[tool]);
+  if (found) return { path: found };
   return {
-    ffmpeg: pick('FFMPEG_PATH', 'ffmpeg', '@ffmpeg-installer/ffmpeg'),
-    ffprobe: pick('FFPROBE_PATH', 'ffprobe', '@ffprobe-installer/ffprobe'),
+    problem: `${tool} was found neither on PATH nor in ${PACKAGES[tool]}: install it, set ${mediaToolSetting(tool)} to its path, or reinstall the npm packages`,
   };
 }
 
-let cached: MediaTools | undefined;
-/** resolveMediaTools() once per process. */
+/**
+ * The tools for an environment, throwing when one is missing: for tests and the bench, which run ffmpeg
+ * without an app. The server reads them from its settings (config.ts `mediaTools`), checked at start.
+ */
+export function resolveMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+  const pick = (tool: keyof MediaTools) => {
+    const setting = mediaToolSetting(tool);
+    const located = locateMediaTool(tool, env[setting] || undefined, env.PATH);
+    if ('problem' in located) throw new Error(`${setting}: ${located.problem}`);
+    return located.path;
+  };
+  return { ffmpeg: pick('ffmpeg'), ffprobe: pick('ffprobe') };
+}
+
+let inUse: MediaTools | undefined;
+/** The tools the settings named at start (main.ts and the scripts call this right after loadConfig). */
+export function useMediaTools(tools: MediaTools): void {
+  inUse = tools;
+}
+/** The tools in use: those set at start; an app built without main.ts (the API tests) finds them once. */
 export function mediaTools(): MediaTools {
-  cached ??= resolveMediaTools();
-  return cached;
+  inUse ??= resolveMediaTools();
+  return inUse;
 }
 
 /**

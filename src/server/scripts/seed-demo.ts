@@ -26,7 +26,7 @@ import {
 import { localUrl, seedDemo } from '../features/demo/demo-seed.js';
 import { rowsOf } from '../features/videos/videos-repository.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
-import { mediaTools, run } from '../media/ffmpeg.js';
+import { mediaTools, run, useMediaTools } from '../media/ffmpeg.js';
 import { LocalMediaStorage, mediaVersion, videoMediaKeys } from '../media/storage.js';
 
 async function countVideos(db: Db): Promise<number> {
@@ -183,6 +183,7 @@ async function main(): Promise<void> {
   if (values.url) return throughServer(values.url);
 
   const config = loadConfig();
+  useMediaTools(config.mediaTools);
   let database: Database;
   try {
     database = await openConfiguredDatabase(config);
