@@ -40,8 +40,16 @@ export class SessionStore {
   static readonly CACHE_TTL_MS = 5_000;
   static readonly CACHE_MAX_ENTRIES = 10_000;
   private readonly cache = new Map<string, CacheEntry>();
+  /** Lookups under way, by raw cookie. */
+  private readonly loading = new Map<string, Promise<CacheEntry | null>>();
+  /** Counts changes that make cached sessions stale (forget): a lookup begun before one is not cached. */
+  private generation = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The session's user, if the session is live (a test may count the lookups). */
+    private readonly findUser: typeof findUserBySession = findUserBySession,
+  ) {}
 
   /** Reads the signed cookie and loads its user; a bad or expired cookie simply means signed out. */
   async load(request: FastifyRequest): Promise<void> {
@@ -49,23 +57,43 @@ export class SessionStore {
     request.sessionId = null;
     const raw = request.cookies[SESSION_COOKIE];
     if (!raw) return;
-    const now = Date.now();
     // Keyed by the raw signed cookie, so a cached hit skips the HMAC check and the hash as well.
     const cached = this.cache.get(raw);
-    if (cached && cached.until > now) {
-      request.user = cached.user;
-      request.sessionId = cached.sessionId;
-      return;
+    let entry: CacheEntry | null;
+    if (cached && cached.until > Date.now()) entry = cached;
+    else {
+      this.cache.delete(raw);
+      // One lookup per cookie at a time: when a busy session's entry expires, the requests that carry it
+      // wait for the same query instead of each sending its own (issue 11: with 200 clients on the embedded
+      // database, dozens of identical queries queued behind one another for over a second).
+      let pending = this.loading.get(raw);
+      if (!pending) {
+        pending = this.lookUp(request, raw).finally(() => {
+          if (this.loading.get(raw) === pending) this.loading.delete(raw);
+        });
+        this.loading.set(raw, pending);
+      }
+      entry = await pending;
     }
-    this.cache.delete(raw);
+    if (!entry) return;
+    request.user = entry.user;
+    request.sessionId = entry.sessionId;
+  }
+
+  /** Reads a cookie's session from the database and caches it, unless something changed meanwhile. */
+  private async lookUp(request: FastifyRequest, raw: string): Promise<CacheEntry | null> {
     const unsigned = request.unsignCookie(raw);
-    if (!unsigned.valid || !unsigned.value) return;
+    if (!unsigned.valid || !unsigned.value) return null;
     const sessionId = sessionIdOf(unsigned.value);
-    const user = await findUserBySession(this.db, sessionId, new Date(now));
-    if (!user) return;
-    this.remember(raw, { user, sessionId, until: now + SessionStore.CACHE_TTL_MS });
-    request.user = user;
-    request.sessionId = sessionId;
+    const generation = this.generation;
+    const now = Date.now();
+    const user = await this.findUser(this.db, sessionId, new Date(now));
+    if (!user) return null;
+    const entry = { user, sessionId, until: now + SessionStore.CACHE_TTL_MS };
+    // A session ended or a user changed while this query ran: its answer may predate that, so it is
+    // used for the requests that were waiting on it but not kept for later ones.
+    if (generation === this.generation) this.remember(raw, entry);
+    return entry;
   }
 
   private remember(raw: string, entry: CacheEntry): void {
@@ -106,6 +134,8 @@ export class SessionStore {
   }
 
   private forget(match: (entry: CacheEntry) => boolean): void {
+    this.generation += 1;
+    this.loading.clear();
     for (const [raw, entry] of this.cache) {
       if (match(entry)) this.cache.delete(raw);
     }
