@@ -1,4 +1,5 @@
-// The tus endpoint /api/uploads (decisions.md 'Media'): sign-in, ids, limits, metadata, finishing into a video.
+// The tus endpoint /api/uploads (docs/decisions/000 'Media'): sign-in, ids, limits, metadata, finishing into
+// a video.
 import {
   existsSync,
   mkdirSync,
@@ -20,7 +21,10 @@ import type { UploadResult } from '../../src/common/schemas/uploads.js';
 import type { Video } from '../../src/common/schemas/videos.js';
 import { TOO_MANY_BYTES_MESSAGE, TOO_MANY_UPLOADS_MESSAGE } from '../../src/server/features/uploads/tus.js';
 import { uploads } from '../../src/server/db/schema.js';
-import { OPEN_UPLOADS_MAX, RESERVED_BYTES_MAX } from '../../src/server/features/uploads/uploads-repository.js';
+import {
+  OPEN_UPLOADS_MAX,
+  RESERVED_BYTES_MAX,
+} from '../../src/server/features/uploads/uploads-repository.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';

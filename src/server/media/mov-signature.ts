@@ -5,9 +5,9 @@ export const MOV_SIGNATURE_BYTES = 12;
 const CLASSIC_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 /**
- * decisions.md 'Security overrides': a MOV is recognised by its bytes, never by its name or type. It either
- * starts with an 'ftyp' atom whose major brand is QuickTime ('qt  '), or with one of the classic atoms.
- * An MP4 ('ftyp isom'), a PNG, text or an empty file is not a MOV.
+ * docs/decisions/000 'Security overrides': a MOV is recognised by its bytes, never by its name or type. It
+ * either starts with an 'ftyp' atom whose major brand is QuickTime ('qt  '), or with one of the classic
+ * atoms. An MP4 ('ftyp isom'), a PNG, text or an empty file is not a MOV.
  */
 export function isQuickTime(head: Uint8Array): boolean {
   if (head.length < 8) return false;

@@ -1,7 +1,10 @@
 /** Intent statuses that can no longer be paid; every other one is open (one per buyer and video). */
 export const CLOSED_INTENT_STATUSES = ['succeeded', 'canceled', 'refunded'];
 
-/** What PickReel needs of a card payment provider: Stripe, or the built-in sandbox (decisions.md 'Payments'). */
+/**
+ * What PickReel needs of a card payment provider: Stripe, or the built-in sandbox (docs/decisions/000
+ * 'Payments').
+ */
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'stripe';
   createIntent(params: {

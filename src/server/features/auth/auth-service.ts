@@ -96,7 +96,10 @@ export async function authenticate(
   return user;
 }
 
-/** ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (decisions.md). */
+/**
+ * ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (docs/decisions/000
+ * 'Running it').
+ */
 export async function ensureAdmin(db: Db, admin: { username: string; password: string }): Promise<UserRow> {
   // Runs before the app (and its start-up backfill) in main.ts: the same lookups need the keys filled.
   await backfillUsernameKeys(db);

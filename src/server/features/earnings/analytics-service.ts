@@ -3,7 +3,10 @@ import { centsToDollars } from '../../../common/money.js';
 import { ANALYTICS_RANGES, type Analytics } from '../../../common/schemas/analytics.js';
 import { seriesOfCapper, videoFiguresOfCapper } from './analytics-repository.js';
 
-/** The capper's analytics page (decisions.md): sales and views over time, and a per-video table. */
+/**
+ * The capper's analytics page (docs/decisions/000 'Screens the spec does not show'): sales and views over
+ * time, and a per-video table.
+ */
 export async function getAnalytics(db: Db, userId: number, range: 'day' | 'week'): Promise<Analytics> {
   const [series, figures] = await Promise.all([
     seriesOfCapper(db, userId, range, ANALYTICS_RANGES[range].buckets),

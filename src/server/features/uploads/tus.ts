@@ -1,5 +1,5 @@
-// Resumable uploads over tus at /api/uploads (decisions.md 'Media', docs/decisions/007): files above 50 MB,
-// sent in 2 MB chunks, resumable after a dropped connection, a reload or a server restart.
+// Resumable uploads over tus at /api/uploads (docs/decisions/000 'Media', docs/decisions/007): files above
+// 50 MB, sent in 2 MB chunks, resumable after a dropped connection, a reload or a server restart.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createWriteStream } from 'node:fs';

@@ -213,8 +213,9 @@ export async function hasPurchased(db: Executor, userId: number, videoId: number
 
 /**
  * Counts a batch of views, each unless its viewer was counted for that video in the last hour
- * (decisions.md), in one statement: the rows, and the videos' counters by how many rows went in. Answers
- * which (video, viewer) pairs counted. A video deleted meanwhile counts nothing.
+ * (docs/decisions/000 'Screens the spec does not show'), in one statement: the rows, and the videos' counters
+ * by how many rows went in. Answers which (video, viewer) pairs counted. A video deleted meanwhile counts
+ * nothing.
  */
 export async function recordViews(
   db: Executor,

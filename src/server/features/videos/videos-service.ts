@@ -23,7 +23,7 @@ export function viewerOf(user: UserRow | null): Viewer | null {
 
 /**
  * The one place a video becomes JSON. The winning selections leave the server only for the owner,
- * a buyer of this video, or an admin (decisions.md 'Security overrides'), in every endpoint.
+ * a buyer of this video, or an admin (docs/decisions/000 'Security overrides'), in every endpoint.
  */
 export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, viewer: Viewer | null): Video {
   const isOwner = viewer !== null && viewer.id === video.userId;

@@ -13,8 +13,9 @@ const loadPayoutDialog = () => import('./payout-dialog');
 const PayoutDialog = lazy(async () => ({ default: (await loadPayoutDialog()).PayoutDialog }));
 
 /**
- * spec 2 'Dashboard': the total, a Sales line, a Bonus line when there is a bonus, and 'Request Payout'
- * when the total is above 0. The payout maximum is what the ledger still allows (decisions.md), shown too.
+ * spec 2 'Dashboard': the total, a Sales line, a Bonus line when there is a bonus, and 'Request Payout' when
+ * the total is above 0. The payout maximum is what the ledger still allows (docs/decisions/000 'Security
+ * overrides'), shown too.
  */
 export function EarningsTile() {
   const { data: earnings, isPending, isError, error } = useEarnings();

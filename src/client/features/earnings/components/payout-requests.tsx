@@ -18,7 +18,10 @@ const STATUS_LABELS: Record<PayoutStatus, string> = {
   rejected: 'Rejected',
 };
 
-/** The capper's payout requests and where each stands (decisions.md: pending / paid / rejected). */
+/**
+ * The capper's payout requests and where each stands (docs/decisions/000 'Screens the spec does not show':
+ * pending / paid / rejected).
+ */
 export function PayoutRequests() {
   const { data: payouts } = usePayouts();
   // Nothing to say until there is a request; a failure here is not worth a banner on the dashboard.

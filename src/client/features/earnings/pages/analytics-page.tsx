@@ -36,7 +36,10 @@ function rangeOf(search: string): AnalyticsRange {
   return new URLSearchParams(search).get('range') === 'week' ? 'week' : 'day';
 }
 
-/** decisions.md: the dashboard's Analytics 'View' — sales and views over time, and a per-video table. */
+/**
+ * docs/decisions/000 'Screens the spec does not show': the dashboard's Analytics 'View' — sales and views
+ * over time, and a per-video table.
+ */
 export function AnalyticsPage() {
   useDocumentTitle('Analytics');
   const search = useSearch();

@@ -12,8 +12,8 @@ const BENEFITS = [
 
 /**
  * spec 2 'Checkout', right column: what is being bought, for how much, and what comes with it. Price and
- * Total are the payment intent's amount, to the cent: exactly what the card is charged (decisions.md 'Money',
- * issue 11); `amount` is null until the intent is there.
+ * Total are the payment intent's amount, to the cent: exactly what the card is charged (docs/decisions/000
+ * 'Money', issue 11); `amount` is null until the intent is there.
  */
 export function OrderSummary({ video, amount }: { video: Video; amount: number | null }) {
   return (

@@ -198,7 +198,8 @@ function Checkout({ videoId }: { videoId: number }) {
           </CardHeader>
           <CardContent>{payment}</CardContent>
         </Card>
-        {/* The amount the intent will charge, to the cent (decisions.md 'Money'); none while there is none. */}
+        {/* The amount the intent will charge, to the cent (docs/decisions/000 'Money');
+            none while there is none. */}
         <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
       </div>
     </div>

@@ -63,7 +63,10 @@ function shareLinks(url: string, text: string): ShareLink[] {
   ];
 }
 
-/** decisions.md 'video page': copy link, X, Facebook, WhatsApp; each records a share and bumps the count. */
+/**
+ * docs/decisions/000 'Screens the spec does not show', /video/{id}: copy link, X, Facebook, WhatsApp; each
+ * records a share and bumps the count.
+ */
 export function ShareButtons({ video }: { video: Video }) {
   const { mutate: recordShare } = useShareVideo();
   const url = `${window.location.origin}/video/${video.id}`;

@@ -11,7 +11,10 @@ import { EditVideoForm } from '../components/edit-video-form';
 import { VideoGridError } from '../components/video-grid';
 import { VideoNotFound } from '../components/video-not-found';
 
-/** decisions.md: the owner (or an admin) edits a video's details; the server refuses anyone else too. */
+/**
+ * docs/decisions/000 'Screens the spec does not show': the owner (or an admin) edits a video's details; the
+ * server refuses anyone else too.
+ */
 export function EditVideoPage() {
   const { id: segment } = useParams<{ id: string }>();
   const id = parseVideoId(segment);

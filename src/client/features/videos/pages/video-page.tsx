@@ -24,7 +24,10 @@ import { VideoGrid, VideoGridError } from '../components/video-grid';
 import { VideoNotFound } from '../components/video-not-found';
 import { prefetchPlayer, VideoMedia } from '../components/video-media';
 
-/** decisions.md 'video page'. A malformed or missing id, or a video not yet public, is 'Video not found'. */
+/**
+ * docs/decisions/000 'Screens the spec does not show', /video/{id}. A malformed or missing id, or a video not
+ * yet public, is 'Video not found'.
+ */
 export function VideoPage() {
   const { id: segment } = useParams<{ id: string }>();
   const id = parseVideoId(segment);

@@ -35,8 +35,9 @@ function parseSort(value: string | null): VideoSort {
 type Filters = { q?: string; category?: Category; sort: VideoSort };
 
 /**
- * decisions.md: /videos is the all-selections listing; `?q=` shows the matches for that text (the navigation
- * search sends people here). Category and sort live in the URL too, so a filtered list can be shared.
+ * docs/decisions/000 'Screens the spec does not show': /videos is the all-selections listing; `?q=` shows the
+ * matches for that text (the navigation search sends people here). Category and sort live in the URL too, so
+ * a filtered list can be shared.
  */
 export function VideosPage() {
   const [params, setParams] = useSearchParams();
