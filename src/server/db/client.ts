@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { packageRoot } from '../lib/package-root.js';
+import { analyzeStaleTables } from './analyze-stale.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { startEmbeddedWorker, type EmbeddedWorker } from './embedded-database.js';
 import * as schema from './schema.js';
@@ -154,8 +155,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     migrate: async () => {
       await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
-      // PGlite runs no autovacuum: without fresh statistics the planner ignores the catalog's indexes.
-      await pool.query('analyze');
+      // PGlite runs no autovacuum: the tables whose statistics are stale are analyzed here (analyze-stale.ts).
+      await analyzeStaleTables(pool);
     },
     dumpDataDir: () => embedded.dumpDataDir(),
     close: async () => {
