@@ -1,4 +1,4 @@
-// Drizzle schema: every entity of spec section 3 plus what decisions.md adds.
+// Drizzle schema: every entity of spec section 3 plus what the product decisions add (docs/decisions/000).
 // Money is integer cents; timestamps carry a time zone; columns are snake_case.
 import { sql } from 'drizzle-orm';
 import {
@@ -23,7 +23,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     username: text('username').notNull(),
     displayName: text('display_name'),
-    // argon2id PHC string; the spec's originalPassword is never stored (decisions.md).
+    // argon2id PHC string; the spec's originalPassword is never stored (docs/decisions/000 'Security overrides').
     passwordHash: text('password_hash').notNull(),
     email: text('email'),
     phoneNumber: text('phone_number'),
@@ -214,7 +214,7 @@ export const sales = pgTable(
     videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
     purchaseId: integer('purchase_id').references(() => purchases.id, { onDelete: 'set null' }),
     buyerId: integer('buyer_id').references(() => users.id, { onDelete: 'set null' }),
-    // The full price: the platform's 10% is taken as a fee on payouts (decisions.md 'Money').
+    // The full price: the platform's 10% is taken as a fee on payouts (docs/decisions/000 'Money').
     amountCents: integer('amount_cents').notNull(),
     createdAt: createdAt(),
   },
@@ -272,7 +272,7 @@ export const videoShares = pgTable(
   ],
 );
 
-/** One row per counted view: a viewer counts at most once an hour (decisions.md), and analytics plot them. */
+/** One row per counted view: a viewer counts at most once an hour (docs/decisions/000 'Screens the spec does not show'), and analytics plot them. */
 export const videoViews = pgTable(
   'video_views',
   {
