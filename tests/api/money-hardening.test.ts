@@ -15,7 +15,7 @@ import {
 } from '../../src/common/schemas/payments.js';
 import { buildApp } from '../../src/server/app.js';
 import { paymentIntents } from '../../src/server/db/schema.js';
-import { rowsOf } from '../../src/server/features/videos/videos-repository.js';
+import { rowsOf } from '../../src/server/db/rows.js';
 import { StripeProvider } from '../../src/server/payments/stripe-provider.js';
 import { createVideo } from '../setup/fixtures.js';
 import { startStripeStandIn, succeed, type StripeStandIn } from '../setup/stripe-stand-in.js';

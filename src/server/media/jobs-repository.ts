@@ -2,7 +2,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
-import { rowsOf } from '../features/videos/videos-repository.js';
+import { rowsOf } from '../db/rows.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 

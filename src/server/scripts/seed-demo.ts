@@ -24,7 +24,7 @@ import {
   MATCHUPS,
 } from '../features/demo/demo-content.js';
 import { localUrl, seedDemo } from '../features/demo/demo-seed.js';
-import { rowsOf } from '../features/videos/videos-repository.js';
+import { rowsOf } from '../db/rows.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run, useMediaTools } from '../media/ffmpeg.js';
 import { LocalMediaStorage, mediaVersion, videoMediaKeys } from '../media/storage.js';

@@ -3,7 +3,7 @@ import { eq, lte, sql } from 'drizzle-orm';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
 import type { Executor } from '../../db/client.js';
 import { uploads } from '../../db/schema.js';
-import { rowsOf } from '../videos/videos-repository.js';
+import { rowsOf } from '../../db/rows.js';
 
 /** Unfinished uploads one user may hold at once. */
 export const OPEN_UPLOADS_MAX = 5;

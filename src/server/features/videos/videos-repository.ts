@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
 import type { VideoListQuery } from '../../../common/schemas/videos.js';
 
@@ -253,11 +254,6 @@ export async function recordViews(
     videoId: Number(row.video_id),
     viewerKey: row.viewer_key,
   }));
-}
-
-/** Raw query results: node-postgres and PGlite both carry `rows`. */
-export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 /**
