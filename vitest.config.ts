@@ -16,6 +16,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/api-global-setup.ts'],
+          // Every response is checked against the OpenAPI document (issue 13).
+          setupFiles: ['tests/setup/api-contract-check.ts'],
           // Each file gets its own database; two workers suit a 2-core machine.
           pool: 'forks',
           maxWorkers: 2,

@@ -1,9 +1,11 @@
 // Builds the Fastify app: plugins, then features. No listen() here (tests call inject()).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { HealthSchema } from '../common/schemas/api.js';
 import type { AppConfig } from '../common/schemas/app-config.js';
 import { proxyTrust, type Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -19,6 +21,7 @@ import { seoRoutes } from './features/seo/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerMediaAndUploads } from './features/uploads/plugin.js';
+import { tusOpenApiPaths } from './features/uploads/tus-openapi.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
 import { pagePictures } from './features/videos/page-pictures.js';
 import { videoRoutes } from './features/videos/routes.js';
@@ -27,6 +30,8 @@ import { LocalMediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
 import { RequestLogController } from './lib/request-log.js';
 import { serializeError } from './lib/log-safety.js';
+import { registerApiContract, tagRoutes } from './plugins/api-contract.js';
+import { registerApiDocs } from './plugins/api-docs.js';
 import { registerClient, sendIndexHtml } from './plugins/client.js';
 import { registerCompression } from './plugins/compression.js';
 import {
@@ -59,6 +64,8 @@ export interface AppOptions {
   clientDir?: string | null;
   /** Deadlines and socket caps (tests shorten them); DEFAULT_CONNECTION_LIMITS otherwise. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Parse every response with its schema before writing it, failing it on a mismatch (the API tests). */
+  checkResponses?: boolean;
 }
 
 const API_PREFIXES = ['/api/', '/media/'];
@@ -86,6 +93,13 @@ function safeLoggerOptions(logger: FastifyServerOptions['logger']): FastifyServe
   return { redact: LOG_REDACT, ...logger, serializers: { ...logger.serializers, err: serializeError } };
 }
 
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return pkg.version ?? '0.0.0';
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const { db } = database;
@@ -104,7 +118,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses go out through their schemas, and the routes are documented from them (issue 13).
+  registerApiContract(app, { checkData: options.checkResponses });
+  await registerApiDocs(app, { version: packageVersion(), paths: tusOpenApiPaths() });
   registerErrorHandler(app);
   registerInputTextCheck(app);
 
@@ -124,9 +140,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.get('/api/health', async () => {
-    await database.exec('select 1');
-    return { status: 'ok' };
+  await app.register(async (service) => {
+    tagRoutes(service, 'Service');
+    service.get(
+      '/api/health',
+      { schema: { summary: 'Whether the server and its database answer', response: { 200: HealthSchema } } },
+      async () => {
+        await database.exec('select 1');
+        return { status: 'ok' as const };
+      },
+    );
   });
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
   const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'));
@@ -160,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         })
       : new SandboxProvider(db));
   await app.register(paymentRoutes, { db, provider: payments });
-  await app.register(purchaseRoutes, { db, catalog });
+  await app.register(purchaseRoutes, { db });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
 

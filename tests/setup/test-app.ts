@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../../src/server/db/client.js';
 import type { AuthRateLimits } from '../../src/server/features/auth/routes.js';
 import type { PaymentProvider } from '../../src/server/payments/provider.js';
 import type { ConnectionLimits } from '../../src/server/plugins/connection-limits.js';
+import { checkAgainstApiDocument } from './api-contract.js';
 import { withAdminConnection } from './postgres.js';
 
 export interface TestApp {
@@ -81,7 +82,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     paymentProvider: options.paymentProvider,
     clientDir: options.clientDir ?? null,
     connectionLimits: options.connectionLimits,
+    checkResponses: true,
   });
+  checkAgainstApiDocument(app);
   await app.ready();
   return {
     app,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { centsToDollars, formatDollars } from '../money.js';
-import { queryInt } from './ids.js';
 
 export const MAX_MANUAL_EARNINGS = 1_000_000;
 
@@ -20,43 +19,45 @@ export const ManualEarningsSchema = z.object({
 export type ManualEarnings = z.infer<typeof ManualEarningsSchema>;
 
 /** A row of the admin Users table. The Password column shows `hidden`, never a secret (decisions.md). */
-export interface AdminUser {
-  id: number;
-  username: string;
-  email: string | null;
-  phoneNumber: string | null;
-  password: 'hidden';
-  isAdmin: boolean;
-  manualEarnings: number;
-  createdAt: string;
-}
+export const AdminUserSchema = z
+  .object({
+    id: z.int(),
+    username: z.string(),
+    email: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    password: z.literal('hidden'),
+    isAdmin: z.boolean(),
+    manualEarnings: z.number(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof AdminUserSchema>;
 
 /** An admin may not lower a bonus below what was already paid out or requested (issue 11, decision 010). */
 export function bonusTooLowMessage(minimumCents: number, heldCents: number): string {
   return `The bonus cannot be lower than ${formatDollars(centsToDollars(minimumCents))}: ${formatDollars(centsToDollars(heldCents))} has already been paid out or requested.`;
 }
 
-/** GET /api/admin/audit-log: one page, newest first. */
-export const AuditLogQuerySchema = z.object({
-  limit: queryInt({ name: 'Limit', min: 1, max: 100, default: 25 }),
-  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
-});
-
 /** A row of the admin's Audit log tab: who (null = PickReel itself), did what, to what, when. */
-export interface AuditEntry {
-  id: number;
-  actorId: number | null;
-  /** Null for the system, or once the admin's account is deleted (actorId is then null too). */
-  actorUsername: string | null;
-  action: string;
-  targetType: string;
-  targetId: number | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  createdAt: string;
-}
+export const AuditEntrySchema = z
+  .object({
+    id: z.int(),
+    actorId: z.int().nullable(),
+    actorUsername: z.string().nullable().meta({
+      description: "Null for the system, or once the admin's account is deleted (actorId is then null too).",
+    }),
+    action: z.string(),
+    targetType: z.string(),
+    targetId: z.int().nullable(),
+    before: z.record(z.string(), z.unknown()).nullable(),
+    after: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
-export interface AuditLogPage {
-  entries: AuditEntry[];
-  total: number;
-}
+/** GET /api/admin/audit-log: one page, newest first, and how many entries there are in all. */
+export const AuditLogPageSchema = z
+  .object({ entries: z.array(AuditEntrySchema), total: z.int() })
+  .meta({ id: 'AuditLogPage' });
+export type AuditLogPage = z.infer<typeof AuditLogPageSchema>;

@@ -71,19 +71,23 @@ export type RegisterInput = z.input<typeof RegisterSchema>;
 export type Register = z.infer<typeof RegisterSchema>;
 
 /** The signed-in user as the API returns it: never a password or hash. */
-export const UserSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  displayName: z.string().nullable(),
-  email: z.string().nullable(),
-  phoneNumber: z.string().nullable(),
-  bio: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
-  isAdmin: z.boolean(),
-  manualEarnings: z.number(),
-  createdAt: z.string(),
-});
+export const UserSchema = z
+  .object({
+    id: z.int(),
+    username: z.string(),
+    displayName: z.string().nullable(),
+    email: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    bio: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    isAdmin: z.boolean(),
+    /** The bonus an admin granted, in dollars. */
+    manualEarnings: z.number(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'User', description: 'The signed-in user: never a password or its hash.' });
 export type User = z.infer<typeof UserSchema>;
 
-export const ApiErrorSchema = z.object({ message: z.string() });
-export type ApiError = z.infer<typeof ApiErrorSchema>;
+/** GET /api/session: who is signed in, `null` for a visitor (issue 12: not a 401). */
+export const SessionSchema = z.object({ user: UserSchema.nullable() }).meta({ id: 'Session' });
+export type Session = z.infer<typeof SessionSchema>;

@@ -38,28 +38,47 @@ function formatSignedDollars(cents: number): string {
 export const PAYOUT_STATUSES = ['pending', 'paid', 'rejected'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-export interface PayoutRequest {
-  id: number;
-  userId: number;
-  amount: number;
-  fee: number;
-  net: number;
-  paymentMethod: string;
-  accountDetails: string;
-  status: PayoutStatus;
-  createdAt: string;
-  decidedAt: string | null;
-}
+/** A payout request as its capper (and, with the username, the admin) sees it. Amounts in dollars. */
+export const PayoutSchema = z
+  .object({
+    id: z.int(),
+    userId: z.int(),
+    amount: z.number(),
+    /** PickReel's processing fee (10 %). */
+    fee: z.number(),
+    /** What the capper receives: amount − fee. */
+    net: z.number(),
+    paymentMethod: z.string(),
+    accountDetails: z.string(),
+    status: z.enum(PAYOUT_STATUSES),
+    createdAt: z.iso.datetime(),
+    decidedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Payout' });
+export type Payout = z.infer<typeof PayoutSchema>;
+
+/** GET /api/admin/payouts: each request with its capper's username. */
+export const AdminPayoutSchema = PayoutSchema.extend({ username: z.string() }).meta({ id: 'AdminPayout' });
+export type AdminPayout = z.infer<typeof AdminPayoutSchema>;
+
+/** PATCH /api/admin/payouts/{id}: an admin settles a pending request. */
+export const PayoutDecisionSchema = z.object({
+  status: z.enum(['paid', 'rejected'], { error: "Status must be 'paid' or 'rejected'" }),
+});
+export type PayoutDecision = z.infer<typeof PayoutDecisionSchema>['status'];
 
 /**
  * The dashboard's Earnings tile: total = sales + bonus; available = total − payouts requested (not rejected),
  * never shown below zero (refunded sales can put the ledger below; issue 11, docs/decisions/010).
  */
-export interface Earnings {
-  sales: number;
-  salesCount: number;
-  bonus: number;
-  total: number;
-  payoutsRequested: number;
-  available: number;
-}
+export const EarningsSchema = z
+  .object({
+    sales: z.number(),
+    salesCount: z.int(),
+    bonus: z.number(),
+    total: z.number(),
+    payoutsRequested: z.number(),
+    available: z.number(),
+  })
+  .meta({ id: 'Earnings' });
+export type Earnings = z.infer<typeof EarningsSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsToDollars, formatDollars } from '../money.js';
-import type { Video } from './videos.js';
+import { VideoSchema } from './videos.js';
 
 const VideoId = z
   .number({ error: 'videoId must be a number' })
@@ -31,13 +31,18 @@ export const SandboxConfirmSchema = z.object({
 });
 export type SandboxConfirm = z.infer<typeof SandboxConfirmSchema>;
 
-export interface PaymentIntentResponse {
-  clientSecret: string;
-  paymentIntentId: string;
-  amount: number;
-  currency: string;
-  provider: 'sandbox' | 'stripe';
-}
+/** POST /api/create-payment-intent: the buyer's open intent at the video's current price (spec 7). */
+export const PaymentIntentResponseSchema = z
+  .object({
+    clientSecret: z.string(),
+    paymentIntentId: z.string(),
+    /** Dollars, the server's price: the client only names the video. */
+    amount: z.number(),
+    currency: z.string(),
+    provider: z.enum(['sandbox', 'stripe']),
+  })
+  .meta({ id: 'PaymentIntent' });
+export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponseSchema>;
 
 /**
  * Why a succeeded payment was given back instead of unlocking a pick (issue 11, docs/decisions/010):
@@ -95,47 +100,67 @@ export const REFUND_REASON_LABEL: Record<RefundReason, string> = {
 };
 
 /** A payment given back, as the buyer's dashboard lists it (GET /api/user/refunds). */
-export interface Refund {
-  paymentIntentId: string;
-  videoId: number | null;
-  /** Null once the pick is deleted. */
-  videoTitle: string | null;
-  amount: number;
-  reason: RefundReason;
-  message: string;
-  refundedAt: string;
-}
+export const RefundSchema = z
+  .object({
+    paymentIntentId: z.string(),
+    videoId: z.int().nullable(),
+    videoTitle: z.string().nullable().meta({ description: 'Null once the pick is deleted.' }),
+    amount: z.number(),
+    reason: z.enum(REFUND_REASONS),
+    message: z.string(),
+    refundedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Refund' });
+export type Refund = z.infer<typeof RefundSchema>;
 
-export interface SandboxConfirmResponse {
-  status: 'succeeded' | 'requires_payment_method';
-  paymentIntentId: string;
-  error?: { message: string };
-}
+/** POST /api/payments/sandbox/confirm: what Stripe.js's confirmCardPayment would tell the page. */
+export const SandboxConfirmResponseSchema = z
+  .object({
+    status: z.enum(['succeeded', 'requires_payment_method']),
+    paymentIntentId: z.string(),
+    error: z.object({ message: z.string() }).optional(),
+  })
+  .meta({ id: 'SandboxConfirmation' });
+export type SandboxConfirmResponse = z.infer<typeof SandboxConfirmResponseSchema>;
 
 /** POST /api/payment-complete: recorded now, or already recorded for this same payment (a 409 is a refund). */
-export interface PaymentCompleteResponse {
-  purchased: true;
-  purchaseId: number;
-}
+export const PaymentCompleteResponseSchema = z
+  .object({ purchased: z.literal(true), purchaseId: z.int() })
+  .meta({ id: 'PaymentComplete' });
+export type PaymentCompleteResponse = z.infer<typeof PaymentCompleteResponseSchema>;
 
 /** A purchase as the buyer's dashboard reads it (spec 3 'Purchase'): `videos` is null once the video is gone. */
-export interface Purchase {
-  id: number;
-  videoId: number | null;
-  amount: number;
-  paymentIntentId: string;
-  createdAt: string;
-  purchaseDate: string;
-  videoTitle: string;
-  /** The selections as they stood at purchase, for a video that no longer exists. */
-  selectionsSnapshot: string | null;
-  videos: Video | null;
-}
+export const PurchaseSchema = z
+  .object({
+    id: z.int(),
+    videoId: z.int().nullable(),
+    amount: z.number(),
+    paymentIntentId: z.string(),
+    createdAt: z.iso.datetime(),
+    purchaseDate: z.iso.datetime(),
+    videoTitle: z.string(),
+    selectionsSnapshot: z.string().nullable().meta({
+      description: 'The selections as they stood at purchase, for a video that no longer exists.',
+    }),
+    videos: VideoSchema.nullable(),
+  })
+  .meta({ id: 'Purchase' });
+export type Purchase = z.infer<typeof PurchaseSchema>;
 
-export interface Sale {
-  id: number;
-  amount: number;
-  videoId: number | null;
-  videoTitle: string | null;
-  createdAt: string;
-}
+/** A sale as the capper's dashboard lists it (spec 3 'Sale'). */
+export const SaleSchema = z
+  .object({
+    id: z.int(),
+    amount: z.number(),
+    videoId: z.int().nullable(),
+    videoTitle: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Sale' });
+export type Sale = z.infer<typeof SaleSchema>;
+
+/** POST /api/stripe/webhook: received (a delivery seen before is `duplicate`). */
+export const WebhookReceiptSchema = z.object({
+  received: z.literal(true),
+  duplicate: z.literal(true).optional(),
+});

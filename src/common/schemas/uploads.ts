@@ -38,17 +38,32 @@ const DurationSchema = z.preprocess(
  * The upload's text fields, as the multipart form and the tus metadata send them. `userId` may be sent
  * (spec 7) but is never read: the owner is the signed-in user.
  */
-export const UploadMetadataSchema = VideoDetailsSchema.extend({
+const UploadFieldsSchema = VideoDetailsSchema.extend({
   duration: DurationSchema,
   isPremium: BooleanText.optional(),
   isExternalVideo: BooleanText.default(false),
   externalVideoUrl: z.string().trim().optional(),
-}).superRefine((value, ctx) => {
+});
+export const UploadMetadataSchema = UploadFieldsSchema.superRefine((value, ctx) => {
   if (!value.isExternalVideo) return;
   const result = validateExternalVideoUrl(value.externalVideoUrl ?? '');
   if (!result.ok) ctx.addIssue({ code: 'custom', path: ['externalVideoUrl'], message: result.message });
 });
 export type UploadMetadata = z.infer<typeof UploadMetadataSchema>;
+
+/** POST /api/videos's multipart form as the API document shows it; the route reads the parts itself. */
+export const UploadFormDataSchema = UploadFieldsSchema.extend({
+  userId: z
+    .string()
+    .optional()
+    .meta({ description: 'Sent by the client (spec 7), never read: the owner is the signed-in user.' }),
+  [UPLOAD_FILE_FIELD]: z.unknown().optional().meta({
+    type: 'string',
+    format: 'binary',
+    description:
+      'The MOV file, at most 50 MB (larger ones go over tus). Either this or isExternalVideo true and externalVideoUrl.',
+  }),
+});
 
 /** What the form knows of a picked file (a File in the browser). */
 export interface PickedFile {
@@ -100,7 +115,7 @@ export type UploadFormInput = z.input<typeof UploadFormSchema>;
 export type UploadForm = z.output<typeof UploadFormSchema>;
 
 /** What a finished tus upload answers, and GET /api/uploads/{id}/video (spec 7: "success and videoId"). */
-export interface UploadResult {
-  success: true;
-  videoId: number;
-}
+export const UploadResultSchema = z
+  .object({ success: z.literal(true), videoId: z.int() })
+  .meta({ id: 'UploadResult' });
+export type UploadResult = z.infer<typeof UploadResultSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../constants.js';
-import { queryInt } from './ids.js';
+import { CatalogPageQuerySchema, PAGE_LIMITS } from './ids.js';
 
 export const MIN_PRICE = 0.99;
 export const MAX_PRICE = 10_000;
@@ -61,16 +61,13 @@ export type VideoUpdate = z.infer<typeof VideoUpdateSchema>;
 
 export const VIDEO_SORTS = ['newest', 'price_asc', 'price_desc', 'popular'] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
-export const VIDEO_PAGE_SIZE = 24;
-export const VIDEO_PAGE_MAX = 60;
-export const VIDEO_OFFSET_MAX = 100_000;
+export const VIDEO_PAGE_SIZE = PAGE_LIMITS.catalog.default;
 
 export const VideoListQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search text must be at most 100 characters').optional(),
   category: z.enum(CATEGORIES, { error: 'Unknown category' }).optional(),
   sort: z.enum(VIDEO_SORTS, { error: 'Unknown sort order' }).default('newest'),
-  limit: queryInt({ name: 'Limit', min: 1, max: VIDEO_PAGE_MAX, default: VIDEO_PAGE_SIZE }),
-  offset: queryInt({ name: 'Offset', min: 0, max: VIDEO_OFFSET_MAX, default: 0 }),
+  ...CatalogPageQuerySchema.shape,
 });
 export type VideoListQuery = z.infer<typeof VideoListQuerySchema>;
 
@@ -82,46 +79,77 @@ export const ShareSchema = z.object({
 export const TRANSCODING_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
 export type TranscodingStatus = (typeof TRANSCODING_STATUSES)[number];
 
-export interface Capper {
-  id: number;
-  username: string;
-  displayName: string | null;
-  avatarUrl: string | null;
-}
+/** The capper a video belongs to, as cards show them. */
+export const CapperSchema = z
+  .object({
+    id: z.int(),
+    username: z.string(),
+    displayName: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+  })
+  .meta({ id: 'Capper' });
+export type Capper = z.infer<typeof CapperSchema>;
 
-/** A video as every endpoint returns it. `emailInformation` is present only for owner, buyers and admins. */
-export interface Video {
-  id: number;
-  userId: number;
-  title: string;
-  description: string;
-  emailInformation?: string | null;
-  /**
-   * The uploaded original file ("direct download after purchase"): present, like `emailInformation`, only
-   * for the owner, buyers and admins, and only for an uploaded file (null for links or before it is stored).
-   */
-  originalUrl?: string | null;
-  price: number;
-  category: string;
-  thumbnailUrl: string | null;
-  videoUrl: string | null;
-  webmUrl: string | null;
-  ogvUrl: string | null;
-  hlsUrl: string | null;
-  externalVideoUrl: string | null;
-  isExternalVideo: boolean;
-  isTranscoded: boolean;
-  transcodingStatus: TranscodingStatus;
-  transcodingProgress: number;
-  transcodingError: string | null;
-  availableFormats: string[];
-  duration: number | null;
-  isPremium: boolean;
-  views: number;
-  shareUrl: string | null;
-  shareCount: number;
-  createdAt: string;
-  capper: Capper;
-  isOwner: boolean;
-  isPurchased: boolean;
-}
+/**
+ * A video as every endpoint returns it (spec 3 'Video'). `emailInformation` and `originalUrl` are present
+ * only for the owner, buyers and admins (videos-service.ts toPublicVideo); a field not declared here never
+ * leaves the server.
+ */
+export const VideoSchema = z
+  .object({
+    id: z.int(),
+    userId: z.int(),
+    title: z.string(),
+    description: z.string(),
+    emailInformation: z
+      .string()
+      .optional()
+      .meta({ description: 'The winning selections: present only for the owner, its buyers and admins.' }),
+    originalUrl: z.string().nullable().optional().meta({
+      description:
+        'The uploaded original file (direct download after purchase): present only for the owner, its buyers and admins; null for links or before it is stored.',
+    }),
+    /** Dollars. */
+    price: z.number(),
+    category: z.string(),
+    thumbnailUrl: z.string().nullable(),
+    videoUrl: z.string().nullable(),
+    webmUrl: z.string().nullable(),
+    ogvUrl: z.string().nullable(),
+    hlsUrl: z.string().nullable(),
+    externalVideoUrl: z.string().nullable(),
+    isExternalVideo: z.boolean(),
+    isTranscoded: z.boolean(),
+    transcodingStatus: z.enum(TRANSCODING_STATUSES),
+    /** 0 to 100. */
+    transcodingProgress: z.int(),
+    /** Why processing failed: for the owner and admins only, else null. */
+    transcodingError: z.string().nullable(),
+    availableFormats: z.array(z.string()),
+    /** Whole seconds. */
+    duration: z.int().nullable(),
+    isPremium: z.boolean(),
+    views: z.int(),
+    shareUrl: z.string().nullable(),
+    shareCount: z.int(),
+    createdAt: z.iso.datetime(),
+    capper: CapperSchema,
+    isOwner: z.boolean(),
+    isPurchased: z.boolean(),
+  })
+  .meta({ id: 'Video', description: 'A video as the viewer may see it.' });
+export type Video = z.infer<typeof VideoSchema>;
+
+export const VideoListSchema = z.array(VideoSchema);
+
+/** GET /api/videos/{id}/purchased (spec 7): false for a visitor. */
+export const PurchasedFlagSchema = z.object({ purchased: z.boolean() });
+export type PurchasedFlag = z.infer<typeof PurchasedFlagSchema>;
+
+/** POST /api/videos/{id}/view: whether this view was counted (once per viewer per hour). */
+export const ViewCountedSchema = z.object({ counted: z.boolean() });
+export type ViewCounted = z.infer<typeof ViewCountedSchema>;
+
+/** POST /api/videos/{id}/share: the video's new share count. */
+export const ShareCountSchema = z.object({ shareCount: z.int() });
+export type ShareCount = z.infer<typeof ShareCountSchema>;

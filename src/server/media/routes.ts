@@ -1,10 +1,13 @@
 // GET/HEAD /media/{key}: the media files, with ranges and validators (issue 4 'Server').
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { attachmentDisposition, downloadFileName } from '../../common/download-name.js';
+import { NoBodySchema } from '../../common/schemas/api.js';
 import type { Db } from '../db/client.js';
 import { findVideoRow, hasPurchased } from '../features/videos/videos-repository.js';
 import { forbidden, notFound, unauthorized } from '../lib/http-errors.js';
+import { errorResponses, tagRoutes } from '../plugins/api-contract.js';
 import { parseRange } from './http-range.js';
 import { mediaVersion, type MediaStorage, type StoredObject } from './storage.js';
 
@@ -50,8 +53,19 @@ function rangeStillValid(request: FastifyRequest, etag: string, modified: Date):
   return Number.isFinite(time) && Math.floor(modified.getTime() / 1000) === Math.floor(time / 1000);
 }
 
+/** The file's bytes, for the API document: its type follows its extension (CONTENT_TYPES). */
+const FILE = {
+  content: Object.fromEntries(
+    [...new Set(Object.values(CONTENT_TYPES))].map((type) => [
+      type,
+      { schema: z.string().meta({ format: 'binary' }) },
+    ]),
+  ),
+};
+
 export async function mediaRoutes(app: FastifyInstance, options: { db: Db; storage: MediaStorage }) {
   const { db, storage } = options;
+  tagRoutes(app, 'Media');
 
   /** Null for public media; for an original its download name, once the viewer may have it. */
   async function authorise(request: FastifyRequest, key: string): Promise<string | null> {
@@ -126,6 +140,17 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     method: ['GET', 'HEAD'],
     url: '/media/*',
     exposeHeadRoute: false,
+    schema: {
+      summary: 'A media file',
+      description:
+        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download.",
+      response: {
+        200: { description: 'The file.', ...FILE },
+        206: { description: 'The byte range asked for (Range).', ...FILE },
+        304: NoBodySchema,
+        ...errorResponses(401, 403, 404, 416),
+      },
+    },
     handler: serve,
   });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { DOCS_PREFIX } from './api-docs.js';
 
 /**
  * A Content-Security-Policy that allows what PickReel really embeds: the video hosts' players
@@ -82,7 +83,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   // made once; request.protocol follows TRUST_PROXY (X-Forwarded-Proto from the proxy in front).
   const httpHeaders = withoutHsts(httpsHeaders);
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/api/')) reply.headers(API_SECURITY_HEADERS);
+    // The API reference (/api/docs) is a page: it gets the pages' policy, which it works within.
+    if (request.url.startsWith('/api/') && !request.url.startsWith(DOCS_PREFIX))
+      reply.headers(API_SECURITY_HEADERS);
     else reply.headers(request.protocol === 'https' ? httpsHeaders : httpHeaders);
     done();
   });

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { AuditLogQuerySchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
-import { idSchema, queryInt } from '../../../common/schemas/ids.js';
+import { MessageSchema } from '../../../common/schemas/api.js';
+import { AdminUserSchema, AuditLogPageSchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
+import {
+  AdminPageQuerySchema,
+  AuditLogQuerySchema,
+  IdParamsSchema,
+  UserIdParamsSchema,
+} from '../../../common/schemas/ids.js';
+import { VideoListSchema } from '../../../common/schemas/videos.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
+import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
 import { currentUser, requireAdmin } from '../auth/session.js';
 import type { CatalogCache } from '../videos/catalog-cache.js';
 import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
@@ -18,11 +25,8 @@ import {
   toAdminUser,
 } from './admin-service.js';
 
-const Id = idSchema('Id must be a whole number');
-const PageQuery = z.object({
-  limit: queryInt({ name: 'Limit', min: 1, max: 500, default: 500 }),
-  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
-});
+/** 401 to a visitor, 403 to a non-admin: every route here. */
+const ADMIN_ERRORS = errorResponses(401, 403);
 
 /** Every route here answers 401 to a visitor and 403 to a non-admin (spec 6, enforced on the server). */
 export async function adminRoutes(
@@ -32,39 +36,98 @@ export async function adminRoutes(
   const { db, storage, catalog } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('preHandler', requireAdmin);
+  tagRoutes(app, 'Admin');
 
-  api.get('/api/admin/users', { schema: { querystring: PageQuery } }, async (request) => {
-    const rows = await listUsers(db, request.query);
-    return rows.map(toAdminUser);
-  });
+  api.get(
+    '/api/admin/users',
+    {
+      schema: {
+        summary: 'Every user',
+        querystring: AdminPageQuerySchema,
+        response: { 200: AdminUserSchema.array(), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const rows = await listUsers(db, request.query);
+      return rows.map(toAdminUser);
+    },
+  );
 
-  api.get('/api/admin/videos', { schema: { querystring: PageQuery } }, async (request) => {
-    const viewer = viewerOf(currentUser(request));
-    const rows = await listAllVideos(db, request.query, viewer!.id);
-    return rows.map((row) => toPublicVideo(row, viewer));
-  });
+  api.get(
+    '/api/admin/videos',
+    {
+      schema: {
+        summary: 'Every video, in any state',
+        querystring: AdminPageQuerySchema,
+        response: { 200: VideoListSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(currentUser(request));
+      const rows = await listAllVideos(db, request.query, viewer!.id);
+      return rows.map((row) => toPublicVideo(row, viewer));
+    },
+  );
 
-  api.delete('/api/admin/videos/:id', { schema: { params: z.object({ id: Id }) } }, async (request) => {
-    await adminDeleteVideo(db, storage, currentUser(request).id, request.params.id);
-    catalog.clear();
-    return { message: 'Video deleted' };
-  });
+  api.delete(
+    '/api/admin/videos/:id',
+    {
+      schema: {
+        summary: 'Delete a video',
+        params: IdParamsSchema,
+        response: { 200: MessageSchema, ...ADMIN_ERRORS, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await adminDeleteVideo(db, storage, currentUser(request).id, request.params.id);
+      catalog.clear();
+      return { message: 'Video deleted' };
+    },
+  );
 
-  api.delete('/api/admin/users/:id', { schema: { params: z.object({ id: Id }) } }, async (request) => {
-    await adminDeleteUser(db, storage, currentUser(request).id, request.params.id);
-    app.sessions.invalidateUser(request.params.id);
-    catalog.clear();
-    return { message: 'User deleted' };
-  });
+  api.delete(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        summary: 'Delete a user with their videos, purchases and payout requests',
+        description: 'Admin accounts cannot be deleted (403).',
+        params: IdParamsSchema,
+        response: { 200: MessageSchema, ...ADMIN_ERRORS, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await adminDeleteUser(db, storage, currentUser(request).id, request.params.id);
+      app.sessions.invalidateUser(request.params.id);
+      catalog.clear();
+      return { message: 'User deleted' };
+    },
+  );
 
   // issue 11: who did what to which money, the automatic refunds included (decision 010).
-  api.get('/api/admin/audit-log', { schema: { querystring: AuditLogQuerySchema } }, async (request) =>
-    getAuditLog(db, request.query),
+  api.get(
+    '/api/admin/audit-log',
+    {
+      schema: {
+        summary: 'The audit log, newest first',
+        description: 'Every admin decision and every automatic refund.',
+        querystring: AuditLogQuerySchema,
+        response: { 200: AuditLogPageSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => getAuditLog(db, request.query),
   );
 
   api.patch(
     '/api/admin/users/:userId/earnings',
-    { schema: { params: z.object({ userId: Id }), body: ManualEarningsSchema } },
+    {
+      schema: {
+        summary: "Set a user's bonus (manual earnings)",
+        description: 'Not below what was already paid out or requested (400).',
+        params: UserIdParamsSchema,
+        body: ManualEarningsSchema,
+        response: { 200: AdminUserSchema, ...ADMIN_ERRORS, ...errorResponses(404) },
+      },
+    },
     async (request) => {
       const user = await adminSetManualEarnings(
         db,

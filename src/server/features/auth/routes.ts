@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LoginSchema, RegisterSchema } from '../../../common/schemas/auth.js';
+import { MessageSchema } from '../../../common/schemas/api.js';
+import { LoginSchema, RegisterSchema, SessionSchema, UserSchema } from '../../../common/schemas/auth.js';
 import type { Db } from '../../db/client.js';
 import { unauthorized } from '../../lib/http-errors.js';
+import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
 import { INVALID_CREDENTIALS, authenticate, registerUser } from './auth-service.js';
 import { issueDevice, readDevice } from './device-cookie.js';
 import { clearSessionCookie } from './session.js';
@@ -17,6 +19,7 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
   const { db, limits } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new AuthThrottle(db, limits);
+  tagRoutes(app, 'Accounts');
 
   // Accounts from before issue 11 get their username key and skeleton before anyone signs in.
   const filled = await backfillUsernameKeys(db);
@@ -29,21 +32,38 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
-  api.get('/api/user', async (request) => {
-    if (!request.user) throw unauthorized('Not signed in.');
-    return toPublicUser(request.user);
-  });
+  api.get(
+    '/api/user',
+    {
+      schema: {
+        summary: 'The signed-in user',
+        description: 'spec 7: a 401 means signed out. The client asks GET /api/session instead.',
+        response: { 200: UserSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      if (!request.user) throw unauthorized('Not signed in.');
+      return toPublicUser(request.user);
+    },
+  );
 
   // The session probe the client makes on every page load (issue 12): nobody signed in is an answer, not an
   // error, because browsers log every 4xx as a console error. GET /api/user keeps spec 7's 401.
-  api.get('/api/session', async (request) => ({
-    user: request.user ? toPublicUser(request.user) : null,
-  }));
+  api.get(
+    '/api/session',
+    { schema: { summary: 'Who is signed in, if anyone', response: { 200: SessionSchema } } },
+    async (request) => ({ user: request.user ? toPublicUser(request.user) : null }),
+  );
 
   api.post(
     '/api/register',
     {
-      schema: { body: RegisterSchema },
+      schema: {
+        summary: 'Register, and sign in as the new user',
+        description: 'Sets the session cookie. At most 30 registrations a minute from one address.',
+        body: RegisterSchema,
+        response: { 201: UserSchema, ...errorResponses(429) },
+      },
       // Before validation: malformed attempts count too.
       preValidation: (request) => throttle.chargeClient('register', request.ip),
     },
@@ -59,7 +79,15 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
 
   api.post(
     '/api/login',
-    { schema: { body: LoginSchema }, preValidation: (request) => throttle.chargeClient('login', request.ip) },
+    {
+      schema: {
+        summary: 'Sign in',
+        description: 'Sets a new session cookie. Failed attempts are limited per address and per account.',
+        body: LoginSchema,
+        response: { 200: UserSchema, ...errorResponses(401, 429) },
+      },
+      preValidation: (request) => throttle.chargeClient('login', request.ip),
+    },
     async (request, reply) => {
       const user = await authenticate(db, throttle, request.body, readDevice(request));
       if (!user) throw unauthorized(INVALID_CREDENTIALS);
@@ -71,9 +99,13 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     },
   );
 
-  api.post('/api/logout', async (request, reply) => {
-    await app.sessions.end(request);
-    clearSessionCookie(reply, request);
-    return { message: 'Logged out' };
-  });
+  api.post(
+    '/api/logout',
+    { schema: { summary: 'Sign out', response: { 200: MessageSchema } } },
+    async (request, reply) => {
+      await app.sessions.end(request);
+      clearSessionCookie(reply, request);
+      return { message: 'Logged out' };
+    },
+  );
 }

@@ -4,7 +4,7 @@ import {
   OVERDRAW_MESSAGE,
   negativeBalanceMessage,
   type Earnings,
-  type PayoutRequest,
+  type Payout,
   type PayoutRequestInput,
   type PayoutStatus,
 } from '../../../common/schemas/earnings.js';
@@ -21,7 +21,7 @@ import {
   type PayoutRow,
 } from './earnings-repository.js';
 
-export function toPayoutRequest(row: PayoutRow): PayoutRequest {
+export function toPayoutRequest(row: PayoutRow): Payout {
   return {
     id: row.id,
     userId: row.userId,
@@ -67,7 +67,7 @@ export async function requestPayout(
   db: Db,
   userId: number,
   input: PayoutRequestInput,
-): Promise<PayoutRequest> {
+): Promise<Payout> {
   const amountCents = dollarsToCents(input.amount);
   return db.transaction(async (tx) => {
     const user = await lockUserBalance(tx, userId);
@@ -98,7 +98,7 @@ export async function decidePayout(
   adminId: number,
   payoutId: number,
   status: 'paid' | 'rejected',
-): Promise<PayoutRequest> {
+): Promise<Payout> {
   return db.transaction(async (tx) => {
     const owner = await findPayoutOwner(tx, payoutId);
     if (owner === undefined) throw notFound('Payout request not found');

@@ -1,27 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { centsToDollars } from '../../../common/money.js';
-import type { Purchase, Sale } from '../../../common/schemas/payments.js';
-import { queryInt } from '../../../common/schemas/ids.js';
+import { PurchaseSchema, SaleSchema, type Purchase, type Sale } from '../../../common/schemas/payments.js';
+import { PurchasesPageQuerySchema } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
+import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/session.js';
-import type { CatalogCache } from '../videos/catalog-cache.js';
 import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
 import { listPurchasesOfUser, listSalesOfSeller } from './purchases-repository.js';
 
-const PageQuery = z.object({
-  limit: queryInt({ name: 'Limit', min: 1, max: 1000, default: 1000 }),
-  offset: queryInt({ name: 'Offset', min: 0, max: 1_000_000, default: 0 }),
-});
-
-export async function purchaseRoutes(app: FastifyInstance, options: { db: Db; catalog: CatalogCache }) {
+export async function purchaseRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
+  tagRoutes(app, 'Purchases');
 
   api.get(
     '/api/user/purchases',
-    { preHandler: requireUser, schema: { querystring: PageQuery } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: "The signed-in buyer's purchases",
+        description:
+          'Newest first, each with its video (winning selections included), or, once the video is deleted, the selections as they stood at purchase.',
+        querystring: PurchasesPageQuerySchema,
+        response: { 200: PurchaseSchema.array(), ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const viewer = viewerOf(user);
@@ -45,7 +49,14 @@ export async function purchaseRoutes(app: FastifyInstance, options: { db: Db; ca
 
   api.get(
     '/api/user/sales',
-    { preHandler: requireUser, schema: { querystring: PageQuery } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: "The signed-in capper's sales",
+        querystring: PurchasesPageQuerySchema,
+        response: { 200: SaleSchema.array(), ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const rows = await listSalesOfSeller(db, currentUser(request).id, request.query);
       return rows.map((row): Sale => ({

@@ -14,14 +14,17 @@ import {
   FILE_OR_URL_REQUIRED_MESSAGE,
   UPLOAD_FILE_FIELD,
   UPLOAD_TOO_LARGE_MESSAGE,
+  UploadFormDataSchema,
   type UploadMetadata,
 } from '../../../common/schemas/uploads.js';
-import { idParams } from '../../../common/schemas/ids.js';
+import { VideoIdParamsSchema } from '../../../common/schemas/ids.js';
+import { VideoSchema } from '../../../common/schemas/videos.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, HttpError } from '../../lib/http-errors.js';
 import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
 import type { MediaStorage } from '../../media/storage.js';
+import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import { getVisibleVideo, toPublicVideo, viewerOf } from '../videos/videos-service.js';
 import { registerTus } from './tus.js';
@@ -44,8 +47,6 @@ export interface UploadRoutesOptions {
   sweep: { run: () => Promise<void> };
 }
 
-const IdParams = idParams('Video id must be a whole number');
-
 const tooLarge = () => new HttpError(413, UPLOAD_TOO_LARGE_MESSAGE);
 
 interface ReceivedFile {
@@ -57,6 +58,7 @@ interface ReceivedFile {
 export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOptions) {
   const { db } = options;
   const effects: UploadEffects = options;
+  tagRoutes(app, 'Uploads');
   const incomingDir = path.join(options.uploadsDir, 'incoming');
   await mkdir(incomingDir, { recursive: true });
 
@@ -132,36 +134,57 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
 
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.post('/api/videos', { preHandler: requireUser }, async (request, reply) => {
-    const user = currentUser(request);
-    if (!request.isMultipart()) throw badRequest('Send the upload as multipart/form-data.');
-    const { fields, file } = await readForm(request);
-    let meta: UploadMetadata;
-    try {
-      meta = parseMetadata(fields);
-      if (file && hasNulCharacter(file.name)) throw badRequest(NUL_CHARACTER_MESSAGE);
-      if (meta.isExternalVideo && file) throw badRequest(FILE_AND_URL_MESSAGE);
-      if (!meta.isExternalVideo && !file) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
-    } catch (error) {
-      if (file) await rm(file.path, { force: true });
-      throw error;
-    }
-    const video = file
-      ? await createUploadedVideo(effects, {
-          user,
-          meta,
-          source: file.path,
-          head: file.head,
-          fileName: file.name,
-        })
-      : await createExternalVideo(effects, user, meta);
-    const viewer = viewerOf(user);
-    return reply.code(201).send(toPublicVideo(await getVisibleVideo(db, video.id, viewer), viewer));
-  });
+  api.post(
+    '/api/videos',
+    {
+      preHandler: requireUser,
+      config: { multipartBody: UploadFormDataSchema },
+      schema: {
+        summary: 'Upload a video (up to 50 MB) or add a link',
+        description:
+          'multipart/form-data (spec 7): the details as text fields, then the MOV file in `video`, or isExternalVideo `true` and externalVideoUrl (YouTube, Vimeo, Instagram, X, TikTok, Rumble, BitChute). An uploaded file is processed in the background (transcodingStatus).',
+        response: { 201: VideoSchema, ...errorResponses(401, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (!request.isMultipart()) throw badRequest('Send the upload as multipart/form-data.');
+      const { fields, file } = await readForm(request);
+      let meta: UploadMetadata;
+      try {
+        meta = parseMetadata(fields);
+        if (file && hasNulCharacter(file.name)) throw badRequest(NUL_CHARACTER_MESSAGE);
+        if (meta.isExternalVideo && file) throw badRequest(FILE_AND_URL_MESSAGE);
+        if (!meta.isExternalVideo && !file) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
+      } catch (error) {
+        if (file) await rm(file.path, { force: true });
+        throw error;
+      }
+      const video = file
+        ? await createUploadedVideo(effects, {
+            user,
+            meta,
+            source: file.path,
+            head: file.head,
+            fileName: file.name,
+          })
+        : await createExternalVideo(effects, user, meta);
+      const viewer = viewerOf(user);
+      return reply.code(201).send(toPublicVideo(await getVisibleVideo(db, video.id, viewer), viewer));
+    },
+  );
 
   api.post(
     '/api/videos/:id/retry',
-    { preHandler: requireUser, schema: { params: IdParams } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: 'Process a failed upload again',
+        description: 'The owner, for a file whose processing failed (409 otherwise).',
+        params: VideoIdParamsSchema,
+        response: { 200: VideoSchema, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       return toPublicVideo(await retryVideo(effects, request.params.id, user), viewerOf(user));

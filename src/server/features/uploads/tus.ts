@@ -11,9 +11,10 @@ import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type ServerOptions, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
-import type { UploadResult } from '../../../common/schemas/uploads.js';
+import { UploadResultSchema, type UploadResult } from '../../../common/schemas/uploads.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, HttpError, notFound, unauthorized } from '../../lib/http-errors.js';
+import { errorResponses } from '../../plugins/api-contract.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { currentUser, requireUser } from '../auth/session.js';
 import type { UserRow } from '../auth/users-repository.js';
@@ -460,7 +461,15 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     });
     scope.get<{ Params: { id: string } }>(
       `${TUS_PATH}/:id/video`,
-      { preHandler: requireUser },
+      {
+        preHandler: requireUser,
+        schema: {
+          summary: 'The video a finished resumable upload became',
+          description:
+            "For a client whose last PATCH's answer was lost: finishes the upload if that had not happened yet.",
+          response: { 200: UploadResultSchema, ...errorResponses(401, 404, 409, 415) },
+        },
+      },
       async (request) => {
         const { id } = request.params;
         if (!UPLOAD_ID.test(id)) throw notFound('Upload not found.');

@@ -9,8 +9,9 @@ export interface ReadyBytes {
   etag: string;
 }
 
-export function readyBytes(value: unknown): ReadyBytes {
-  const body = Buffer.from(JSON.stringify(value));
+/** `json`: written once by the route's response schema (api-contract.ts responseSerializer), when the entry is made. */
+export function readyBytes(json: string): ReadyBytes {
+  const body = Buffer.from(json);
   return { body: new EncodedBody(body), etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { MessageSchema, NoBodySchema } from '../../../common/schemas/api.js';
 import {
+  PurchasedFlagSchema,
+  ShareCountSchema,
   ShareSchema,
   VideoListQuerySchema,
+  VideoListSchema,
+  VideoSchema,
   VideoUpdateSchema,
+  ViewCountedSchema,
   type VideoListQuery,
 } from '../../../common/schemas/videos.js';
-import { idParams, queryInt } from '../../../common/schemas/ids.js';
+import { OwnVideosQuerySchema, VideoIdParamsSchema } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
 import type { CatalogCache } from './catalog-cache.js';
@@ -26,12 +31,11 @@ import {
 } from './videos-repository.js';
 import { editVideo, mayView, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
 import { HttpError, notFound } from '../../lib/http-errors.js';
+import { errorResponses, responseSerializer, tagRoutes } from '../../plugins/api-contract.js';
 
-const IdParams = idParams('Video id must be a whole number');
-const PageQuery = z.object({
-  limit: queryInt({ name: 'Limit', min: 1, max: 100, default: 100 }),
-  offset: queryInt({ name: 'Offset', min: 0, max: 100_000, default: 0 }),
-});
+// Signed-out answers are ready-made bytes (decision 012), written through the same schemas once per entry.
+const videoJson = responseSerializer(VideoSchema);
+const videoListJson = responseSerializer(VideoListSchema);
 const FEATURED_COUNT = 6;
 const SHARES_PER_MINUTE = 20;
 /** How far back a capper's own unfinished uploads are shown on the catalog's newest page (issue 12). */
@@ -55,6 +59,7 @@ export async function videoRoutes(
 ) {
   const { db, storage, catalog } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
+  tagRoutes(app, 'Videos');
 
   /** One page of the public catalog, from the cache; signed-out visitors get ready-made JSON. */
   async function catalogPage(request: FastifyRequest, reply: FastifyReply, query: VideoListQuery) {
@@ -76,7 +81,7 @@ export async function videoRoutes(
     const rows = await entry.rows;
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
-      entry.anonymous ??= readyBytes(rows.map((row) => toPublicVideo(row, null)));
+      entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
       return sendReadyBytes(request, reply, entry.anonymous);
     }
     const bought = await purchasedAmong(
@@ -91,13 +96,30 @@ export async function videoRoutes(
     ];
   }
 
-  api.get('/api/videos', { schema: { querystring: VideoListQuerySchema } }, (request, reply) =>
-    catalogPage(request, reply, request.query),
+  api.get(
+    '/api/videos',
+    {
+      schema: {
+        summary: 'A page of the catalog',
+        description:
+          'Ready videos, newest first unless sorted otherwise; a signed-in capper also sees their own uploads still being processed on the first page. Signed out, the answer carries an ETag (If-None-Match: 304).',
+        querystring: VideoListQuerySchema,
+        response: { 200: VideoListSchema, 304: NoBodySchema },
+      },
+    },
+    (request, reply) => catalogPage(request, reply, request.query),
   );
 
   // Declared before /api/videos/:id so 'featured' is never read as an id.
-  api.get('/api/videos/featured', (request, reply) =>
-    catalogPage(request, reply, { sort: 'popular', limit: FEATURED_COUNT, offset: 0 }),
+  api.get(
+    '/api/videos/featured',
+    {
+      schema: {
+        summary: 'The most viewed videos',
+        response: { 200: VideoListSchema, 304: NoBodySchema },
+      },
+    },
+    (request, reply) => catalogPage(request, reply, { sort: 'popular', limit: FEATURED_COUNT, offset: 0 }),
   );
 
   /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */
@@ -114,25 +136,55 @@ export async function videoRoutes(
     return { ...row, isPurchased: await hasPurchased(db, viewer.id, id) };
   }
 
-  api.get('/api/videos/:id', { schema: { params: IdParams } }, async (request, reply) => {
-    const viewer = viewerOf(request.user);
-    if (viewer) return toPublicVideo(await visibleVideo(request, request.params.id), viewer);
-    const entry = catalog.video(request.params.id, () => findVideo(db, request.params.id, null));
-    const row = await entry.rows;
-    if (!row || !mayView(row, null)) throw notFound('Video not found');
-    // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one video).
-    entry.anonymous ??= readyBytes(toPublicVideo(row, null));
-    return sendReadyBytes(request, reply, entry.anonymous);
-  });
+  api.get(
+    '/api/videos/:id',
+    {
+      schema: {
+        summary: 'A video',
+        description:
+          'A video not ready yet is visible to its owner and admins only (else 404). The winning selections are in it for the owner, its buyers and admins.',
+        params: VideoIdParamsSchema,
+        response: { 200: VideoSchema, 304: NoBodySchema, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const viewer = viewerOf(request.user);
+      if (viewer) return toPublicVideo(await visibleVideo(request, request.params.id), viewer);
+      const entry = catalog.video(request.params.id, () => findVideo(db, request.params.id, null));
+      const row = await entry.rows;
+      if (!row || !mayView(row, null)) throw notFound('Video not found');
+      // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one video).
+      entry.anonymous ??= readyBytes(videoJson(toPublicVideo(row, null)));
+      return sendReadyBytes(request, reply, entry.anonymous);
+    },
+  );
 
-  api.get('/api/videos/:id/purchased', { schema: { params: IdParams } }, async (request) => {
-    if (!request.user) return { purchased: false };
-    return { purchased: await hasPurchased(db, request.user.id, request.params.id) };
-  });
+  api.get(
+    '/api/videos/:id/purchased',
+    {
+      schema: {
+        summary: 'Whether the signed-in user bought this video',
+        params: VideoIdParamsSchema,
+        response: { 200: PurchasedFlagSchema },
+      },
+    },
+    async (request) => {
+      if (!request.user) return { purchased: false };
+      return { purchased: await hasPurchased(db, request.user.id, request.params.id) };
+    },
+  );
 
   api.get(
     '/api/user/videos',
-    { preHandler: requireUser, schema: { querystring: PageQuery } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: "The signed-in capper's own videos",
+        description: 'Newest first, in every state (processing and failed ones too).',
+        querystring: OwnVideosQuerySchema,
+        response: { 200: VideoListSchema, ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const viewer = viewerOf(user);
@@ -143,7 +195,16 @@ export async function videoRoutes(
 
   api.patch(
     '/api/videos/:id',
-    { preHandler: requireUser, schema: { params: IdParams, body: VideoUpdateSchema } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: "Edit a video's details",
+        description: 'The owner or an admin. A new price cancels the open payment intents at the old one.',
+        params: VideoIdParamsSchema,
+        body: VideoUpdateSchema,
+        response: { 200: VideoSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
     async (request) => {
       const video = await editVideo(
         db,
@@ -159,7 +220,15 @@ export async function videoRoutes(
 
   api.delete(
     '/api/videos/:id',
-    { preHandler: requireUser, schema: { params: IdParams } },
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: 'Delete a video',
+        description: 'The owner or an admin. Its purchases go with it; its sales keep their amount.',
+        params: VideoIdParamsSchema,
+        response: { 200: MessageSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
     async (request) => {
       await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
       catalog.clear();
@@ -176,10 +245,21 @@ export async function videoRoutes(
   const views = new ViewCounter(db, app.log, (ids) => catalog.forgetVideos(ids));
   app.addHook('onClose', () => views.flush());
 
-  api.post('/api/videos/:id/view', { schema: { params: IdParams } }, async (request) => {
-    const entry = await visibleVideo(request, request.params.id);
-    return { counted: await views.record(entry.video.id, viewerKeyOf(request)) };
-  });
+  api.post(
+    '/api/videos/:id/view',
+    {
+      schema: {
+        summary: 'Count a view',
+        description: 'Once per viewer (signed in, or by a keyed hash of the address) per hour.',
+        params: VideoIdParamsSchema,
+        response: { 200: ViewCountedSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const entry = await visibleVideo(request, request.params.id);
+      return { counted: await views.record(entry.video.id, viewerKeyOf(request)) };
+    },
+  );
 
   // issue 11: 300 anonymous shares in 2 s were all counted. Now a share counts once per viewer and channel,
   // and one address may try at most SHARES_PER_MINUTE times a minute.
@@ -200,7 +280,16 @@ export async function videoRoutes(
 
   api.post(
     '/api/videos/:id/share',
-    { preHandler: limitShares, schema: { params: IdParams, body: ShareSchema } },
+    {
+      preHandler: limitShares,
+      schema: {
+        summary: 'Record a share',
+        description: `Counted once per viewer and channel; at most ${SHARES_PER_MINUTE} tries a minute from one address.`,
+        params: VideoIdParamsSchema,
+        body: ShareSchema,
+        response: { 200: ShareCountSchema, ...errorResponses(404, 429) },
+      },
+    },
     async (request) => {
       const entry = await visibleVideo(request, request.params.id);
       const referrer = request.headers.referer;

@@ -3,10 +3,11 @@ import { formatDollars } from '../../../../common/money.js';
 import { toast } from '../../../components/ui/use-toast';
 import { apiRequest } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
+import type { PayoutDecision } from '../../../../common/schemas/earnings.js';
 import { ADMIN_PAYOUTS_QUERY_KEY, type AdminPayout } from './get-admin-payouts';
 import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 
-export type PayoutDecision = 'paid' | 'rejected';
+export type { PayoutDecision };
 export type DecidePayoutInput = { payout: AdminPayout; status: PayoutDecision };
 
 export async function decidePayout({ payout, status }: DecidePayoutInput): Promise<void> {

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 export const ADMIN_VIDEOS_QUERY_KEY = ['/api/admin/videos'] as const;
 
 // Every video in any state (pending, processing, failed too): GET /api/videos lists only public, ready ones,
 // and a moderator has to see what is still processing as well.
 export async function getAdminVideos(): Promise<Video[]> {
-  const res = await apiRequest('GET', '/api/admin/videos');
-  return (await res.json()) as Video[];
+  return apiJson<Video[]>('GET', '/api/admin/videos');
 }
 
 export function getAdminVideosQueryOptions() {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuditLogPage } from '../../../../common/schemas/admin.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 /** Every admin change invalidates this prefix, so the tab never shows a stale log (spec 7). */
 export const AUDIT_LOG_QUERY_KEY = ['/api/admin/audit-log'] as const;
@@ -8,8 +8,7 @@ export const AUDIT_LOG_PAGE_SIZE = 25;
 
 export async function getAuditLog(page: number): Promise<AuditLogPage> {
   const offset = page * AUDIT_LOG_PAGE_SIZE;
-  const res = await apiRequest('GET', `/api/admin/audit-log?limit=${AUDIT_LOG_PAGE_SIZE}&offset=${offset}`);
-  return (await res.json()) as AuditLogPage;
+  return apiJson<AuditLogPage>('GET', `/api/admin/audit-log?limit=${AUDIT_LOG_PAGE_SIZE}&offset=${offset}`);
 }
 
 export function getAuditLogQueryOptions(page: number) {

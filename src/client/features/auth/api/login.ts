@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Login, User } from '../../../../common/schemas/auth.js';
 import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { setSessionUser } from './session-cache';
 
 export async function login(credentials: Login): Promise<User> {
-  const res = await apiRequest('POST', '/api/login', credentials);
-  return (await res.json()) as User;
+  return apiJson<User>('POST', '/api/login', credentials);
 }
 
 export function useLogin() {

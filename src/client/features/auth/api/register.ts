@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '../../../../common/schemas/auth.js';
 import { PRODUCT_NAME } from '../../../../common/constants.js';
 import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { setSessionUser } from './session-cache';
 
@@ -20,8 +20,7 @@ export type RegisterPayload = {
 };
 
 export async function register(payload: RegisterPayload): Promise<User> {
-  const res = await apiRequest('POST', '/api/register', payload);
-  return (await res.json()) as User;
+  return apiJson<User>('POST', '/api/register', payload);
 }
 
 export function useRegister() {

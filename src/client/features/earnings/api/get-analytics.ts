@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Analytics } from '../../../../common/schemas/analytics.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 export type AnalyticsRange = Analytics['range'];
 
@@ -9,8 +9,7 @@ export function analyticsQueryKey(range: AnalyticsRange) {
 }
 
 export async function getAnalytics(range: AnalyticsRange): Promise<Analytics> {
-  const res = await apiRequest('GET', `/api/user/analytics?range=${range}`);
-  return (await res.json()) as Analytics;
+  return apiJson<Analytics>('GET', `/api/user/analytics?range=${range}`);
 }
 
 export function getAnalyticsQueryOptions(range: AnalyticsRange) {

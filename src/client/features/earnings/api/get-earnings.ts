@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Earnings } from '../../../../common/schemas/earnings.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 /** Sales, bonus (manual earnings), their total, and what is still available for payouts (the ledger). */
 export const EARNINGS_QUERY_KEY = ['/api/user/earnings'] as const;
 
 export async function getEarnings(): Promise<Earnings> {
-  const res = await apiRequest('GET', '/api/user/earnings');
-  return (await res.json()) as Earnings;
+  return apiJson<Earnings>('GET', '/api/user/earnings');
 }
 
 export function getEarningsQueryOptions() {

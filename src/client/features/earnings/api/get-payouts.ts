@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PayoutRequest } from '../../../../common/schemas/earnings.js';
-import { apiRequest } from '../../../lib/api-request';
+import type { Payout } from '../../../../common/schemas/earnings.js';
+import { apiJson } from '../../../lib/api-request';
 
 /** The capper's own payout requests, newest first, with their status (pending, paid, rejected). */
 export const PAYOUTS_QUERY_KEY = ['/api/user/payouts'] as const;
 
-export async function getPayouts(): Promise<PayoutRequest[]> {
-  const res = await apiRequest('GET', '/api/user/payouts');
-  return (await res.json()) as PayoutRequest[];
+export async function getPayouts(): Promise<Payout[]> {
+  return apiJson<Payout[]>('GET', '/api/user/payouts');
 }
 
 export function getPayoutsQueryOptions() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PayoutRequest, PayoutRequestInput } from '../../../../common/schemas/earnings.js';
+import type { Payout, PayoutRequestInput } from '../../../../common/schemas/earnings.js';
 import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { errorMessage } from '../../../lib/error-message';
 import { EARNINGS_QUERY_KEY } from './get-earnings';
 import { PAYOUTS_QUERY_KEY } from './get-payouts';
@@ -9,9 +9,8 @@ import { PAYOUTS_QUERY_KEY } from './get-payouts';
 /** spec 8 'Payout': the failure toast's text when the server sent no message. */
 export const PAYOUT_ERROR_FALLBACK = 'There was an error submitting your payout request. Please try again.';
 
-export async function requestPayout(payload: PayoutRequestInput): Promise<PayoutRequest> {
-  const res = await apiRequest('POST', '/api/payout-request', payload);
-  return (await res.json()) as PayoutRequest;
+export async function requestPayout(payload: PayoutRequestInput): Promise<Payout> {
+  return apiJson<Payout>('POST', '/api/payout-request', payload);
 }
 
 export function useRequestPayout() {

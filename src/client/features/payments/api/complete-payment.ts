@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PaymentCompleteResponse } from '../../../../common/schemas/payments.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { errorStatus } from '../../../lib/error-message';
 
 export type PaymentComplete = { paymentIntentId: string; videoId: number };
@@ -11,8 +11,7 @@ export type PaymentComplete = { paymentIntentId: string; videoId: number };
  * its message is the sentence to show the buyer.
  */
 export async function completePayment(payload: PaymentComplete): Promise<PaymentCompleteResponse> {
-  const res = await apiRequest('POST', '/api/payment-complete', payload);
-  return (await res.json()) as PaymentCompleteResponse;
+  return apiJson<PaymentCompleteResponse>('POST', '/api/payment-complete', payload);
 }
 
 export function useCompletePayment() {

@@ -1,14 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SandboxConfirm, SandboxConfirmResponse } from '../../../../common/schemas/payments.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 /**
  * The sandbox provider's stand-in for Stripe.js's confirmCardPayment (decisions.md 'Payments'). A 409 means
  * the intent was canceled because the price changed (issue 11): nothing was charged.
  */
 export async function confirmSandboxPayment(input: SandboxConfirm): Promise<SandboxConfirmResponse> {
-  const res = await apiRequest('POST', '/api/payments/sandbox/confirm', input);
-  return (await res.json()) as SandboxConfirmResponse;
+  return apiJson<SandboxConfirmResponse>('POST', '/api/payments/sandbox/confirm', input);
 }
 
 export function useConfirmSandboxPayment() {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PaymentIntentResponse } from '../../../../common/schemas/payments.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 export function paymentIntentQueryKey(videoId: number) {
   return ['/api/create-payment-intent', videoId] as const;
@@ -8,8 +8,7 @@ export function paymentIntentQueryKey(videoId: number) {
 
 /** The amount is the server's, from the database; the client only names the video (decisions.md). */
 export async function createPaymentIntent(videoId: number): Promise<PaymentIntentResponse> {
-  const res = await apiRequest('POST', '/api/create-payment-intent', { videoId });
-  return (await res.json()) as PaymentIntentResponse;
+  return apiJson<PaymentIntentResponse>('POST', '/api/create-payment-intent', { videoId });
 }
 
 /**

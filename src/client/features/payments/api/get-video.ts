@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 /** spec 7: ['/api/videos', id], under the catalog's key so a catalog-wide invalidation reaches it. */
 export function videoQueryKey(id: number) {
@@ -8,8 +8,7 @@ export function videoQueryKey(id: number) {
 }
 
 export async function getVideo(id: number): Promise<Video> {
-  const res = await apiRequest('GET', `/api/videos/${id}`);
-  return (await res.json()) as Video;
+  return apiJson<Video>('GET', `/api/videos/${id}`);
 }
 
 export function getVideoQueryOptions(id: number) {

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Purchase } from '../../../../common/schemas/payments.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 
 /** spec 7: refreshed by checkout once a payment is recorded. */
 export const PURCHASES_QUERY_KEY = ['/api/user/purchases'] as const;
 
 export async function getPurchases(): Promise<Purchase[]> {
-  const res = await apiRequest('GET', '/api/user/purchases');
-  return (await res.json()) as Purchase[];
+  return apiJson<Purchase[]>('GET', '/api/user/purchases');
 }
 
 export function getPurchasesQueryOptions() {

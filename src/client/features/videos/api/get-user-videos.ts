@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: the capper's own videos; uploads and deletions refresh this key (the dashboard uses it too). */
@@ -8,8 +8,7 @@ export const USER_VIDEOS_QUERY_KEY = ['/api/user/videos'] as const;
 
 /** The signed-in capper's own videos, newest first, including those still processing or failed. */
 export async function getUserVideos(): Promise<Video[]> {
-  const res = await apiRequest('GET', '/api/user/videos');
-  return (await res.json()) as Video[];
+  return apiJson<Video[]>('GET', '/api/user/videos');
 }
 
 export function getUserVideosQueryOptions() {

@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-request';
+import type { PurchasedFlag } from '../../../../common/schemas/videos.js';
+import { apiJson } from '../../../lib/api-request';
 
-export type PurchasedFlag = { purchased: boolean };
+export type { PurchasedFlag };
 
 /** spec 7: ['/api/videos', id, 'purchased'], refreshed by checkout once a payment is recorded. */
 export function videoPurchasedQueryKey(id: number) {
@@ -9,8 +10,7 @@ export function videoPurchasedQueryKey(id: number) {
 }
 
 export async function getVideoPurchased(id: number): Promise<PurchasedFlag> {
-  const res = await apiRequest('GET', `/api/videos/${id}/purchased`);
-  return (await res.json()) as PurchasedFlag;
+  return apiJson<PurchasedFlag>('GET', `/api/videos/${id}/purchased`);
 }
 
 export function getVideoPurchasedQueryOptions(id: number) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Video } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: ['/api/videos', id]; under the catalog's key, so a catalog-wide invalidation reaches it. */
@@ -10,8 +10,7 @@ export function videoQueryKey(id: number) {
 
 /** Answers 404 `{ message: 'Video not found' }` for a missing video, or one not ready that is not yours. */
 export async function getVideo(id: number): Promise<Video> {
-  const res = await apiRequest('GET', `/api/videos/${id}`);
-  return (await res.json()) as Video;
+  return apiJson<Video>('GET', `/api/videos/${id}`);
 }
 
 export function getVideoQueryOptions(id: number) {

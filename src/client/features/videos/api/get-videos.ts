@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Category } from '../../../../common/constants.js';
 import type { Video, VideoSort } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: the catalog's key. Filtered pages live under it too, so invalidating it refreshes every list. */
@@ -35,8 +35,7 @@ export function videosQueryKey(filters: VideoFilters = {}) {
 
 export async function getVideos(filters: VideoFilters = {}): Promise<Video[]> {
   const search = searchOf(filters);
-  const res = await apiRequest('GET', search ? `/api/videos?${search}` : '/api/videos');
-  return (await res.json()) as Video[];
+  return apiJson<Video[]>('GET', search ? `/api/videos?${search}` : '/api/videos');
 }
 
 export function getVideosQueryOptions(filters: VideoFilters = {}) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-request';
+import type { ViewCounted } from '../../../../common/schemas/videos.js';
+import { apiJson } from '../../../lib/api-request';
 import { patchCachedVideo } from './video-cache';
 
 /** POST /api/videos/:id/view: counted at most once per viewer per hour; `counted` says whether this one was. */
-export async function recordVideoView(id: number): Promise<{ counted: boolean }> {
-  const res = await apiRequest('POST', `/api/videos/${id}/view`);
-  return (await res.json()) as { counted: boolean };
+export async function recordVideoView(id: number): Promise<ViewCounted> {
+  return apiJson<ViewCounted>('POST', `/api/videos/${id}/view`);
 }
 
 export function useRecordVideoView() {

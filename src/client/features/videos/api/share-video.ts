@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SHARE_PLATFORMS } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import type { SHARE_PLATFORMS, ShareCount } from '../../../../common/schemas/videos.js';
+import { apiJson } from '../../../lib/api-request';
 import { patchCachedVideo } from './video-cache';
 
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
@@ -12,9 +12,8 @@ export async function shareVideo({
 }: {
   id: number;
   platform: SharePlatform;
-}): Promise<{ shareCount: number }> {
-  const res = await apiRequest('POST', `/api/videos/${id}/share`, { platform });
-  return (await res.json()) as { shareCount: number };
+}): Promise<ShareCount> {
+  return apiJson<ShareCount>('POST', `/api/videos/${id}/share`, { platform });
 }
 
 export function useShareVideo() {

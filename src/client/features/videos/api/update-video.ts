@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Video, VideoUpdate } from '../../../../common/schemas/videos.js';
-import { apiRequest } from '../../../lib/api-request';
+import { apiJson } from '../../../lib/api-request';
 import { videoQueryKey } from './get-video';
 import { invalidateVideoLists } from './video-cache';
 
@@ -8,8 +8,7 @@ export type UpdateVideoInput = { id: number; changes: VideoUpdate };
 
 /** PATCH /api/videos/:id: the owner or an admin; answers the updated video. */
 export async function updateVideo({ id, changes }: UpdateVideoInput): Promise<Video> {
-  const res = await apiRequest('PATCH', `/api/videos/${id}`, changes);
-  return (await res.json()) as Video;
+  return apiJson<Video>('PATCH', `/api/videos/${id}`, changes);
 }
 
 export function useUpdateVideo() {
