@@ -4,7 +4,6 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { updateVideo } from '../features/videos/videos-repository.js';
 import {
   failureDetail,
   MEDIA_FAILURES,
@@ -25,9 +24,13 @@ import {
 } from './jobs-repository.js';
 import { processVideo, type StepTimings } from './process-video.js';
 import type { MediaStorage } from './storage.js';
+import type { VideoRecords } from './video-records.js';
 
 export interface JobRunnerOptions {
+  /** The job queue's database. */
   db: Db;
+  /** Its videos' rows (the videos feature's). */
+  videos: VideoRecords;
   storage: MediaStorage;
   /** Resolved on first use, so an app without ffmpeg still starts and serves everything else. */
   tools: () => MediaTools;
@@ -207,10 +210,10 @@ export class MediaJobRunner {
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
       // Not the media's fault and not for the owner's eyes: the server's words, the kind in the log.
       throw new MediaError(MEDIA_FAILURES.server, { cause: new Error(`Unknown job kind: ${job.kind}`) });
-    const { db, storage, workRoot, onVideoChanged } = this.options;
+    const { videos, storage, workRoot, onVideoChanged } = this.options;
     const workDir = path.join(workRoot, `job-${job.id}`);
     return processVideo(
-      { db, storage, tools: this.options.tools(), workDir, onVideoChanged, signal },
+      { videos, storage, tools: this.options.tools(), workDir, onVideoChanged, signal },
       job.videoId,
       job.payload,
     );
@@ -231,7 +234,7 @@ export class MediaJobRunner {
     const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
     await releaseFailedJob(this.options.db, job.id, this.workerId, message, delay);
     if (job.videoId !== null) {
-      await updateVideo(this.options.db, job.videoId, {
+      await this.options.videos.update(job.videoId, {
         transcodingStatus: 'pending',
         transcodingProgress: 0,
       });
@@ -242,7 +245,7 @@ export class MediaJobRunner {
   private async fail(job: ClaimedJob, reason: string, detail: string | null): Promise<void> {
     await releaseFailedJob(this.options.db, job.id, this.workerId, detail ?? reason, null);
     if (job.videoId !== null) {
-      await updateVideo(this.options.db, job.videoId, {
+      await this.options.videos.update(job.videoId, {
         transcodingStatus: 'failed',
         transcodingError: reason.slice(0, 1000),
       });

@@ -2,8 +2,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from '../db/client.js';
-import { findVideoRow, updateVideo } from '../features/videos/videos-repository.js';
 import { MEDIA_FAILURES, MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
 import type { ProcessVideoPayload } from './jobs-repository.js';
 import {
@@ -13,9 +11,10 @@ import {
   videoMediaPrefix,
   type MediaStorage,
 } from './storage.js';
+import type { VideoRecords } from './video-records.js';
 
 export interface PipelineContext {
-  db: Db;
+  videos: VideoRecords;
   storage: MediaStorage;
   tools: MediaTools;
   /**
@@ -116,7 +115,7 @@ class ProgressWriter {
   private pending: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly videos: VideoRecords,
     private readonly videoId: number,
   ) {}
 
@@ -128,7 +127,7 @@ class ProgressWriter {
     this.last = value;
     this.lastWrite = now;
     this.pending = this.pending
-      .then(() => updateVideo(this.db, this.videoId, { transcodingProgress: value }))
+      .then(() => this.videos.update(this.videoId, { transcodingProgress: value }))
       .catch(() => {});
   }
 
@@ -181,7 +180,7 @@ export async function processVideo(
   videoId: number,
   payload: ProcessVideoPayload,
 ): Promise<StepTimings> {
-  const { db, storage, tools, signal } = ctx;
+  const { videos, storage, tools, signal } = ctx;
   const timings: StepTimings = {};
   let mark = performance.now();
   const lap = (name: string) => {
@@ -189,12 +188,12 @@ export async function processVideo(
     timings[name] = Math.round(now - mark);
     mark = now;
   };
-  const row = await findVideoRow(db, videoId);
+  const row = await videos.find(videoId);
   if (!row) return timings; // deleted meanwhile: nothing to do
   const keys = videoMediaKeys(videoId);
   const originalKey = row.originalFileKey ?? keys.original;
 
-  await updateVideo(db, videoId, {
+  await videos.update(videoId, {
     transcodingStatus: 'processing',
     transcodingProgress: 0,
     transcodingError: null,
@@ -217,7 +216,7 @@ export async function processVideo(
   await rm(work, { recursive: true, force: true });
   await mkdir(path.join(work, 'hls'), { recursive: true });
   try {
-    const progress = new ProgressWriter(db, videoId);
+    const progress = new ProgressWriter(videos, videoId);
     const thumb = path.join(work, 'thumb.jpg');
     const mp4 = path.join(work, 'video.mp4');
     // The thumbnail is one decoded frame: taken beside the renditions rather than before them. Either
@@ -261,7 +260,7 @@ export async function processVideo(
     const object = await storage.stat(key);
     return object ? versionedMediaUrl(key, object) : mediaUrl(key);
   };
-  const updated = await updateVideo(db, videoId, {
+  const updated = await videos.update(videoId, {
     originalFileKey: originalKey,
     duration: info.duration,
     videoUrl: await versioned(keys.mp4),

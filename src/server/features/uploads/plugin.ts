@@ -7,6 +7,7 @@ import { MediaJobRunner } from '../../media/job-runner.js';
 import { mediaRoutes } from '../../media/routes.js';
 import type { MediaStorage } from '../../media/storage.js';
 import type { CatalogCache } from '../videos/catalog-cache.js';
+import { mediaVideoRecords } from '../videos/media-records.js';
 import { uploadRoutes } from './routes.js';
 
 declare module 'fastify' {
@@ -31,6 +32,7 @@ export async function registerMediaAndUploads(app: FastifyInstance, options: Med
   const onVideoChanged = () => catalog.clear();
   const runner = new MediaJobRunner({
     db,
+    videos: mediaVideoRecords(db),
     storage,
     tools: mediaTools,
     workRoot: path.join(options.dataDir, 'work'),
