@@ -19,7 +19,7 @@ export const PaymentCompleteSchema = z.object({
   videoId: VideoId,
 });
 
-/** The sandbox card form's confirmation, shaped as Stripe.js would send it (decisions.md 'Payments'). */
+/** The sandbox card form's confirmation, shaped as Stripe.js would send it (docs/decisions/000 'Payments'). */
 export const SandboxConfirmSchema = z.object({
   clientSecret: z.string().min(1).max(255),
   card: z.object({

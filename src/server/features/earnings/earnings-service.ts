@@ -37,7 +37,7 @@ export function toPayoutRequest(row: PayoutRow): Payout {
 }
 
 /**
- * The ledger (decisions.md 'Security overrides'): available = sales + bonus − payouts pending or paid.
+ * The ledger (docs/decisions/000 'Security overrides'): available = sales + bonus − payouts pending or paid.
  * Only refunded sales can take it below zero: a bonus is never lowered that far (issue 11, decision 010).
  */
 export async function ledger(db: Executor, userId: number, manualEarningsCents: number) {
@@ -63,11 +63,7 @@ export async function getEarnings(db: Db, userId: number, manualEarningsCents: n
  * Records a payout request if the balance covers it. The capper's row is locked first, so concurrent
  * requests are checked one after another against the same ledger and can never overdraw it.
  */
-export async function requestPayout(
-  db: Db,
-  userId: number,
-  input: PayoutRequestInput,
-): Promise<Payout> {
+export async function requestPayout(db: Db, userId: number, input: PayoutRequestInput): Promise<Payout> {
   const amountCents = dollarsToCents(input.amount);
   return db.transaction(async (tx) => {
     const user = await lockUserBalance(tx, userId);

@@ -1,4 +1,4 @@
-// Sends an upload (spec 7 POST /api/videos; decisions.md 'Media'): files up to 50 MB and links as one
+// Sends an upload (spec 7 POST /api/videos; docs/decisions/000 'Media'): files up to 50 MB and links as one
 // multipart request with real progress, larger files over tus in 2 MB chunks, resumable.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
