@@ -1,0 +1,188 @@
+// The API document (issue 13): GET /api/openapi.json describes every route, from the routes' own schemas;
+// /api/docs serves the reference. That every response of the suite matches it is checked for every test
+// (tests/setup/api-contract.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+
+type Operation = {
+  summary?: string;
+  tags?: string[];
+  responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
+};
+type Document = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+let t: TestApp;
+let document: Document;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  document = response.json<Document>();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'];
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, operation })),
+  );
+
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3.1 document of the PickReel API', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.title).toBe('PickReel API');
+  });
+
+  it("describes every route of spec 7, tus, the sandbox's and Stripe's routes, and those added since", () => {
+    const expected = [
+      // spec 7
+      'GET /api/user',
+      'POST /api/login',
+      'POST /api/register',
+      'POST /api/logout',
+      'GET /api/videos',
+      'GET /api/videos/{id}',
+      'GET /api/videos/featured',
+      'GET /api/videos/{id}/purchased',
+      'GET /api/user/videos',
+      'GET /api/user/purchases',
+      'GET /api/user/sales',
+      'DELETE /api/videos/{id}',
+      'POST /api/payout-request',
+      'POST /api/create-payment-intent',
+      'POST /api/payment-complete',
+      'POST /api/videos',
+      'GET /api/admin/users',
+      'DELETE /api/admin/videos/{id}',
+      'DELETE /api/admin/users/{id}',
+      'PATCH /api/admin/users/{userId}/earnings',
+      // the chunked upload (tus)
+      'POST /api/uploads',
+      'HEAD /api/uploads/{id}',
+      'PATCH /api/uploads/{id}',
+      'DELETE /api/uploads/{id}',
+      'GET /api/uploads/{id}/video',
+      // the card providers: both, whichever is in use
+      'POST /api/payments/sandbox/confirm',
+      'POST /api/stripe/webhook',
+      // added since
+      'GET /api/health',
+      'GET /api/session',
+      'PATCH /api/videos/{id}',
+      'POST /api/videos/{id}/view',
+      'POST /api/videos/{id}/share',
+      'POST /api/videos/{id}/retry',
+      'GET /api/admin/videos',
+      'GET /api/admin/audit-log',
+      'GET /api/admin/payouts',
+      'PATCH /api/admin/payouts/{id}',
+      'GET /api/user/earnings',
+      'GET /api/user/analytics',
+      'GET /api/user/payouts',
+      'GET /api/user/refunds',
+      'GET /media/{path}',
+      'HEAD /media/{path}',
+    ];
+    expect(
+      operations()
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual([...expected].sort());
+  });
+
+  it('names only routes the server has', () => {
+    for (const { key, path, method } of operations()) {
+      const url = path.replace(/\{path\}$/, '*').replace(/\{(\w+)\}/g, ':$1');
+      expect(t.app.hasRoute({ method: method.toUpperCase() as 'GET', url }), key).toBe(true);
+    }
+  });
+
+  it('gives each operation a summary, a tag, its success answer and the { message } of its errors', () => {
+    for (const { key, operation } of operations()) {
+      expect(operation.summary, key).toBeTruthy();
+      expect(operation.tags?.length, key).toBe(1);
+      const statuses = Object.keys(operation.responses);
+      expect(
+        statuses.some((status) => status.startsWith('2')),
+        `${key}: a success answer`,
+      ).toBe(true);
+      // Any route may meet input it cannot take, or fail.
+      expect(statuses, key).toEqual(expect.arrayContaining(['400', '500']));
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.description, `${key} ${status}`).toBeTruthy();
+        if (Number(status) >= 400) {
+          expect(response.content?.['application/json']?.schema, `${key} ${status}`).toEqual({
+            $ref: '#/components/schemas/Message',
+          });
+        }
+      }
+    }
+  });
+
+  it('refers only to schemas it defines', () => {
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1]!);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(document.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+    }
+  });
+
+  it('describes a video with the winning selections as optional, and no field the server does not send', () => {
+    const video = document.components.schemas.Video as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(video.additionalProperties).toBe(false);
+    expect(video.properties).toHaveProperty('emailInformation');
+    expect(video.required).not.toContain('emailInformation');
+    expect(video.required).not.toContain('originalUrl');
+  });
+});
+
+describe('the response schemas', () => {
+  it('leave out what a route does not declare: the user never carries a password or its hash', async () => {
+    const user = await registerUser(t.app, {}, '10.13.0.1');
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { cookie: user.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json()).sort()).toEqual(
+      Object.keys((document.components.schemas.User as { properties: object }).properties).sort(),
+    );
+  });
+});
+
+describe('/api/docs', () => {
+  it('is the reference page, under the pages’ Content-Security-Policy, loading its code from this server', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src).toMatch(/^\/api\/docs\//);
+      const script = await t.app.inject({ method: 'GET', url: src });
+      expect(script.statusCode, src).toBe(200);
+    }
+  });
+
+  it('reads the same document as GET /api/openapi.json', async () => {
+    const fromUi = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(fromUi.json()).toEqual(document);
+  });
+});
