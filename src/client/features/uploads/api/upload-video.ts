@@ -8,6 +8,7 @@ import {
   STANDARD_UPLOAD_TIMEOUT_MS,
 } from '../../../../common/constants.js';
 import type { UploadResult } from '../../../../common/schemas/uploads.js';
+import type { Video } from '../../../../common/schemas/videos.js';
 import { messageForStatus, NETWORK_ERROR_MESSAGE, TIMEOUT_MESSAGE, UploadError } from './upload-errors';
 
 export interface UploadRequest {
@@ -101,7 +102,7 @@ function sendMultipart(request: UploadRequest, onPhase: OnPhase): Promise<number
       stop();
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve((JSON.parse(xhr.responseText) as { id: number }).id);
+          resolve((JSON.parse(xhr.responseText) as Video).id);
         } catch {
           reject(
             new UploadError(
