@@ -79,4 +79,31 @@ describe('SessionStore.load', () => {
     expect(held.calls()).toBe(2);
     expect(second.user?.isAdmin).toBe(true);
   });
+
+  it('does not keep a session looked up while it was being ended', async () => {
+    const held = heldLookup(() => user(7));
+    let finishDelete = () => {};
+    const db = {
+      delete: () => ({ where: () => new Promise<void>((resolve) => (finishDelete = resolve)) }),
+    } as unknown as Db;
+    const store = new SessionStore(db, held.lookup);
+    const signedIn = request('a');
+    const first = store.load(signedIn);
+    await Promise.resolve();
+    held.releaseAll();
+    await first;
+    const ending = store.end(signedIn); // logout: the row is being deleted
+    const meanwhile = store.load(request('a'));
+    await Promise.resolve();
+    held.releaseAll(); // this lookup still found the row
+    await meanwhile;
+    finishDelete();
+    await ending;
+    const after = request('a');
+    const load = store.load(after);
+    await Promise.resolve();
+    expect(held.calls()).toBe(3); // asked again, not served from the cache
+    held.releaseAll();
+    await load;
+  });
 });

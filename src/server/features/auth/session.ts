@@ -120,9 +120,12 @@ export class SessionStore {
 
   /** Ends the request's session (logout, or the old one at login). */
   async end(request: FastifyRequest): Promise<void> {
-    if (request.sessionId) {
-      this.forget((entry) => entry.sessionId === request.sessionId);
-      await deleteSession(this.db, request.sessionId);
+    const sessionId = request.sessionId;
+    if (sessionId) {
+      this.forget((entry) => entry.sessionId === sessionId);
+      await deleteSession(this.db, sessionId);
+      // A lookup that ran before the row was gone may have cached the session meanwhile.
+      this.forget((entry) => entry.sessionId === sessionId);
     }
     request.user = null;
     request.sessionId = null;
