@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { VideoListQuerySchema } from '../../../common/schemas/videos.js';
 import type { Db } from '../../db/client.js';
 import type { CatalogCache } from './catalog-cache.js';
-import { findVideo } from './videos-repository.js';
+import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { mayView } from './videos-service.js';
 
 /** The picture a page shows largest at first sight (its LCP element), where the path alone names it. */
@@ -13,7 +13,7 @@ export interface PagePictures {
   video(id: number): Promise<string | null>;
 }
 
-// The parsed query of `GET /api/videos` with no parameters: the same cache key as that request (routes.ts).
+// The parsed query of `GET /api/videos` with no parameters: the same cache entry as that request.
 const FIRST_PAGE = VideoListQuerySchema.parse({});
 
 /**
@@ -24,13 +24,11 @@ const FIRST_PAGE = VideoListQuerySchema.parse({});
 export function pagePictures(db: Db, catalog: CatalogCache, log: FastifyBaseLogger): PagePictures {
   return {
     async catalogFirst() {
-      const entry = catalog.get(JSON.stringify(FIRST_PAGE), () =>
-        catalog.deepPages.page(db, FIRST_PAGE, log),
-      );
-      return (await entry.rows)[0]?.video.thumbnailUrl ?? null;
+      const rows = await cachedCatalogPage(catalog, db, FIRST_PAGE, log).rows;
+      return rows[0]?.video.thumbnailUrl ?? null;
     },
     async video(id) {
-      const row = await catalog.video(id, () => findVideo(db, id, null)).rows;
+      const row = await cachedVideo(catalog, db, id).rows;
       return row && mayView(row, null) ? row.video.thumbnailUrl : null;
     },
   };

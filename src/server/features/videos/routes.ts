@@ -29,6 +29,7 @@ import {
   recordShare,
   type VideoWithCapper,
 } from './videos-repository.js';
+import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { editVideo, mayView, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
 import { HttpError, notFound } from '../../lib/http-errors.js';
 import { errorResponses, responseSerializer, tagRoutes } from '../../plugins/api-contract.js';
@@ -75,9 +76,7 @@ export async function videoRoutes(
             query.limit,
           )
         : [];
-    const key = JSON.stringify(query);
-    // Deep pages of the whole catalog start from a checkpoint (deep-pages.ts); any other page is OFFSET's.
-    const entry = catalog.get(key, () => catalog.deepPages.page(db, query, request.log));
+    const entry = cachedCatalogPage(catalog, db, query, request.log);
     const rows = await entry.rows;
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
@@ -124,7 +123,7 @@ export async function videoRoutes(
 
   /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */
   async function visibleVideo(request: FastifyRequest, id: number): Promise<VideoWithCapper> {
-    let row = await catalog.video(id, () => findVideo(db, id, null)).rows;
+    let row = await cachedVideo(catalog, db, id).rows;
     const viewer = viewerOf(request.user);
     if (!row || !mayView(row, viewer)) throw notFound('Video not found');
     // Its owner watches a video being processed (issue 12): its progress is read fresh, not from the cache.
@@ -150,7 +149,7 @@ export async function videoRoutes(
     async (request, reply) => {
       const viewer = viewerOf(request.user);
       if (viewer) return toPublicVideo(await visibleVideo(request, request.params.id), viewer);
-      const entry = catalog.video(request.params.id, () => findVideo(db, request.params.id, null));
+      const entry = cachedVideo(catalog, db, request.params.id);
       const row = await entry.rows;
       if (!row || !mayView(row, null)) throw notFound('Video not found');
       // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one video).
