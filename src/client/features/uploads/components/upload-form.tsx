@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import { flushSync } from 'react-dom';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircle, Upload as UploadIcon, X } from 'lucide-react';
 import { useForm } from 'react-hook-form';
@@ -61,13 +62,18 @@ export function UploadForm({ userId }: { userId: number }) {
   const [redirecting, setRedirecting] = useState(false);
   // issue 12: the percentage never goes back within one upload (a retried tus chunk is sent again, the
   // simulated ticker gives way to the real bytes); the next upload starts from nothing.
-  const upload = useUploadVideo((next) =>
-    setPhase((current) =>
-      current?.phase === 'uploading' && next.phase === 'uploading' && next.percent < current.percent
-        ? current
-        : next,
-    ),
-  );
+  const upload = useUploadVideo((next) => {
+    const apply = () =>
+      setPhase((current) =>
+        current?.phase === 'uploading' && next.phase === 'uploading' && next.percent < current.percent
+          ? current
+          : next,
+      );
+    // The last byte sent is drawn when it happens: a quick answer from the server would otherwise be batched
+    // into the same render, and 100% never shown before 'Processing' (spec 4). Called from upload events only.
+    if (next.phase === 'uploading' && next.percent === 100) flushSync(apply);
+    else apply();
+  });
 
   const {
     register,
