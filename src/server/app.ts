@@ -20,12 +20,15 @@ import { purchaseRoutes } from './features/purchases/routes.js';
 import { seoRoutes } from './features/seo/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
-import { registerMediaAndUploads } from './features/uploads/plugin.js';
+import { registerUploads } from './features/uploads/plugin.js';
 import { tusOpenApiPaths } from './features/uploads/tus-openapi.js';
 import { CatalogCache } from './features/videos/catalog-cache.js';
+import { mediaRoutes } from './features/videos/media-routes.js';
+import { mediaVideoRecords } from './features/videos/media-records.js';
 import { pagePictures } from './features/videos/page-pictures.js';
 import { videoRoutes } from './features/videos/routes.js';
 import { packageRoot } from './lib/package-root.js';
+import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
 import { RequestLogController } from './lib/request-log.js';
@@ -166,12 +169,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onPriceChange: (videoId) => cancelOpenIntentsForPriceChange(db, payments, videoId, app.log),
   });
   await app.register(adminRoutes, { db, storage, catalog });
-  await registerMediaAndUploads(app, {
+  // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
+  // rows and serves its files under /media/, and uploads queue its jobs.
+  const onVideoChanged = () => catalog.clear();
+  const mediaJobs = registerMediaJobs(app, {
     db,
-    databaseKind: database.kind,
+    videos: mediaVideoRecords(db),
     storage,
-    dataDir: config.dataDir,
-    catalog,
+    workRoot: path.join(config.dataDir, 'work'),
+    reclaimOnStart: database.kind === 'pglite',
+    onVideoChanged,
+  });
+  await app.register(mediaRoutes, { db, storage });
+  await registerUploads(app, {
+    db,
+    storage,
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+    onVideoChanged,
+    onJobQueued: () => mediaJobs.notify(),
   });
   // Stripe's SDK (~10 MB resident) is loaded only when its keys are set.
   const payments =

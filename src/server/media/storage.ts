@@ -108,7 +108,7 @@ export function mediaUrl(key: string): string {
   return `/media/${key}`;
 }
 
-/** A stored file's version: its size and modification time, the facts its ETag is made of (media/routes.ts). */
+/** A stored file's version: its size and modification time, the facts its ETag is made of (serve-file.ts). */
 export function mediaVersion(object: StoredObject): string {
   return `${object.size.toString(36)}-${object.modified.getTime().toString(36)}`;
 }

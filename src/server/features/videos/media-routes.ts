@@ -1,0 +1,59 @@
+// GET/HEAD /media/{key}: a video's files (thumbnail, MP4, HLS, original), sent by the media library
+// (media/serve-file.ts); who may have the original is this feature's rule (issue 4 'Server', docs/decisions/017).
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { downloadFileName } from '../../../common/download-name.js';
+import { NoBodySchema } from '../../../common/schemas/api.js';
+import type { Db } from '../../db/client.js';
+import { forbidden, notFound, unauthorized } from '../../lib/http-errors.js';
+import { findMediaFile, MEDIA_FILE_CONTENT, sendMediaFile } from '../../media/serve-file.js';
+import type { MediaStorage } from '../../media/storage.js';
+import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+import { findVideoRow, hasPurchased } from './videos-repository.js';
+
+/** The uploaded original: only its owner, its buyers and admins (issue 4; checkout's "direct download"). */
+const ORIGINAL_KEY = /^videos\/(\d+)\/original\.[a-z0-9]+$/i;
+
+type MediaRequest = FastifyRequest<{ Params: { '*': string }; Querystring: { v?: unknown } }>;
+
+export async function mediaRoutes(app: FastifyInstance, options: { db: Db; storage: MediaStorage }) {
+  const { db, storage } = options;
+  tagRoutes(app, 'Media');
+
+  /** Null for public media; for an original its download name, once the viewer may have it. */
+  async function authorise(request: FastifyRequest, key: string): Promise<string | null> {
+    const match = ORIGINAL_KEY.exec(key);
+    if (!match) return null;
+    const user = request.user;
+    if (!user) throw unauthorized('Sign in to download the original file.');
+    const video = await findVideoRow(db, Number(match[1]));
+    if (!video) throw notFound('Media file not found.');
+    if (video.userId === user.id || user.isAdmin || (await hasPurchased(db, user.id, video.id)))
+      return downloadFileName(video.title, path.extname(key).slice(1));
+    throw forbidden('Only the capper and buyers of this video can download the original file.');
+  }
+
+  app.route<{ Params: { '*': string }; Querystring: { v?: unknown } }>({
+    method: ['GET', 'HEAD'],
+    url: '/media/*',
+    exposeHeadRoute: false,
+    schema: {
+      summary: 'A media file',
+      description:
+        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download.",
+      response: {
+        200: { description: 'The file.', ...MEDIA_FILE_CONTENT },
+        206: { description: 'The byte range asked for (Range).', ...MEDIA_FILE_CONTENT },
+        304: NoBodySchema,
+        ...errorResponses(401, 403, 404, 416),
+      },
+    },
+    handler: async (request: MediaRequest, reply) => {
+      const key = request.params['*'];
+      const object = await findMediaFile(storage, key);
+      if (!object) throw notFound('Media file not found.');
+      const downloadName = await authorise(request, key);
+      return sendMediaFile(request, reply, storage, { key, object, downloadName });
+    },
+  });
+}
