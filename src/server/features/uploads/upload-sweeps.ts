@@ -1,0 +1,76 @@
+// The upload sweep: at start, hourly, and when app.sweepUploads() asks (docs/decisions/007).
+import { lstat, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Server } from '@tus/server';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { deleteExpiredUploads } from './uploads-repository.js';
+
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Multipart leftovers (files or folders) under uploads/incoming older than this belong to dead requests. */
+const INCOMING_STALE_MS = 24 * 60 * 60 * 1000;
+
+export function scheduleUploadSweeps(
+  app: FastifyInstance,
+  options: {
+    db: Db;
+    tus: Server;
+    uploadsDir: string;
+    /** Filled in here: runs the upload sweep now (after the one under way, if any); tests await it. */
+    sweep: { run: () => Promise<void> };
+  },
+): void {
+  const { db, tus } = options;
+
+  /**
+   * Unfinished uploads expire; multipart leftovers of a process that died mid-request go too, files and
+   * folders alike. A background task: every failure is logged and the sweep goes on; it never rejects
+   * (issue 11: a stale folder used to reject it unhandled and stop the server at every start).
+   */
+  const sweep = async (): Promise<void> => {
+    try {
+      await tus.cleanUpExpiredUploads();
+    } catch (err) {
+      app.log.warn({ err }, 'tus upload sweep failed');
+    }
+    try {
+      await deleteExpiredUploads(db);
+    } catch (err) {
+      app.log.warn({ err }, 'could not delete expired upload reservations');
+    }
+    const incoming = path.join(options.uploadsDir, 'incoming');
+    const cutoff = Date.now() - INCOMING_STALE_MS;
+    let names: string[] = [];
+    try {
+      names = await readdir(incoming);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT')
+        app.log.warn({ err }, 'could not list the incoming uploads folder');
+    }
+    for (const name of names) {
+      const entry = path.join(incoming, name);
+      try {
+        const info = await lstat(entry);
+        if (info.mtimeMs < cutoff) await rm(entry, { recursive: true, force: true });
+      } catch (err) {
+        app.log.warn({ err, entry: name }, 'could not remove a stale upload leftover');
+      }
+    }
+  };
+  let sweeping: Promise<void> = Promise.resolve();
+  const startSweep = () => {
+    sweeping = sweep().catch((err: unknown) => app.log.error({ err }, 'upload sweep failed'));
+  };
+  options.sweep.run = async () => {
+    await sweeping;
+    startSweep();
+    await sweeping;
+  };
+  const timer = setInterval(startSweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onReady', async () => startSweep());
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
+  });
+}
