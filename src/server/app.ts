@@ -9,24 +9,30 @@ import { HealthSchema } from '../common/schemas/api.js';
 import type { AppConfig } from '../common/schemas/app-config.js';
 import { proxyTrust, type Config } from './config.js';
 import type { Database } from './db/client.js';
-import { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './features/auth/routes.js';
-import { SessionStore } from './features/auth/session.js';
-import { deleteExpiredSessions } from './features/auth/sessions-repository.js';
-import { adminRoutes } from './features/admin/routes.js';
-import { earningsRoutes } from './features/earnings/routes.js';
+import {
+  DEFAULT_AUTH_RATE_LIMITS,
+  SessionStore,
+  authRoutes,
+  deleteExpiredSessions,
+  type AuthRateLimits,
+} from './features/auth/index.js';
+import { adminRoutes } from './features/admin/index.js';
+import { earningsRoutes } from './features/earnings/index.js';
 import { cancelOpenIntentsForPriceChange } from './features/payments/payments-service.js';
 import { paymentRoutes } from './features/payments/routes.js';
-import { purchaseRoutes } from './features/purchases/routes.js';
-import { seoRoutes } from './features/seo/routes.js';
+import { purchaseRoutes } from './features/purchases/index.js';
+import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerUploads } from './features/uploads/plugin.js';
 import { tusOpenApiPaths } from './features/uploads/tus-openapi.js';
-import { CatalogCache } from './features/videos/catalog-cache.js';
-import { mediaRoutes } from './features/videos/media-routes.js';
-import { mediaVideoRecords } from './features/videos/media-records.js';
-import { pagePictures } from './features/videos/page-pictures.js';
-import { videoRoutes } from './features/videos/routes.js';
+import {
+  CatalogCache,
+  mediaRoutes,
+  mediaVideoRecords,
+  pagePictures,
+  videoRoutes,
+} from './features/videos/index.js';
 import { packageRoot } from './lib/package-root.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage } from './media/storage.js';

@@ -5,8 +5,19 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
 import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
-import type { PagePictures } from '../features/videos/page-pictures.js';
 import { preferredEncoding } from '../lib/content-encoding.js';
+
+/**
+ * The picture a page shows largest at first sight (its LCP element), where the path alone names it.
+ * Declared here, filled in by the videos feature (features/videos/page-pictures.ts): this plugin knows no
+ * feature (issue 13).
+ */
+export interface PagePictures {
+  /** `/videos`: the first card's thumbnail, newest first, as a signed-out visitor sees it. */
+  catalogFirst(): Promise<string | null>;
+  /** `/video/{id}`: the video's thumbnail, if everyone may see the video. */
+  video(id: number): Promise<string | null>;
+}
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

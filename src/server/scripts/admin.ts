@@ -5,13 +5,7 @@ import { parseArgs } from 'node:util';
 import { LoginSchema } from '../../common/schemas/auth.js';
 import { loadConfig } from '../config.js';
 import { openConfiguredDatabase } from '../db/client.js';
-import { ensureAdmin } from '../features/auth/auth-service.js';
-import {
-  backfillUsernameKeys,
-  findUserByUsername,
-  findSimilarUser,
-  setAdmin,
-} from '../features/auth/users-repository.js';
+import { ensureAdmin, newAdminNameProblem, promoteAdmin } from '../features/auth/index.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 
 const USAGE =
@@ -31,28 +25,18 @@ async function main(): Promise<number> {
   const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
-    // The same username lookups as sign-in (normalised key, issue 11): accounts from before need their keys.
-    await backfillUsernameKeys(database.db);
     if (command === 'promote') {
-      const user = await findUserByUsername(database.db, username);
+      const user = await promoteAdmin(database.db, username);
       if (!user) {
         console.error(`No user named ${username}.`);
         return 1;
       }
-      await setAdmin(database.db, user.id, true);
       console.log(`${user.username} is now an admin.`);
       return 0;
     }
-    const existing = await findUserByUsername(database.db, username);
-    if (existing) {
-      console.error(`${existing.username} already exists: use "promote" to make them an admin.`);
-      return 1;
-    }
-    const similar = await findSimilarUser(database.db, username);
-    if (similar) {
-      console.error(
-        `${username} is too similar to the existing user ${similar.username}: choose another name.`,
-      );
+    const problem = await newAdminNameProblem(database.db, username);
+    if (problem) {
+      console.error(problem);
       return 1;
     }
     const password = values.password ?? randomBytes(12).toString('base64url');

@@ -15,15 +15,16 @@ import { CATEGORIES } from '../../common/constants.js';
 import { buildApp, loggerOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openConfiguredDatabase, type Database, type Db } from '../db/client.js';
-import { findUserByUsername } from '../features/auth/users-repository.js';
+import { findUserByUsername } from '../features/auth/index.js';
 import {
   DEMO_CAPPERS,
   DEMO_PASSWORD,
   DEMO_USERNAMES,
   EXTERNAL_LINKS,
   MATCHUPS,
-} from '../features/demo/demo-content.js';
-import { localUrl, seedDemo } from '../features/demo/demo-seed.js';
+  localUrl,
+  seedDemo,
+} from '../features/demo/index.js';
 import { rowsOf } from '../db/rows.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run, useMediaTools } from '../media/ffmpeg.js';

@@ -1,6 +1,8 @@
 import { asc, count, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { auditLog, users, videos } from '../../db/schema.js';
+import { auditLog, payoutRequests, users, videos } from '../../db/schema.js';
+
+type PayoutRow = typeof payoutRequests.$inferSelect;
 
 export async function listUsers(db: Executor, page: { limit: number; offset: number }) {
   return db.select().from(users).orderBy(asc(users.id)).limit(page.limit).offset(page.offset);
@@ -52,4 +54,43 @@ export async function listAuditLog(db: Executor, page: { limit: number; offset: 
     .offset(page.offset);
   const [total] = await db.select({ n: count() }).from(auditLog);
   return { rows, total: Number(total?.n ?? 0) };
+}
+
+// Payout requests as the admin's Payouts tab reads and decides them (the capper's own side is earnings').
+export async function listAllPayouts(db: Executor, page: { limit: number; offset: number }) {
+  return db
+    .select({ payout: payoutRequests, username: users.username })
+    .from(payoutRequests)
+    .innerJoin(users, eq(users.id, payoutRequests.userId))
+    .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** Whose request it is, read before any lock: the capper's row is locked before the request's. */
+export async function findPayoutOwner(db: Executor, id: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: payoutRequests.userId })
+    .from(payoutRequests)
+    .where(eq(payoutRequests.id, id))
+    .limit(1);
+  return row?.userId;
+}
+
+export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
+  return row;
+}
+
+export async function setPayoutStatus(
+  tx: Executor,
+  id: number,
+  change: { status: 'paid' | 'rejected'; decidedBy: number },
+): Promise<PayoutRow> {
+  const [row] = await tx
+    .update(payoutRequests)
+    .set({ status: change.status, decidedBy: change.decidedBy, decidedAt: new Date() })
+    .where(eq(payoutRequests.id, id))
+    .returning();
+  return row!;
 }

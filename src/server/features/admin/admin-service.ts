@@ -6,16 +6,25 @@ import {
   type AuditEntry,
   type AuditLogPage,
 } from '../../../common/schemas/admin.js';
-import { badRequest, forbidden, notFound } from '../../lib/http-errors.js';
+import {
+  negativeBalanceMessage,
+  type AdminPayout,
+  type Payout,
+  type PayoutDecision,
+} from '../../../common/schemas/earnings.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.js';
 import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
-import { findUserById, type UserRow } from '../auth/users-repository.js';
-import { lockUserBalance } from '../earnings/earnings-repository.js';
-import { ledger } from '../earnings/earnings-service.js';
-import { deleteVideo, findVideoRow } from '../videos/videos-repository.js';
+import { findUserById, type UserRow } from '../auth/index.js';
+import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
+import { deleteVideo, findVideoRow } from '../videos/index.js';
 import {
   deleteUser,
+  findPayoutForUpdate,
+  findPayoutOwner,
+  listAllPayouts,
   listAuditLog,
   setManualEarnings,
+  setPayoutStatus,
   videoIdsOfUser,
   writeAudit,
 } from './admin-repository.js';
@@ -135,4 +144,45 @@ export async function getAuditLog(db: Db, page: { limit: number; offset: number 
       createdAt: entry.createdAt.toISOString(),
     })),
   };
+}
+
+/** The admin's Payouts tab: every request, newest first, with its capper's name. */
+export async function listPayouts(db: Db, page: { limit: number; offset: number }): Promise<AdminPayout[]> {
+  const rows = await listAllPayouts(db, page);
+  return rows.map(({ payout, username }) => ({ ...toPayoutRequest(payout), username }));
+}
+
+/**
+ * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
+ * is refused while the capper's ledger is below zero (sales refunded after the request; issue 11): the
+ * capper's row is locked first, as for payout requests and bonus changes, so none of them can race this.
+ */
+export async function decidePayout(
+  db: Db,
+  adminId: number,
+  payoutId: number,
+  status: PayoutDecision,
+): Promise<Payout> {
+  return db.transaction(async (tx) => {
+    const owner = await findPayoutOwner(tx, payoutId);
+    if (owner === undefined) throw notFound('Payout request not found');
+    const user = await lockUserBalance(tx, owner);
+    const payout = await findPayoutForUpdate(tx, payoutId);
+    if (!payout) throw notFound('Payout request not found');
+    if (payout.status !== 'pending') throw conflict(`This payout request is already ${payout.status}.`);
+    if (status === 'paid' && user) {
+      const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
+      if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
+    }
+    const row = await setPayoutStatus(tx, payoutId, { status, decidedBy: adminId });
+    await writeAudit(tx, {
+      actorId: adminId,
+      action: `payout.${status}`,
+      targetType: 'payout_request',
+      targetId: payoutId,
+      before: { status: payout.status },
+      after: { status },
+    });
+    return toPayoutRequest(row);
+  });
 }

@@ -2,26 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MessageSchema } from '../../../common/schemas/api.js';
 import { AdminUserSchema, AuditLogPageSchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
+import { AdminPayoutSchema, PayoutDecisionSchema, PayoutSchema } from '../../../common/schemas/earnings.js';
 import {
   AdminPageQuerySchema,
   AuditLogQuerySchema,
   IdParamsSchema,
+  PayoutIdParamsSchema,
   UserIdParamsSchema,
 } from '../../../common/schemas/ids.js';
 import { VideoListSchema } from '../../../common/schemas/videos.js';
 import type { Db } from '../../db/client.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
-import { currentUser, requireAdmin } from '../auth/session.js';
-import type { CatalogCache } from '../videos/catalog-cache.js';
-import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
-import { listAllVideos } from '../videos/videos-repository.js';
+import { currentUser, requireAdmin } from '../auth/index.js';
+import { listAllVideos, toPublicVideo, viewerOf, type CatalogCache } from '../videos/index.js';
 import { listUsers } from './admin-repository.js';
 import {
   adminDeleteUser,
   adminDeleteVideo,
   adminSetManualEarnings,
+  decidePayout,
   getAuditLog,
+  listPayouts,
   toAdminUser,
 } from './admin-service.js';
 
@@ -138,5 +140,32 @@ export async function adminRoutes(
       app.sessions.invalidateUser(request.params.userId);
       return user;
     },
+  );
+
+  api.get(
+    '/api/admin/payouts',
+    {
+      schema: {
+        summary: 'Every payout request, with its capper',
+        querystring: AdminPageQuerySchema,
+        response: { 200: AdminPayoutSchema.array(), ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => listPayouts(db, request.query),
+  );
+
+  api.patch(
+    '/api/admin/payouts/:id',
+    {
+      schema: {
+        summary: 'Mark a payout request paid, or reject it',
+        description:
+          "Only a pending request (409 otherwise); not paid while the capper's balance is below zero (409).",
+        params: PayoutIdParamsSchema,
+        body: PayoutDecisionSchema,
+        response: { 200: PayoutSchema, ...ADMIN_ERRORS, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => decidePayout(db, currentUser(request).id, request.params.id, request.body.status),
   );
 }

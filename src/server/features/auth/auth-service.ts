@@ -96,6 +96,26 @@ export async function authenticate(
   return user;
 }
 
+/** `npm run admin -- promote <username>`: that user, now an admin; undefined when nobody has the name. */
+export async function promoteAdmin(db: Db, username: string): Promise<UserRow | undefined> {
+  // The same username lookups as sign-in (normalised key, issue 11): accounts from before need their keys.
+  await backfillUsernameKeys(db);
+  const user = await findUserByUsername(db, username);
+  if (user) await setAdmin(db, user.id, true);
+  return user;
+}
+
+/** Why `npm run admin -- create <username>` must not create that name (taken, or like a taken one); null if free. */
+export async function newAdminNameProblem(db: Db, username: string): Promise<string | null> {
+  await backfillUsernameKeys(db);
+  const existing = await findUserByUsername(db, username);
+  if (existing) return `${existing.username} already exists: use "promote" to make them an admin.`;
+  const similar = await findSimilarUser(db, username);
+  if (similar)
+    return `${username} is too similar to the existing user ${similar.username}: choose another name.`;
+  return null;
+}
+
 /**
  * ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (docs/decisions/000
  * 'Running it').

@@ -1,4 +1,4 @@
-import { desc, eq, inArray, and, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payoutRequests, users } from '../../db/schema.js';
 
@@ -41,42 +41,4 @@ export async function listPayoutsOfUser(db: Executor, userId: number): Promise<P
     .where(eq(payoutRequests.userId, userId))
     .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
     .limit(500);
-}
-
-export async function listAllPayouts(db: Executor, page: { limit: number; offset: number }) {
-  return db
-    .select({ payout: payoutRequests, username: users.username })
-    .from(payoutRequests)
-    .innerJoin(users, eq(users.id, payoutRequests.userId))
-    .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
-    .limit(page.limit)
-    .offset(page.offset);
-}
-
-/** Whose request it is, read before any lock: the capper's row is locked before the request's. */
-export async function findPayoutOwner(db: Executor, id: number): Promise<number | undefined> {
-  const [row] = await db
-    .select({ userId: payoutRequests.userId })
-    .from(payoutRequests)
-    .where(eq(payoutRequests.id, id))
-    .limit(1);
-  return row?.userId;
-}
-
-export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
-  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
-  return row;
-}
-
-export async function setPayoutStatus(
-  tx: Executor,
-  id: number,
-  change: { status: 'paid' | 'rejected'; decidedBy: number },
-): Promise<PayoutRow> {
-  const [row] = await tx
-    .update(payoutRequests)
-    .set({ status: change.status, decidedBy: change.decidedBy, decidedAt: new Date() })
-    .where(eq(payoutRequests.id, id))
-    .returning();
-  return row!;
 }

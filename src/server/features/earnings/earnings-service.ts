@@ -2,24 +2,14 @@ import type { Db, Executor } from '../../db/client.js';
 import { centsToDollars, dollarsToCents, payoutBreakdown } from '../../../common/money.js';
 import {
   OVERDRAW_MESSAGE,
-  negativeBalanceMessage,
   type Earnings,
   type Payout,
   type PayoutRequestInput,
   type PayoutStatus,
 } from '../../../common/schemas/earnings.js';
-import { badRequest, conflict, notFound } from '../../lib/http-errors.js';
-import { writeAudit } from '../admin/admin-repository.js';
-import { salesTotals } from '../purchases/purchases-repository.js';
-import {
-  findPayoutForUpdate,
-  findPayoutOwner,
-  insertPayout,
-  lockUserBalance,
-  payoutsHeldCents,
-  setPayoutStatus,
-  type PayoutRow,
-} from './earnings-repository.js';
+import { badRequest, notFound } from '../../lib/http-errors.js';
+import { salesTotals } from '../purchases/index.js';
+import { insertPayout, lockUserBalance, payoutsHeldCents, type PayoutRow } from './earnings-repository.js';
 
 export function toPayoutRequest(row: PayoutRow): Payout {
   return {
@@ -79,41 +69,6 @@ export async function requestPayout(db: Db, userId: number, input: PayoutRequest
       paymentMethod: input.paymentMethod,
       accountDetails: input.accountDetails,
       status: 'pending',
-    });
-    return toPayoutRequest(row);
-  });
-}
-
-/**
- * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
- * is refused while the capper's ledger is below zero (sales refunded after the request; issue 11): the
- * capper's row is locked first, as for payout requests and bonus changes, so none of them can race this.
- */
-export async function decidePayout(
-  db: Db,
-  adminId: number,
-  payoutId: number,
-  status: 'paid' | 'rejected',
-): Promise<Payout> {
-  return db.transaction(async (tx) => {
-    const owner = await findPayoutOwner(tx, payoutId);
-    if (owner === undefined) throw notFound('Payout request not found');
-    const user = await lockUserBalance(tx, owner);
-    const payout = await findPayoutForUpdate(tx, payoutId);
-    if (!payout) throw notFound('Payout request not found');
-    if (payout.status !== 'pending') throw conflict(`This payout request is already ${payout.status}.`);
-    if (status === 'paid' && user) {
-      const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
-      if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
-    }
-    const row = await setPayoutStatus(tx, payoutId, { status, decidedBy: adminId });
-    await writeAudit(tx, {
-      actorId: adminId,
-      action: `payout.${status}`,
-      targetType: 'payout_request',
-      targetId: payoutId,
-      before: { status: payout.status },
-      after: { status },
     });
     return toPayoutRequest(row);
   });

@@ -1,30 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AnalyticsQuerySchema, AnalyticsSchema } from '../../../common/schemas/analytics.js';
-import {
-  AdminPayoutSchema,
-  EarningsSchema,
-  PayoutDecisionSchema,
-  PayoutRequestSchema,
-  PayoutSchema,
-} from '../../../common/schemas/earnings.js';
-import { AdminPageQuerySchema, PayoutIdParamsSchema } from '../../../common/schemas/ids.js';
+import { EarningsSchema, PayoutRequestSchema, PayoutSchema } from '../../../common/schemas/earnings.js';
 import type { Db } from '../../db/client.js';
 import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
-import { currentUser, requireAdmin, requireUser } from '../auth/session.js';
-import { listAllPayouts, listPayoutsOfUser } from './earnings-repository.js';
+import { currentUser, requireUser } from '../auth/index.js';
+import { listPayoutsOfUser } from './earnings-repository.js';
 import { getAnalytics } from './analytics-service.js';
-import { decidePayout, getEarnings, requestPayout, toPayoutRequest } from './earnings-service.js';
+import { getEarnings, requestPayout, toPayoutRequest } from './earnings-service.js';
 
 export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // A capper's own money: every route here is for the signed-in user (401 otherwise), checked once here.
+  app.addHook('preHandler', requireUser);
   tagRoutes(app, 'Earnings');
 
   api.get(
     '/api/user/earnings',
     {
-      preHandler: requireUser,
       schema: {
         summary: "The signed-in capper's earnings",
         description: 'Sales and bonus, their total, and what is still available for payouts.',
@@ -40,7 +34,6 @@ export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) 
   api.get(
     '/api/user/analytics',
     {
-      preHandler: requireUser,
       schema: {
         summary: "The signed-in capper's sales, revenue and views over time",
         querystring: AnalyticsQuerySchema,
@@ -53,7 +46,6 @@ export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) 
   api.get(
     '/api/user/payouts',
     {
-      preHandler: requireUser,
       schema: {
         summary: "The signed-in capper's payout requests",
         response: { 200: PayoutSchema.array(), ...errorResponses(401) },
@@ -68,7 +60,6 @@ export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) 
   api.post(
     '/api/payout-request',
     {
-      preHandler: requireUser,
       schema: {
         summary: 'Request a payout',
         description: 'At least $1.00 and at most the available earnings; PickReel keeps a 10 % fee.',
@@ -80,37 +71,5 @@ export async function earningsRoutes(app: FastifyInstance, options: { db: Db }) 
       const payout = await requestPayout(db, currentUser(request).id, request.body);
       return reply.code(201).send(payout);
     },
-  );
-
-  api.get(
-    '/api/admin/payouts',
-    {
-      preHandler: requireAdmin,
-      schema: {
-        summary: 'Every payout request, with its capper',
-        querystring: AdminPageQuerySchema,
-        response: { 200: AdminPayoutSchema.array(), ...errorResponses(401, 403) },
-      },
-    },
-    async (request) => {
-      const rows = await listAllPayouts(db, request.query);
-      return rows.map(({ payout, username }) => ({ ...toPayoutRequest(payout), username }));
-    },
-  );
-
-  api.patch(
-    '/api/admin/payouts/:id',
-    {
-      preHandler: requireAdmin,
-      schema: {
-        summary: 'Mark a payout request paid, or reject it',
-        description:
-          "Only a pending request (409 otherwise); not paid while the capper's balance is below zero (409).",
-        params: PayoutIdParamsSchema,
-        body: PayoutDecisionSchema,
-        response: { 200: PayoutSchema, ...errorResponses(401, 403, 404, 409) },
-      },
-    },
-    async (request) => decidePayout(db, currentUser(request).id, request.params.id, request.body.status),
   );
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { capperColumns } from '../videos/videos-repository.js';
+import { capperColumns } from '../videos/index.js';
 import { purchases, sales, users, videos } from '../../db/schema.js';
 
 export type PurchaseRow = typeof purchases.$inferSelect;

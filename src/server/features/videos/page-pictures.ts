@@ -1,17 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { VideoListQuerySchema } from '../../../common/schemas/videos.js';
 import type { Db } from '../../db/client.js';
+import type { PagePictures } from '../../plugins/client.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { mayView } from './videos-service.js';
-
-/** The picture a page shows largest at first sight (its LCP element), where the path alone names it. */
-export interface PagePictures {
-  /** `/videos`: the first card's thumbnail, newest first, as a signed-out visitor sees it. */
-  catalogFirst(): Promise<string | null>;
-  /** `/video/{id}`: the video's thumbnail, if everyone may see the video. */
-  video(id: number): Promise<string | null>;
-}
 
 // The parsed query of `GET /api/videos` with no parameters: the same cache entry as that request.
 const FIRST_PAGE = VideoListQuerySchema.parse({});

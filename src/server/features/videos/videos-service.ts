@@ -3,7 +3,7 @@ import { dollarsToCents, centsToDollars } from '../../../common/money.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '../../../common/schemas/videos.js';
 import { forbidden, notFound } from '../../lib/http-errors.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
-import type { UserRow } from '../auth/users-repository.js';
+import type { UserRow } from '../auth/index.js';
 import {
   deleteVideo,
   findVideo,
