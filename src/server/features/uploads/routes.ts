@@ -25,8 +25,8 @@ import { badRequest, HttpError } from '../../lib/http-errors.js';
 import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
-import { currentUser, requireUser } from '../auth/session.js';
-import { getVisibleVideo, toPublicVideo, viewerOf } from '../videos/videos-service.js';
+import { currentUser, requireUser } from '../auth/index.js';
+import { getVisibleVideo, toPublicVideo, viewerOf } from '../videos/index.js';
 import { registerTus } from './tus.js';
 import {
   createExternalVideo,
@@ -58,6 +58,8 @@ interface ReceivedFile {
 export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOptions) {
   const { db } = options;
   const effects: UploadEffects = options;
+  // Every upload route, tus's included, is for the signed-in user (401 otherwise): one hook for them all.
+  app.addHook('preHandler', requireUser);
   tagRoutes(app, 'Uploads');
   const incomingDir = path.join(options.uploadsDir, 'incoming');
   await mkdir(incomingDir, { recursive: true });
@@ -137,7 +139,6 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
   api.post(
     '/api/videos',
     {
-      preHandler: requireUser,
       config: { multipartBody: UploadFormDataSchema },
       schema: {
         summary: 'Upload a video (up to 50 MB) or add a link',
@@ -177,7 +178,6 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
   api.post(
     '/api/videos/:id/retry',
     {
-      preHandler: requireUser,
       schema: {
         summary: 'Process a failed upload again',
         description: 'The owner, for a file whose processing failed (409 otherwise).',

@@ -19,7 +19,7 @@ import type { MediaStorage } from '../../media/storage.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { readyBytes, sendReadyBytes } from './ready-bytes.js';
 import { ViewCounter } from './view-counter.js';
-import { currentUser, requireUser } from '../auth/session.js';
+import { currentUser, requireUser } from '../auth/index.js';
 import {
   hasPurchased,
   listRecentUnreadyVideosOfUser,
@@ -173,67 +173,70 @@ export async function videoRoutes(
     },
   );
 
-  api.get(
-    '/api/user/videos',
-    {
-      preHandler: requireUser,
-      schema: {
-        summary: "The signed-in capper's own videos",
-        description: 'Newest first, in every state (processing and failed ones too).',
-        querystring: OwnVideosQuerySchema,
-        response: { 200: VideoListSchema, ...errorResponses(401) },
-      },
-    },
-    async (request) => {
-      const user = currentUser(request);
-      const viewer = viewerOf(user);
-      const rows = await listVideosOfUser(db, user.id, request.query);
-      return rows.map((row) => toPublicVideo(row, viewer));
-    },
-  );
+  // A capper's own videos and their changes: signed in only (401 otherwise), checked once for the group.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', requireUser);
+    const own = signedIn.withTypeProvider<ZodTypeProvider>();
 
-  api.patch(
-    '/api/videos/:id',
-    {
-      preHandler: requireUser,
-      schema: {
-        summary: "Edit a video's details",
-        description: 'The owner or an admin. A new price cancels the open payment intents at the old one.',
-        params: VideoIdParamsSchema,
-        body: VideoUpdateSchema,
-        response: { 200: VideoSchema, ...errorResponses(401, 403, 404) },
+    own.get(
+      '/api/user/videos',
+      {
+        schema: {
+          summary: "The signed-in capper's own videos",
+          description: 'Newest first, in every state (processing and failed ones too).',
+          querystring: OwnVideosQuerySchema,
+          response: { 200: VideoListSchema, ...errorResponses(401) },
+        },
       },
-    },
-    async (request) => {
-      const video = await editVideo(
-        db,
-        request.params.id,
-        request.body,
-        viewerOf(currentUser(request))!,
-        options.onPriceChange,
-      );
-      catalog.clear();
-      return video;
-    },
-  );
+      async (request) => {
+        const user = currentUser(request);
+        const viewer = viewerOf(user);
+        const rows = await listVideosOfUser(db, user.id, request.query);
+        return rows.map((row) => toPublicVideo(row, viewer));
+      },
+    );
 
-  api.delete(
-    '/api/videos/:id',
-    {
-      preHandler: requireUser,
-      schema: {
-        summary: 'Delete a video',
-        description: 'The owner or an admin. Its purchases go with it; its sales keep their amount.',
-        params: VideoIdParamsSchema,
-        response: { 200: MessageSchema, ...errorResponses(401, 403, 404) },
+    own.patch(
+      '/api/videos/:id',
+      {
+        schema: {
+          summary: "Edit a video's details",
+          description: 'The owner or an admin. A new price cancels the open payment intents at the old one.',
+          params: VideoIdParamsSchema,
+          body: VideoUpdateSchema,
+          response: { 200: VideoSchema, ...errorResponses(401, 403, 404) },
+        },
       },
-    },
-    async (request) => {
-      await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
-      catalog.clear();
-      return { message: 'Video deleted' };
-    },
-  );
+      async (request) => {
+        const video = await editVideo(
+          db,
+          request.params.id,
+          request.body,
+          viewerOf(currentUser(request))!,
+          options.onPriceChange,
+        );
+        catalog.clear();
+        return video;
+      },
+    );
+
+    own.delete(
+      '/api/videos/:id',
+      {
+        schema: {
+          summary: 'Delete a video',
+          description: 'The owner or an admin. Its purchases go with it; its sales keep their amount.',
+          params: VideoIdParamsSchema,
+          response: { 200: MessageSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
+        catalog.clear();
+        return { message: 'Video deleted' };
+      },
+    );
+  });
 
   /** An anonymous viewer is known only by a keyed hash of their address: no raw IPs kept for views or shares. */
   const viewerKeyOf = (request: FastifyRequest) =>
