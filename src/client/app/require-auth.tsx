@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { PageSpinner } from '../components/ui/spinner';
 import { toast } from '../components/ui/use-toast';
-import { useUser } from '../features/auth/api/get-user';
+import { useUser } from '../features/auth';
 import { authPath, useReturnPath } from '../lib/auth-redirect';
 
 type RequireAuthProps = { children: ReactNode; admin?: boolean };

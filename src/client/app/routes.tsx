@@ -29,7 +29,7 @@ const EditVideoPage = lazyPage(
   (m) => m.EditVideoPage,
 );
 const DashboardPage = lazyPage(
-  () => import('../features/purchases/pages/dashboard-page'),
+  () => import('./pages/dashboard-page'),
   (m) => m.DashboardPage,
 );
 const AnalyticsPage = lazyPage(

@@ -3,7 +3,7 @@ import { House, Upload } from 'lucide-react';
 import { NAV_SHADOW_SCROLL_PX } from '../../../common/constants.js';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
-import { useUser } from '../../features/auth/api/get-user';
+import { useUser } from '../../features/auth';
 import { authPath, useReturnPath } from '../../lib/auth-redirect';
 import { cn } from '../../lib/cn';
 import { BrandLink } from './brand';

@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { VideoThumbnail } from '../../../components/video-thumbnail';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
 import { formatDuration, formatShortDate } from '../../../lib/format';
-import { DownloadOriginalLink } from '../../videos/components/download-original-link';
+import { DownloadOriginalLink } from '../../videos';
 import { playableOf, PurchasePlayer } from './purchase-player';
 import { durationText, formatDetails, SelectionsDialog } from './selections-dialog';
 

@@ -1,7 +1,7 @@
 import { Card, CardContent } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth/api/get-user';
+import { useUser } from '../../auth';
 import { UploadForm } from '../components/upload-form';
 
 /** /upload (spec 2): behind RequireAuth, which sends a signed-out visitor to /auth. */

@@ -5,7 +5,7 @@ import { formatWholeDollars } from '../../../../common/money.js';
 import type { Video } from '../../../../common/schemas/videos.js';
 import { buttonClasses } from '../../../components/ui/button';
 import { authPath } from '../../../lib/auth-redirect';
-import { useUser } from '../../auth/api/get-user';
+import { useUser } from '../../auth';
 import { useInlinePlayback } from './use-inline-playback';
 import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
 

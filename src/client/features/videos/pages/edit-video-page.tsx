@@ -5,7 +5,7 @@ import { Card, CardContent } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth/api/get-user';
+import { useUser } from '../../auth';
 import { parseVideoId, useVideo } from '../api/get-video';
 import { EditVideoForm } from '../components/edit-video-form';
 import { VideoGridError } from '../components/video-grid';

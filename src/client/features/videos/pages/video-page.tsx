@@ -10,7 +10,7 @@ import { authPath } from '../../../lib/auth-redirect';
 import { errorMessage, errorStatus } from '../../../lib/error-message';
 import { formatDuration } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth/api/get-user';
+import { useUser } from '../../auth';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { useVideoPurchased } from '../api/get-video-purchased';

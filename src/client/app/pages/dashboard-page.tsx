@@ -1,22 +1,20 @@
+// The dashboard composes four features (auth, videos, purchases, earnings) and owns no data of its own, so
+// it lives in the app layer with the router rather than inside one of them (issue 13; a `dashboard` feature
+// would be a folder holding this one page).
 import type { ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { AlertTriangle, BarChart3, Film, ShoppingBag, Upload } from 'lucide-react';
-import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../../components/stat-tile';
-import { buttonClasses } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { cn } from '../../../lib/cn';
-import { errorMessage } from '../../../lib/error-message';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth/api/get-user';
-import { useEarnings } from '../../earnings/api/get-earnings';
-import { EarningsTile } from '../../earnings/components/earnings-tile';
-import { PayoutRequests } from '../../earnings/components/payout-requests';
-import { VideoCard } from '../../videos/components/video-card';
-import { usePurchases } from '../api/get-purchases';
-import { useUserVideos } from '../../videos/api/get-user-videos';
-import { PurchaseCard } from '../components/purchase-card';
-import { RefundedPayments } from '../components/refunded-payments';
+import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../components/stat-tile';
+import { buttonClasses } from '../../components/ui/button';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { cn } from '../../lib/cn';
+import { errorMessage } from '../../lib/error-message';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useUser } from '../../features/auth';
+import { EarningsTile, PayoutRequests, useEarnings } from '../../features/earnings';
+import { PurchaseCard, RefundedPayments, usePurchases } from '../../features/purchases';
+import { useUserVideos, VideoCard } from '../../features/videos';
 
 type DashboardTab = 'uploads' | 'purchased';
 
