@@ -2,9 +2,29 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
+
+// Import directions (issue 13, docs/decisions/018): the elements of each side and what each may import.
+const sameSide = { side: '{{ from.element.captured.side }}' };
+const common = { to: { element: { type: 'common' } } };
+const sharedOfSide = { to: { element: { type: 'shared', captured: sameSide } } };
+/** Another feature, through its public entry only. */
+const featureEntry = {
+  to: { element: { type: 'feature', captured: sameSide, fileInternalPath: 'index.ts' } },
+};
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'drizzle/', 'data/', 'test-results/', 'playwright-report/', '.data-*/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'drizzle/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      '.data-*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,10 +42,51 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    // common/ is shared by both sides: it must never import either.
-    files: ['src/common/**/*.ts'],
+    // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
+    // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
+    // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/
+    // (each a lazy chunk). The server and the client never import each other. Tests are outside the zones.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      // Resolves the server's NodeNext `./x.js` to x.ts, and the client's extensionless imports.
+      'import/resolver': { typescript: { project: 'tsconfig.json' } },
+      // First match wins: the feature and app folders before the rest of each side.
+      'boundaries/elements': [
+        { type: 'common', pattern: 'src/common', partialMatch: false },
+        { type: 'feature', pattern: 'src/*/features/*', capture: ['side', 'feature'], partialMatch: false },
+        { type: 'app', pattern: 'src/*/{app,scripts}', capture: ['side'], partialMatch: false },
+        { type: 'shared', pattern: 'src/*/*', capture: ['side', 'folder'], partialMatch: false },
+        // What sits at a side's root: app.ts, main.ts and config.ts; main.tsx and prerender-home.tsx.
+        { type: 'app', pattern: 'src/*', capture: ['side'], partialMatch: false },
+      ],
+    },
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/client/**'] }],
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            { from: { element: { type: 'common' } }, allow: [common] },
+            { from: { element: { type: 'shared' } }, allow: [common, sharedOfSide] },
+            { from: { element: { type: 'feature' } }, allow: [common, sharedOfSide, featureEntry] },
+            {
+              from: { element: { type: 'app' } },
+              allow: [
+                common,
+                sharedOfSide,
+                featureEntry,
+                { to: { element: { type: 'app', captured: sameSide } } },
+                {
+                  to: {
+                    element: { type: 'feature', captured: { side: 'client' }, fileInternalPath: 'pages/*' },
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
     },
   },
 );
