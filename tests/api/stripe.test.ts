@@ -148,6 +148,42 @@ describe('Stripe webhook', () => {
     expect(await count(sql`select count(*) as n from purchases where user_id = ${buyer.id}`)).toBe(1);
   });
 
+  it('handles an event delivered twice at once only once, and records it once', async () => {
+    const { buyer, intent } = await setUp();
+    succeed(stripe.intents.get(intent.paymentIntentId)!);
+    const retrieves = () =>
+      stripe.requests.filter(
+        (r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.paymentIntentId}`,
+      ).length;
+    const before = retrieves();
+    const event = succeededEvent('evt_concurrent_1', intent.paymentIntentId);
+    const answers = await Promise.all([webhook(event), webhook(event)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    // One delivery handled it; the other was told it is a duplicate, without asking Stripe again.
+    expect(answers.map((answer) => answer.json())).toEqual(
+      expect.arrayContaining([{ received: true }, { received: true, duplicate: true }]),
+    );
+    expect(retrieves() - before).toBe(1);
+    expect(await count(sql`select count(*) as n from purchases where user_id = ${buyer.id}`)).toBe(1);
+    expect(await count(sql`select count(*) as n from webhook_events where id = 'evt_concurrent_1'`)).toBe(1);
+  });
+
+  it("records an event only once handled, so Stripe's retry after a failed delivery is handled", async () => {
+    const { buyer, intent } = await setUp(1500);
+    const remote = stripe.intents.get(intent.paymentIntentId)!;
+    succeed(remote);
+    remote.amount_received = 100;
+    const event = succeededEvent('evt_retry_1', intent.paymentIntentId);
+    const failed = await webhook(event);
+    expect(failed.statusCode).toBe(400);
+    expect(await count(sql`select count(*) as n from webhook_events where id = 'evt_retry_1'`)).toBe(0);
+    remote.amount_received = 1500;
+    const retried = await webhook(event);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toEqual({ received: true });
+    expect(await count(sql`select count(*) as n from purchases where user_id = ${buyer.id}`)).toBe(1);
+  });
+
   it('refuses a tampered body, a stale signature and a missing one', async () => {
     const { buyer, intent } = await setUp();
     succeed(stripe.intents.get(intent.paymentIntentId)!);

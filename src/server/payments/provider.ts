@@ -1,3 +1,5 @@
+import type { SandboxConfirm, SandboxConfirmResponse } from '../../common/schemas/payments.js';
+
 /** Intent statuses that can no longer be paid; every other one is open (one per buyer and video). */
 export const CLOSED_INTENT_STATUSES = ['succeeded', 'canceled', 'refunded'];
 
@@ -23,6 +25,27 @@ export interface PaymentProvider {
   cancelIntent(id: string): Promise<boolean>;
   /** Gives a succeeded payment back in full; the same idempotency key never refunds twice. */
   refundIntent(id: string, idempotencyKey: string): Promise<void>;
+  /** The sandbox's own card form (POST /api/payments/sandbox/confirm): only the sandbox has one. */
+  readonly sandbox?: SandboxCardForm;
+  /** Signed event deliveries (POST /api/stripe/webhook): only Stripe sends them. */
+  readonly webhooks?: PaymentWebhooks;
+}
+
+export interface SandboxCardForm {
+  /** What Stripe.js's confirmCardPayment does; undefined when the buyer has no such intent. */
+  confirm(input: SandboxConfirm, buyerId: number): Promise<SandboxConfirmResponse | undefined>;
+}
+
+export interface PaymentWebhooks {
+  /** The event of a delivery whose signature holds over the raw body; throws when forged, tampered or stale. */
+  verify(rawBody: Buffer, signature: string): PaymentEvent;
+}
+
+/** A provider's event, and what it means for PickReel: a payment succeeded, was refunded, or nothing. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  action: { kind: 'succeeded' | 'refunded'; paymentIntentId: string } | null;
 }
 
 export interface ProviderIntent {

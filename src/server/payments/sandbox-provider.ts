@@ -8,7 +8,12 @@ import {
   type SandboxConfirmResponse,
 } from '../../common/schemas/payments.js';
 import { conflict } from '../lib/http-errors.js';
-import { CLOSED_INTENT_STATUSES, type PaymentProvider, type ProviderIntent } from './provider.js';
+import {
+  CLOSED_INTENT_STATUSES,
+  type PaymentProvider,
+  type ProviderIntent,
+  type SandboxCardForm,
+} from './provider.js';
 
 /**
  * The built-in provider for running PickReel with no Stripe account: intents live in the database and the
@@ -16,6 +21,7 @@ import { CLOSED_INTENT_STATUSES, type PaymentProvider, type ProviderIntent } fro
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
+  readonly sandbox: SandboxCardForm = { confirm: (input, buyerId) => this.confirm(input, buyerId) };
 
   constructor(private readonly db: Db) {}
 

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentProvider, ProviderIntent } from './provider.js';
+import type { PaymentEvent, PaymentProvider, PaymentWebhooks, ProviderIntent } from './provider.js';
 import { metadataId } from './provider.js';
 
 export interface StripeSettings {
@@ -12,6 +12,9 @@ export interface StripeSettings {
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
   readonly stripe: Stripe;
+  readonly webhooks: PaymentWebhooks = {
+    verify: (rawBody, signature) => paymentEventOf(this.constructEvent(rawBody, signature)),
+  };
 
   constructor(private readonly settings: StripeSettings) {
     this.stripe = new Stripe(settings.secretKey, {
@@ -91,4 +94,17 @@ export class StripeProvider implements PaymentProvider {
     if (!this.settings.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.settings.webhookSecret);
   }
+}
+
+/** The events PickReel acts on: a payment succeeded (record the purchase), a charge refunded (take it back). */
+function paymentEventOf(event: Stripe.Event): PaymentEvent {
+  let action: PaymentEvent['action'] = null;
+  if (event.type === 'payment_intent.succeeded') {
+    action = { kind: 'succeeded', paymentIntentId: event.data.object.id };
+  } else if (event.type === 'charge.refunded') {
+    const intent = event.data.object.payment_intent;
+    const id = typeof intent === 'string' ? intent : intent?.id;
+    if (id) action = { kind: 'refunded', paymentIntentId: id };
+  }
+  return { id: event.id, type: event.type, action };
 }

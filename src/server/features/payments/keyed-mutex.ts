@@ -2,6 +2,7 @@
  * Runs tasks with the same key one after another, in this process (tasks with other keys run freely).
  * Creating a payment intent is serialised per buyer and video with it, so concurrent checkouts of one
  * buyer agree on one intent; the database's unique index guards across server instances (issue 11).
+ * Deliveries of one webhook event wait for each other too, so the event is handled once (issue 13).
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<unknown>>();

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ne, notInArray } from 'drizzle-orm';
 import type { RefundReason } from '../../../common/schemas/payments.js';
 import type { Executor } from '../../db/client.js';
-import { paymentIntents, videos } from '../../db/schema.js';
+import { paymentIntents, videos, webhookEvents } from '../../db/schema.js';
 import { CLOSED_INTENT_STATUSES } from '../../payments/provider.js';
 
 export type IntentRow = typeof paymentIntents.$inferSelect;
@@ -112,4 +112,26 @@ export async function listRefundsOfBuyer(
     .orderBy(desc(paymentIntents.refundedAt), desc(paymentIntents.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+export async function isWebhookEventRecorded(db: Executor, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, id))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Records a handled event; false when another delivery of it was recorded first (the primary key decides). */
+export async function recordWebhookEvent(
+  db: Executor,
+  event: { id: string; type: string },
+): Promise<boolean> {
+  const rows = await db
+    .insert(webhookEvents)
+    .values(event)
+    .onConflictDoNothing()
+    .returning({ id: webhookEvents.id });
+  return rows.length > 0;
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { centsToDollars } from '../../../common/money.js';
 import {
@@ -10,18 +11,18 @@ import {
   type RefundReason,
   type SandboxConfirm,
   type SandboxConfirmResponse,
+  type WebhookReceiptSchema,
 } from '../../../common/schemas/payments.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.js';
-import { CLOSED_INTENT_STATUSES, type PaymentProvider } from '../../payments/provider.js';
-import type { SandboxProvider } from '../../payments/sandbox-provider.js';
-import { writeAudit } from '../admin/admin-repository.js';
-import { findVideoRow } from '../videos/videos-repository.js';
+import { CLOSED_INTENT_STATUSES, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
+import { writeAudit } from '../admin/index.js';
+import { findVideoRow } from '../videos/index.js';
 import {
   findPurchaseByPaymentIntent,
   ownsVideo,
   recordPurchase,
   revokePurchase,
-} from '../purchases/purchases-repository.js';
+} from '../purchases/index.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import {
   cancelIntentRow,
@@ -31,8 +32,10 @@ import {
   findIntentByClientSecret,
   findOpenIntent,
   insertIntent,
+  isWebhookEventRecorded,
   markIntentRefunded,
   markIntentSucceeded,
+  recordWebhookEvent,
   type IntentRow,
 } from './payments-repository.js';
 
@@ -159,11 +162,13 @@ export async function cancelOpenIntentsForPriceChange(
  */
 export async function confirmSandboxPayment(
   db: Db,
-  provider: SandboxProvider,
+  provider: PaymentProvider,
   input: SandboxConfirm,
   buyerId: number,
   log: Log,
 ): Promise<SandboxConfirmResponse> {
+  const { sandbox } = provider;
+  if (!sandbox) throw notFound('The sandbox card form is not in use: payments go through Stripe.');
   const row = await findIntentByClientSecret(db, input.clientSecret);
   if (row && isOpen(row) && row.buyerId === buyerId && row.provider === provider.name) {
     const video = row.videoId === null ? undefined : await findVideoRow(db, row.videoId);
@@ -171,7 +176,7 @@ export async function confirmSandboxPayment(
     else if (video.priceCents !== row.amountCents)
       await cancelIntentRow(db, row.id, PRICE_CHANGED_BEFORE_PAYMENT);
   }
-  const result = await provider.confirm(input, buyerId);
+  const result = await sandbox.confirm(input, buyerId);
   if (!result) throw notFound('Payment not found.');
   if (result.status === 'succeeded') {
     try {
@@ -326,4 +331,53 @@ export async function revokePayment(db: Db, paymentIntentId: string): Promise<bo
     }
     return purchase !== undefined;
   });
+}
+
+type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
+
+/**
+ * A webhook delivery (Stripe's): verified over its raw body, then handled once per event. Fulfilment and
+ * refunds are idempotent, so a delivery Stripe retries after a failure is harmless.
+ */
+export async function receiveWebhook(
+  db: Db,
+  provider: PaymentProvider,
+  locks: KeyedMutex,
+  delivery: { rawBody: unknown; signature: unknown },
+): Promise<WebhookReceipt> {
+  const { webhooks } = provider;
+  if (!webhooks) throw notFound('Stripe is not configured.');
+  const { rawBody, signature } = delivery;
+  if (typeof signature !== 'string' || !Buffer.isBuffer(rawBody))
+    throw badRequest('Missing Stripe signature.');
+  let event: PaymentEvent;
+  try {
+    event = webhooks.verify(rawBody, signature);
+  } catch {
+    throw badRequest('Invalid Stripe signature.');
+  }
+  // Recorded only once handled, so a delivery that failed or crashed half-way is handled again on Stripe's
+  // retry; the insert's conflict decides which delivery came first (issue 13). Deliveries of one event wait
+  // for each other here, so it is handled once per process; across servers the handlers' idempotence holds.
+  return locks.run(`webhook:${event.id}`, async (): Promise<WebhookReceipt> => {
+    if (await isWebhookEventRecorded(db, event.id)) return { received: true, duplicate: true };
+    await handlePaymentEvent(db, provider, event);
+    const first = await recordWebhookEvent(db, { id: event.id, type: event.type });
+    return first ? { received: true } : { received: true, duplicate: true };
+  });
+}
+
+/** A payment that unlocks nothing is refunded here too (issue 11): only the same payment recorded already is 'done'. */
+async function handlePaymentEvent(db: Db, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
+  if (event.action?.kind === 'succeeded') {
+    try {
+      await fulfilPayment(db, provider, event.action.paymentIntentId);
+    } catch (error) {
+      // An intent that is not ours (another application on the same Stripe account).
+      if (error instanceof HttpError && error.statusCode === 404) return;
+      throw error;
+    }
+  } else if (event.action?.kind === 'refunded') {
+    await revokePayment(db, event.action.paymentIntentId);
+  }
 }
