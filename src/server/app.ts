@@ -24,8 +24,7 @@ import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
-import { registerUploads } from './features/uploads/plugin.js';
-import { tusOpenApiPaths } from './features/uploads/tus-openapi.js';
+import { registerUploads, tusOpenApiPaths } from './features/uploads/index.js';
 import {
   CatalogCache,
   mediaRoutes,

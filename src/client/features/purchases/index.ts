@@ -1,4 +1,6 @@
-// The purchases feature's public entry (issue 13): what the dashboard shows of a bettor's purchases.
-export { usePurchases } from './api/get-purchases';
+// The purchases feature's public entry (issue 13): what the dashboard shows of a bettor's purchases, and the
+// query keys a completed payment refreshes.
+export { PURCHASES_QUERY_KEY, usePurchases } from './api/get-purchases';
+export { REFUNDS_QUERY_KEY } from './api/get-refunds';
 export { PurchaseCard } from './components/purchase-card';
 export { RefundedPayments } from './components/refunded-payments';

@@ -5,8 +5,8 @@ import { PurchaseSchema, SaleSchema, type Purchase, type Sale } from '../../../c
 import { PurchasesPageQuerySchema } from '../../../common/schemas/ids.js';
 import type { Db } from '../../db/client.js';
 import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
-import { currentUser, requireUser } from '../auth/session.js';
-import { toPublicVideo, viewerOf } from '../videos/videos-service.js';
+import { currentUser, requireUser } from '../auth/index.js';
+import { toPublicVideo, viewerOf } from '../videos/index.js';
 import { listPurchasesOfUser, listSalesOfSeller } from './purchases-repository.js';
 
 export async function purchaseRoutes(app: FastifyInstance, options: { db: Db }) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { conflict, HttpError, notFound } from '../../lib/http-errors.js';
-import type { UserRow } from '../auth/users-repository.js';
+import type { UserRow } from '../auth/index.js';
 import { releaseUpload } from './uploads-repository.js';
 import {
   createUploadedVideo,

@@ -10,7 +10,7 @@ import type { UploadResult } from '../../../common/schemas/uploads.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../lib/http-errors.js';
 import type { MediaStorage } from '../../media/storage.js';
-import { currentUser } from '../auth/session.js';
+import { currentUser } from '../auth/index.js';
 import { releaseUpload } from './uploads-repository.js';
 import { findVideoOfUpload } from './uploads-service.js';
 import type { FinishUpload } from './tus-finish.js';

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/http-errors.js';
 import { errorResponses } from '../../plugins/api-contract.js';
 import type { MediaStorage } from '../../media/storage.js';
-import { currentUser, requireUser } from '../auth/session.js';
+import { currentUser, requireUser } from '../auth/index.js';
 import type { UploadEffects } from './uploads-service.js';
 import { uploadFinisher } from './tus-finish.js';
 import { tusHandlers } from './tus-handlers.js';

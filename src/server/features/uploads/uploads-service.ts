@@ -16,9 +16,8 @@ import { badRequest, conflict, HttpError } from '../../lib/http-errors.js';
 import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '../../media/jobs-repository.js';
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
 import { videoMediaKeys, type MediaStorage } from '../../media/storage.js';
-import type { UserRow } from '../auth/users-repository.js';
-import { insertVideo, updateVideo, type VideoRow } from '../videos/videos-repository.js';
-import { getVisibleVideo, viewerOf } from '../videos/videos-service.js';
+import type { UserRow } from '../auth/index.js';
+import { getVisibleVideo, insertVideo, updateVideo, viewerOf, type VideoRow } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
 
 export const unsupportedFormat = () => new HttpError(415, UPLOAD_FORMAT_MESSAGE);
