@@ -309,8 +309,10 @@ async function refundPayment(
  */
 export async function revokePayment(db: Db, paymentIntentId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const purchase = await findPurchaseByPaymentIntent(tx, paymentIntentId);
+    // The intent's row first: a concurrent revoke of the same payment waits on its lock, then finds the
+    // purchase gone and writes no second audit entry.
     const refunded = await markIntentRefunded(tx, paymentIntentId, 'provider_refund');
+    const purchase = await findPurchaseByPaymentIntent(tx, paymentIntentId);
     if (purchase) await revokePurchase(tx, purchase.id);
     if (refunded || purchase) {
       await writeAudit(tx, {
