@@ -2,6 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PaymentCompleteResponse } from '../../../../common/schemas/payments.js';
 import { apiJson } from '../../../lib/api-request';
 import { errorStatus } from '../../../lib/error-message';
+import { PURCHASES_QUERY_KEY, REFUNDS_QUERY_KEY } from '../../purchases';
+import { VIDEOS_QUERY_KEY, videoPurchasedQueryKey } from '../../videos';
+import { paymentIntentQueryKey } from './create-payment-intent';
 
 export type PaymentComplete = { paymentIntentId: string; videoId: number };
 
@@ -21,14 +24,14 @@ export function useCompletePayment() {
     onSuccess: (_result, { videoId }) => {
       // spec 7: the purchased flag and the purchases list change; the catalog's per-viewer flags too.
       // Not awaited: the buyer moves on to the dashboard, which fetches what it shows.
-      void queryClient.invalidateQueries({ queryKey: ['/api/videos', videoId, 'purchased'] });
-      void queryClient.invalidateQueries({ queryKey: ['/api/user/purchases'] });
-      void queryClient.invalidateQueries({ queryKey: ['/api/videos'] });
-      queryClient.removeQueries({ queryKey: ['/api/create-payment-intent', videoId] });
+      void queryClient.invalidateQueries({ queryKey: videoPurchasedQueryKey(videoId) });
+      void queryClient.invalidateQueries({ queryKey: PURCHASES_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: VIDEOS_QUERY_KEY });
+      queryClient.removeQueries({ queryKey: paymentIntentQueryKey(videoId) });
     },
     onError: (error) => {
       // Refunded: the dashboard's list of refunded payments has a new line.
-      if (errorStatus(error) === 409) void queryClient.invalidateQueries({ queryKey: ['/api/user/refunds'] });
+      if (errorStatus(error) === 409) void queryClient.invalidateQueries({ queryKey: REFUNDS_QUERY_KEY });
     },
   });
 }
