@@ -2,14 +2,14 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } f
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
-import { purchases, users, videos, videoShares, videoViews } from '../../db/schema.js';
+import { purchases, SEARCH_HEAD_LENGTH, users, videos, videoShares, videoViews } from '../../db/schema.js';
 import type { VideoListQuery } from '../../../common/schemas/videos.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
 
 export interface VideoWithCapper {
-  video: Omit<VideoRow, 'searchText'>;
+  video: Omit<VideoRow, 'searchText' | 'searchHead'>;
   capper: { id: number; username: string; displayName: string | null; avatarUrl: string | null };
   isPurchased: boolean;
 }
@@ -28,8 +28,8 @@ function purchasedBy(viewerId: number | null): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${purchases} where ${purchases.videoId} = ${videos.id} and ${purchases.userId} = ${viewerId})`;
 }
 
-/** Every column a response may use: not the search text, a lower-cased copy of three of them. */
-const { searchText: _searchText, ...videoColumns } = getTableColumns(videos);
+/** Every column a response may use: not the search text and head, lower-cased copies of three of them. */
+const { searchText: _searchText, searchHead: _searchHead, ...videoColumns } = getTableColumns(videos);
 
 function selectVideos(db: Executor, viewerId: number | null) {
   return db
@@ -81,18 +81,45 @@ export async function listPublicVideos(
   viewerId: number | null,
   after?: SortKey,
 ): Promise<VideoWithCapper[]> {
+  if (query.q) {
+    return selectVideos(db, viewerId)
+      .where(sql`${videos.id} in (${searchPage(query, query.q)})`)
+      .orderBy(...orderOf(query.sort));
+  }
   const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready')];
   if (query.category) conditions.push(eq(videos.category, query.category));
-  if (query.q) {
-    // The lower-cased search text through its trigram index (schema.ts), lower-cased the same way here.
-    conditions.push(sql`${videos.searchText} like lower(${likePattern(query.q)})`);
-  }
   if (after) conditions.push(afterKey(query.sort, after));
   return selectVideos(db, viewerId)
     .where(and(...conditions))
     .orderBy(...orderOf(query.sort))
     .limit(query.limit)
     .offset(query.offset);
+}
+
+/**
+ * The ids of one page of a search, in the page's order. Two disjoint parts, each cut to the page's end and
+ * merged in order:
+ * - the videos whose search head (the search text's first SEARCH_HEAD_LENGTH characters) holds the text:
+ *   the planner walks the order's index, which carries the head, until it has the page (a common term),
+ *   or finds the few matches through the head's trigrams and sorts them (a rare one);
+ * - the videos whose text is longer than the head and holds the text only past it, found through the
+ *   trigrams of the long texts alone.
+ * So a search reads index entries, not table rows, and still finds a text anywhere (schema.ts, issue 11).
+ */
+function searchPage(query: VideoListQuery, text: string): SQL {
+  const { column, descending } = SORT_COLUMNS[query.sort];
+  const direction = sql.raw(descending ? 'desc' : 'asc');
+  const pattern = sql`lower(${likePattern(text)})`;
+  const end = query.offset + query.limit;
+  const category = query.category ? sql` and ${videos.category} = ${query.category}` : sql``;
+  const part = (condition: SQL) => sql`(
+      select ${videos.id} as id, ${column} as k from ${videos}
+      where ${videos.transcodingStatus} = 'ready'${category} and ${condition}
+      order by ${column} ${direction}, ${videos.id} ${direction} limit ${end})`;
+  const inHead = sql`${videos.searchHead} like ${pattern}`;
+  const pastHead = sql`length(${videos.searchHead}) = ${sql.raw(String(SEARCH_HEAD_LENGTH))} and ${videos.searchText} like ${pattern} and ${videos.searchHead} not like ${pattern}`;
+  return sql`select id from (${part(inHead)} union all ${part(pastHead)}) as found
+    order by k ${direction}, id ${direction} limit ${query.limit} offset ${query.offset}`;
 }
 
 /**
