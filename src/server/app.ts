@@ -18,8 +18,7 @@ import {
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
-import { cancelOpenIntentsForPriceChange } from './features/payments/payments-service.js';
-import { paymentRoutes } from './features/payments/routes.js';
+import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
