@@ -74,3 +74,24 @@ test('a toast closes by itself', async ({ page }) => {
   await page.mouse.move(0, 0); // a pointer resting on the toast would pause its timer
   await expect(toasts(page)).toHaveCount(0, { timeout: 15_000 });
 });
+
+test('the notifications load with the first toast, not with the page, and F8 before any toast still finds them', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/auth');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((url) => /toast-region/.test(url))).toEqual([]);
+  await expect(page.getByRole('region', { name: 'Notifications (F8)' })).toHaveCount(0);
+
+  await page.keyboard.press('F8');
+  await expect(page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('list')).toBeFocused();
+  expect(scripts.filter((url) => /toast-region/.test(url))).toHaveLength(1);
+
+  await fillLogin(page, newCredentials('nobody'));
+  await expect(toasts(page)).toContainText('Login failed');
+});

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from '../../../common/constants.js';
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { useToast } from './use-toast';
@@ -5,8 +6,14 @@ import { useToast } from './use-toast';
 // spec 9: auto-close after 5000 ms, swipe right past 50 px to dismiss, F8 jumps to the notifications.
 const VIEWPORT_HOTKEY = ['F8'];
 
-export function Toaster() {
+/** The notifications region: Radix's toasts, loaded by the Toaster (toaster.tsx) when first needed. */
+export default function ToastRegion({ focusOnMount }: { focusOnMount: boolean }) {
   const { toasts, dismiss } = useToast();
+  const viewport = useRef<HTMLOListElement>(null);
+  // Loaded by an F8: do what that F8 would have done had the region been there.
+  useEffect(() => {
+    if (focusOnMount) viewport.current?.focus();
+  }, [focusOnMount]);
   return (
     <ToastProvider
       duration={TOAST_DURATION_MS}
@@ -32,7 +39,7 @@ export function Toaster() {
           <ToastClose />
         </Toast>
       ))}
-      <ToastViewport hotkey={VIEWPORT_HOTKEY} />
+      <ToastViewport ref={viewport} hotkey={VIEWPORT_HOTKEY} />
     </ToastProvider>
   );
 }
