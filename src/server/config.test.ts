@@ -150,7 +150,9 @@ describe('loadConfig', () => {
     it('names the setting whose path is missing, a folder or not executable, with the other problems', () => {
       const dir = tempDir();
       const missing = path.join(dir, 'nothing-here');
-      expect(problems({ FFMPEG_PATH: missing })).toEqual([`FFMPEG_PATH: ${missing} is not an executable file`]);
+      expect(problems({ FFMPEG_PATH: missing })).toEqual([
+        `FFMPEG_PATH: ${missing} is not an executable file`,
+      ]);
       expect(problems({ FFPROBE_PATH: dir })).toEqual([`FFPROBE_PATH: ${dir} is not an executable file`]);
       const plain = fakeTool(dir, 'plain-file', 0o644);
       expect(problems({ PORT: 'eighty', FFMPEG_PATH: plain, FFPROBE_PATH: missing })).toEqual([

@@ -34,11 +34,15 @@ async function startServer(): Promise<void> {
     NODE_ENV: 'production',
   };
   delete env.DATABASE_URL; // the embedded database: the default deployment, and the one a kill can hurt
-  const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', path.join('src', 'server', 'main.ts')], {
-    cwd: packageRoot(),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--liftoff-only', '--import', 'tsx', path.join('src', 'server', 'main.ts')],
+    {
+      cwd: packageRoot(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
   server = child;

@@ -22,7 +22,12 @@ export function boundedLogDestination({
   maxBytes = LOG_BUFFER_MAX_BYTES,
   reportAfterMs = 1_000,
   reportIntervalMs = DROP_REPORT_INTERVAL_MS,
-}: { fd?: number; maxBytes?: number; reportAfterMs?: number; reportIntervalMs?: number } = {}): BoundedLogDestination {
+}: {
+  fd?: number;
+  maxBytes?: number;
+  reportAfterMs?: number;
+  reportIntervalMs?: number;
+} = {}): BoundedLogDestination {
   const stream = pino.destination({ dest: fd, sync: false, maxLength: maxBytes });
   let dropped = 0;
   let reported = 0;

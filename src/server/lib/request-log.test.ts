@@ -7,7 +7,13 @@ async function logsOf(level: string, requests: { method: 'GET' | 'POST' | 'HEAD'
   const lines: { level: number; msg: string; method?: string; url?: string; statusCode?: number }[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean).map((text) => JSON.parse(text)));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text)),
+      );
       done();
     },
   });

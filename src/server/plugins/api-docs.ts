@@ -149,7 +149,8 @@ export async function registerApiDocs(app: FastifyInstance, options: ApiDocsOpti
           ? { ...input, schema: { ...input.schema, body: multipartBody, consumes: ['multipart/form-data'] } }
           : input,
       );
-      const schema = result.schema as { response?: Record<string, JsonSchema>; params?: JsonSchema } | undefined;
+      const schema = result.schema as
+        { response?: Record<string, JsonSchema>; params?: JsonSchema } | undefined;
       if (schema?.response) schema.response = describeResponses(schema.response);
       if (!url.endsWith('*')) return result;
       return { schema: { ...schema, params: WILDCARD_PARAMS }, url: openApiPath(url) };

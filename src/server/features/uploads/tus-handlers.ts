@@ -20,7 +20,12 @@ const DECIMAL = /^[0-9]{1,16}$/;
 
 type UploadRequest = FastifyRequest<{ Params: { id: string } }>;
 
-export function tusHandlers(options: { db: Db; storage: MediaStorage; store: TusStore; finish: FinishUpload }) {
+export function tusHandlers(options: {
+  db: Db;
+  storage: MediaStorage;
+  store: TusStore;
+  finish: FinishUpload;
+}) {
   const { db, storage, store, finish } = options;
   const { datastore, directory } = store;
 
