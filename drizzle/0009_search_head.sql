@@ -7,4 +7,8 @@ CREATE INDEX "videos_search_head_trgm_idx" ON "videos" USING gin ("search_head" 
 CREATE INDEX "videos_search_long_trgm_idx" ON "videos" USING gin ("search_text" gin_trgm_ops) WITH (fastupdate=false) WHERE length(search_head) = 400;--> statement-breakpoint
 CREATE INDEX "videos_ready_newest_idx" ON "videos" USING btree ("created_at","id","category","search_head") WHERE transcoding_status = 'ready';--> statement-breakpoint
 CREATE INDEX "videos_ready_price_idx" ON "videos" USING btree ("price_cents","id","category","search_head") WHERE transcoding_status = 'ready';--> statement-breakpoint
-CREATE INDEX "videos_ready_popular_idx" ON "videos" USING btree ("views","id","category","search_head") WHERE transcoding_status = 'ready';
+CREATE INDEX "videos_ready_popular_idx" ON "videos" USING btree ("views","id","category","search_head") WHERE transcoding_status = 'ready';--> statement-breakpoint
+-- The new column has no statistics until an ANALYZE, and neither autovacuum nor the start-up check
+-- (analyze-stale.ts) sees a reason for one: the row count did not change. Without them the planner
+-- guesses a search term matches a few rows and reads every match (issue 11).
+ANALYZE "videos";
