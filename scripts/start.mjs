@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverEntry = path.join(root, 'dist/node/server/main.js');
 const clientEntry = path.join(root, 'dist/client/index.html');
+// The build's package scope, which maps its `#` imports to the built files (scripts/write-dist-package.mjs).
+const serverScope = path.join(root, 'dist/node/package.json');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -31,6 +33,6 @@ function run(script) {
 
 const src = (p) => path.join(root, 'src', p);
 if (stale(clientEntry, src('client'), src('common'))) run('build:client');
-if (stale(serverEntry, src('server'), src('common'))) run('build:server');
+if (stale(serverEntry, src('server'), src('common')) || !existsSync(serverScope)) run('build:server');
 
 await import(serverEntry);
