@@ -4,10 +4,10 @@ import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR } from '../../src/common/schemas/auth.js';
-import { buildApp } from '../../src/server/app.js';
-import { ensureAdmin } from '../../src/server/features/auth/auth-service.js';
-import { AuthThrottle } from '../../src/server/features/auth/throttle.js';
+import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR } from '#common/schemas/auth.js';
+import { buildApp } from '#server/app.js';
+import { ensureAdmin } from '#server/features/auth/auth-service.js';
+import { AuthThrottle } from '#server/features/auth/throttle.js';
 import {
   createTestApp,
   registerUser,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAdmin } from '../../src/server/features/auth/auth-service.js';
-import { findUserByUsername } from '../../src/server/features/auth/users-repository.js';
+import { ensureAdmin } from '#server/features/auth/auth-service.js';
+import { findUserByUsername } from '#server/features/auth/users-repository.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/rows.js';
-import { setAdmin } from '../../src/server/features/auth/users-repository.js';
+import { rowsOf } from '#server/db/rows.js';
+import { setAdmin } from '#server/features/auth/users-repository.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

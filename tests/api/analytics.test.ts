@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Analytics } from '../../src/common/schemas/analytics.js';
+import type { Analytics } from '#common/schemas/analytics.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

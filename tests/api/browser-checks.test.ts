@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { URLS_PER_SITEMAP } from '../../src/server/features/seo/routes.js';
-import { mediaVersion, versionedMediaUrl } from '../../src/server/media/storage.js';
+import type { Video } from '#common/schemas/videos.js';
+import { URLS_PER_SITEMAP } from '#server/features/seo/routes.js';
+import { mediaVersion, versionedMediaUrl } from '#server/media/storage.js';
 import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

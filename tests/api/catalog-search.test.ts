@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIDEO_SORTS, type Video } from '../../src/common/schemas/videos.js';
-import { SEARCH_HEAD_LENGTH } from '../../src/server/db/schema.js';
-import type { VideoRow } from '../../src/server/features/videos/videos-repository.js';
+import { VIDEO_SORTS, type Video } from '#common/schemas/videos.js';
+import { SEARCH_HEAD_LENGTH } from '#server/db/schema.js';
+import type { VideoRow } from '#server/features/videos/videos-repository.js';
 import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

@@ -2,10 +2,10 @@
 // OFFSET gives, for every order, before and after the catalog changes.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIDEO_SORTS, type Video, type VideoListQuery } from '../../src/common/schemas/videos.js';
-import { DeepPages } from '../../src/server/features/videos/deep-pages.js';
-import { listPublicVideos } from '../../src/server/features/videos/videos-repository.js';
-import { toPublicVideo } from '../../src/server/features/videos/videos-service.js';
+import { VIDEO_SORTS, type Video, type VideoListQuery } from '#common/schemas/videos.js';
+import { DeepPages } from '#server/features/videos/deep-pages.js';
+import { listPublicVideos } from '#server/features/videos/videos-repository.js';
+import { toPublicVideo } from '#server/features/videos/videos-service.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, paymentIntents, purchases, sales, users, videos } from '../../src/server/db/schema.js';
+import { jobs, paymentIntents, purchases, sales, users, videos } from '#server/db/schema.js';
 import {
   DEMO_BETTORS,
   DEMO_CAPPERS,
@@ -16,10 +16,10 @@ import {
   DEMO_USERNAMES,
   demoPurchases,
   demoVideos,
-} from '../../src/server/features/demo/demo-content.js';
-import { EMPTY_CATALOG_HINT, offerDemoContent } from '../../src/server/features/demo/demo-on-start.js';
-import { seedDemo } from '../../src/server/features/demo/demo-seed.js';
-import { videoMediaKeys } from '../../src/server/media/storage.js';
+} from '#server/features/demo/demo-content.js';
+import { EMPTY_CATALOG_HINT, offerDemoContent } from '#server/features/demo/demo-on-start.js';
+import { seedDemo } from '#server/features/demo/demo-seed.js';
+import { videoMediaKeys } from '#server/media/storage.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 

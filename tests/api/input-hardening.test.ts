@@ -2,9 +2,9 @@
 // origin, HSTS over plain HTTP, and what a failed query leaves in the log. On both databases.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { loadConfig } from '../../src/server/config.js';
+import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
+import type { Video } from '#common/schemas/videos.js';
+import { loadConfig } from '#server/config.js';
 import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, uniqueUsername, type TestApp } from '../setup/test-app.js';
 

@@ -2,10 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadFileName } from '../../src/common/download-name.js';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { setAdmin } from '../../src/server/features/auth/users-repository.js';
-import { findVideoRow } from '../../src/server/features/videos/videos-repository.js';
+import { downloadFileName } from '#common/download-name.js';
+import type { Video } from '#common/schemas/videos.js';
+import { setAdmin } from '#server/features/auth/users-repository.js';
+import { findVideoRow } from '#server/features/videos/videos-repository.js';
 import { createPurchase } from '../setup/fixtures.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';

@@ -5,18 +5,18 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bonusTooLowMessage } from '../../src/common/schemas/admin.js';
-import { negativeBalanceMessage } from '../../src/common/schemas/earnings.js';
+import { bonusTooLowMessage } from '#common/schemas/admin.js';
+import { negativeBalanceMessage } from '#common/schemas/earnings.js';
 import {
   PRICE_CHANGED_BEFORE_PAYMENT,
   refundMessage,
   type PaymentIntentResponse,
   type Refund,
-} from '../../src/common/schemas/payments.js';
-import { buildApp } from '../../src/server/app.js';
-import { paymentIntents } from '../../src/server/db/schema.js';
-import { rowsOf } from '../../src/server/db/rows.js';
-import { StripeProvider } from '../../src/server/payments/stripe-provider.js';
+} from '#common/schemas/payments.js';
+import { buildApp } from '#server/app.js';
+import { paymentIntents } from '#server/db/schema.js';
+import { rowsOf } from '#server/db/rows.js';
+import { StripeProvider } from '#server/payments/stripe-provider.js';
 import { createVideo } from '../setup/fixtures.js';
 import { startStripeStandIn, succeed, type StripeStandIn } from '../setup/stripe-stand-in.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { rowsOf } from '../../src/server/db/rows.js';
+import type { Video } from '#common/schemas/videos.js';
+import { rowsOf } from '#server/db/rows.js';
 import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

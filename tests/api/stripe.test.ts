@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../src/server/db/rows.js';
-import { StripeProvider } from '../../src/server/payments/stripe-provider.js';
+import { rowsOf } from '#server/db/rows.js';
+import { StripeProvider } from '#server/payments/stripe-provider.js';
 import { createVideo } from '../setup/fixtures.js';
 import { startStripeStandIn, succeed, type StripeStandIn } from '../setup/stripe-stand-in.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';

@@ -15,16 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../src/common/constants.js';
-import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
-import type { UploadResult } from '../../src/common/schemas/uploads.js';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { TOO_MANY_BYTES_MESSAGE, TOO_MANY_UPLOADS_MESSAGE } from '../../src/server/features/uploads/tus.js';
-import { uploads } from '../../src/server/db/schema.js';
-import {
-  OPEN_UPLOADS_MAX,
-  RESERVED_BYTES_MAX,
-} from '../../src/server/features/uploads/uploads-repository.js';
+import { MAX_UPLOAD_BYTES } from '#common/constants.js';
+import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
+import type { UploadResult } from '#common/schemas/uploads.js';
+import type { Video } from '#common/schemas/videos.js';
+import { TOO_MANY_BYTES_MESSAGE, TOO_MANY_UPLOADS_MESSAGE } from '#server/features/uploads/tus.js';
+import { uploads } from '#server/db/schema.js';
+import { OPEN_UPLOADS_MAX, RESERVED_BYTES_MAX } from '#server/features/uploads/uploads-repository.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';

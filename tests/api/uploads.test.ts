@@ -4,12 +4,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STANDARD_UPLOAD_MAX_BYTES } from '../../src/common/constants.js';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { jobs, videos } from '../../src/server/db/schema.js';
-import { MEDIA_FAILURES, resolveMediaTools } from '../../src/server/media/ffmpeg.js';
-import { versionedMediaUrl } from '../../src/server/media/storage.js';
-import { NUL_CHARACTER_MESSAGE } from '../../src/common/schemas/text.js';
+import { STANDARD_UPLOAD_MAX_BYTES } from '#common/constants.js';
+import type { Video } from '#common/schemas/videos.js';
+import { jobs, videos } from '#server/db/schema.js';
+import { MEDIA_FAILURES, resolveMediaTools } from '#server/media/ffmpeg.js';
+import { versionedMediaUrl } from '#server/media/storage.js';
+import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { mediaFixture, type FixtureName } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS, type FilePart } from '../setup/upload-requests.js';

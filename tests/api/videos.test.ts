@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Video } from '../../src/common/schemas/videos.js';
-import { setAdmin } from '../../src/server/features/auth/users-repository.js';
-import type { VideoRow } from '../../src/server/features/videos/videos-repository.js';
+import type { Video } from '#common/schemas/videos.js';
+import { setAdmin } from '#server/features/auth/users-repository.js';
+import type { VideoRow } from '#server/features/videos/videos-repository.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 

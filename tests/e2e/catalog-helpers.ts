@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Video } from '../../src/common/schemas/videos';
+import type { Video } from '#common/schemas/videos.js';
 import { mediaFixture } from '../setup/media-fixtures';
 import { expect, test as base } from './fixtures';
 import { newCredentials, type Credentials } from './helpers';

@@ -5,8 +5,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoVideos } from '../../src/server/features/demo/demo-content';
-import { packageRoot } from '../../src/server/lib/package-root';
+import { demoVideos } from '#server/features/demo/demo-content.js';
+import { packageRoot } from '#server/lib/package-root.js';
 import { freePort } from '../setup/free-port';
 import { expect, test } from './fixtures';
 

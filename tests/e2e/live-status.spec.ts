@@ -1,8 +1,8 @@
 // docs/decisions/000 'Live status' (issue 12): a video being processed updates itself on screen, its
 // percentage and then its player, without a reload; nothing else is ever polled.
 import type { Page, Request } from '@playwright/test';
-import type { Video } from '../../src/common/schemas/videos';
-import { PROCESSING_POLL_MS } from '../../src/client/features/videos/api/while-processing';
+import type { Video } from '#common/schemas/videos.js';
+import { PROCESSING_POLL_MS } from '#client/features/videos/api/while-processing.ts';
 import {
   cardOf,
   createLinkVideo,

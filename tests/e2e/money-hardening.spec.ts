@@ -4,8 +4,8 @@
 // The sandbox closes every race that could make a real refund (decision 010), so the refund screens are fed
 // the server's own sentences through route handlers; the API tests make real ones on both databases.
 import type { Page } from '@playwright/test';
-import type { AuditEntry, AuditLogPage } from '../../src/common/schemas/admin';
-import { PRICE_CHANGED_BEFORE_PAYMENT, refundMessage, type Refund } from '../../src/common/schemas/payments';
+import type { AuditEntry, AuditLogPage } from '#common/schemas/admin.js';
+import { PRICE_CHANGED_BEFORE_PAYMENT, refundMessage, type Refund } from '#common/schemas/payments.js';
 import { expect, test } from './fixtures';
 import { adminApi, createLinkVideo, newAccount, uniqueTitle } from './money-helpers';
 import { loginViaApi, registerAndLogin } from './helpers';

@@ -1,7 +1,7 @@
 // Issue 11 'Raw internal errors reach clients': a video whose processing failed tells its owner why in
 // product words on its card, never ffmpeg's or Node's text.
-import type { Video } from '../../src/common/schemas/videos';
-import { MEDIA_FAILURES } from '../../src/server/media/ffmpeg';
+import type { Video } from '#common/schemas/videos.js';
+import { MEDIA_FAILURES } from '#server/media/ffmpeg.js';
 import { cardOf, expect, test, uniqueTitle } from './catalog-helpers';
 import { loginViaApi } from './helpers';
 

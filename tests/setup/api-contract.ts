@@ -7,8 +7,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_PATHS } from '../../src/server/plugins/api-contract.js';
-import { DOCS_PREFIX, OPENAPI_PATH, openApiPath } from '../../src/server/plugins/api-docs.js';
+import { API_PATHS } from '#server/plugins/api-contract.js';
+import { DOCS_PREFIX, OPENAPI_PATH, openApiPath } from '#server/plugins/api-docs.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/server/db/client.js';
+import { openDatabase } from '#server/db/client.js';
 import { templateDatabaseName, withAdminConnection } from './postgres.js';
 
 declare module 'vitest' {

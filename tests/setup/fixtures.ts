@@ -1,10 +1,6 @@
 // Rows for tests, written through the repositories (the upload issue adds the real way in).
-import { purchases, sales } from '../../src/server/db/schema.js';
-import {
-  insertVideo,
-  type NewVideoRow,
-  type VideoRow,
-} from '../../src/server/features/videos/videos-repository.js';
+import { purchases, sales } from '#server/db/schema.js';
+import { insertVideo, type NewVideoRow, type VideoRow } from '#server/features/videos/videos-repository.js';
 import type { TestApp } from './test-app.js';
 
 type AppAndDatabase = Pick<TestApp, 'app' | 'database'>;

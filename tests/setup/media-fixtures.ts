@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveMediaTools } from '../../src/server/media/ffmpeg.js';
+import { resolveMediaTools } from '#server/media/ffmpeg.js';
 
 const LAVFI_VIDEO = (seconds: number) => [
   '-f',

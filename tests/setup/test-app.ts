@@ -6,12 +6,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app.js';
-import { loadConfig, type Config } from '../../src/server/config.js';
-import { openDatabase, type Database } from '../../src/server/db/client.js';
-import type { AuthRateLimits } from '../../src/server/features/auth/routes.js';
-import type { PaymentProvider } from '../../src/server/payments/provider.js';
-import type { ConnectionLimits } from '../../src/server/plugins/connection-limits.js';
+import { buildApp } from '#server/app.js';
+import { loadConfig, type Config } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import type { AuthRateLimits } from '#server/features/auth/routes.js';
+import type { PaymentProvider } from '#server/payments/provider.js';
+import type { ConnectionLimits } from '#server/plugins/connection-limits.js';
 import { checkAgainstApiDocument } from './api-contract.js';
 import { withAdminConnection } from './postgres.js';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link2 } from 'lucide-react';
-import type { Video } from '../../common/schemas/videos.js';
-import { linkSiteName } from '../../common/video-platforms.js';
+import type { Video } from '#common/schemas/videos.js';
+import { linkSiteName } from '#common/video-platforms.js';
 import { cn } from '../lib/cn';
 
 type VideoThumbnailProps = {

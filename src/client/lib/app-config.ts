@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../common/schemas/app-config.js';
-import { APP_CONFIG_META_NAME as META_NAME, DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
+import type { AppConfig } from '#common/schemas/app-config.js';
+import { APP_CONFIG_META_NAME as META_NAME, DEFAULT_SUPPORT_PHONE } from '#common/constants.js';
 
 const DEFAULTS: AppConfig = {
   supportPhone: DEFAULT_SUPPORT_PHONE,

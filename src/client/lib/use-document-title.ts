@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PRODUCT_NAME } from '../../common/constants.js';
+import { PRODUCT_NAME } from '#common/constants.js';
 
 /** Names the browser tab after the page, so screen-reader users hear where a navigation landed. */
 export function useDocumentTitle(title?: string): void {

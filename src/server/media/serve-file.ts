@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { attachmentDisposition } from '../../common/download-name.js';
+import { attachmentDisposition } from '#common/download-name.js';
 import { parseRange } from './http-range.js';
 import { mediaVersion, type MediaStorage, type StoredObject } from './storage.js';
 

@@ -1,4 +1,4 @@
-import type { SandboxConfirm, SandboxConfirmResponse } from '../../common/schemas/payments.js';
+import type { SandboxConfirm, SandboxConfirmResponse } from '#common/schemas/payments.js';
 
 /** Intent statuses that can no longer be paid; every other one is open (one per buyer and video). */
 export const CLOSED_INTENT_STATUSES = ['succeeded', 'canceled', 'refunded'];

@@ -6,7 +6,7 @@ import {
   PRICE_CHANGED_BEFORE_PAYMENT,
   type SandboxConfirm,
   type SandboxConfirmResponse,
-} from '../../common/schemas/payments.js';
+} from '#common/schemas/payments.js';
 import { conflict } from '../lib/http-errors.js';
 import {
   CLOSED_INTENT_STATUSES,

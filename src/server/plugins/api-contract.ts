@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifySerializerCompiler, RouteOptions } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
-import { MessageSchema } from '../../common/schemas/api.js';
+import { MessageSchema } from '#common/schemas/api.js';
 
 type Serialize = (data: unknown) => string;
 

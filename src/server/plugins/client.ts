@@ -3,8 +3,8 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_SUPPORT_PHONE } from '../../common/constants.js';
-import { APP_CONFIG_META_NAME, type AppConfig } from '../../common/schemas/app-config.js';
+import { DEFAULT_SUPPORT_PHONE } from '#common/constants.js';
+import { APP_CONFIG_META_NAME, type AppConfig } from '#common/schemas/app-config.js';
 import { preferredEncoding } from '../lib/content-encoding.js';
 
 /**

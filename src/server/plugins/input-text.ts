@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../common/schemas/text.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { badRequest } from '../lib/http-errors.js';
 
 /**

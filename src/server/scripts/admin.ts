@@ -2,7 +2,7 @@
 // for operators, besides ADMIN_USERNAME/ADMIN_PASSWORD. Uses the same settings as `npm start`.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { LoginSchema } from '../../common/schemas/auth.js';
+import { LoginSchema } from '#common/schemas/auth.js';
 import { loadConfig } from '../config.js';
 import { openConfiguredDatabase } from '../db/client.js';
 import { ensureAdmin, newAdminNameProblem, promoteAdmin } from '../features/auth/index.js';

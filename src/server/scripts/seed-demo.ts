@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { CATEGORIES } from '../../common/constants.js';
+import { CATEGORIES } from '#common/constants.js';
 import { buildApp, loggerOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openConfiguredDatabase, type Database, type Db } from '../db/client.js';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { User } from '../../../common/schemas/auth.js';
+import type { User } from '#common/schemas/auth.js';
 import { ACCOUNT_TRIGGER_CLASSES, UserAvatar } from './user-avatar';
 
 const loadMenu = () => import('./user-menu');

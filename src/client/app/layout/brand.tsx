@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { Play } from 'lucide-react';
-import { PRODUCT_NAME } from '../../../common/constants.js';
-import { cn } from '../../lib/cn';
+import { PRODUCT_NAME } from '#common/constants.js';
+import { cn } from '#client/lib/cn.ts';
 
 export function BrandMark({ className }: { className?: string }) {
   return (

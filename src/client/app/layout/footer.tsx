@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PLATFORM_CUT_PERCENT, PRODUCT_NAME, RESPONSIBLE_GAMBLING_LINE } from '../../../common/constants.js';
+import { PLATFORM_CUT_PERCENT, PRODUCT_NAME, RESPONSIBLE_GAMBLING_LINE } from '#common/constants.js';
 import { BrandMark } from './brand';
 import { FacebookIcon, InstagramIcon, XIcon, YouTubeIcon } from './social-icons';
 

@@ -10,8 +10,8 @@ import {
   UserPlus,
   UserRound,
 } from 'lucide-react';
-import type { User } from '../../../common/schemas/auth.js';
-import { PRODUCT_NAME } from '../../../common/constants.js';
+import type { User } from '#common/schemas/auth.js';
+import { PRODUCT_NAME } from '#common/constants.js';
 import {
   Sheet,
   SheetClose,
@@ -19,8 +19,8 @@ import {
   SheetDescription,
   SheetHeader,
   SheetTitle,
-} from '../../components/ui/sheet';
-import { authPath, useReturnPath } from '../../lib/auth-redirect';
+} from '#client/components/ui/sheet.tsx';
+import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
 import { BrandMark } from './brand';
 import { UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';

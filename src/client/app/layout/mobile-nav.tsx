@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Menu } from 'lucide-react';
-import type { User } from '../../../common/schemas/auth.js';
-import { Button } from '../../components/ui/button';
+import type { User } from '#common/schemas/auth.js';
+import { Button } from '#client/components/ui/button.tsx';
 
 const loadSheet = () => import('./mobile-nav-sheet');
 const MobileNavSheet = lazy(async () => ({ default: (await loadSheet()).MobileNavSheet }));

@@ -1,11 +1,11 @@
 import { Link } from 'wouter';
 import { House, Upload } from 'lucide-react';
-import { NAV_SHADOW_SCROLL_PX } from '../../../common/constants.js';
-import { Button, buttonClasses } from '../../components/ui/button';
-import { Skeleton } from '../../components/ui/skeleton';
-import { useUser } from '../../features/auth';
-import { authPath, useReturnPath } from '../../lib/auth-redirect';
-import { cn } from '../../lib/cn';
+import { NAV_SHADOW_SCROLL_PX } from '#common/constants.js';
+import { Button, buttonClasses } from '#client/components/ui/button.tsx';
+import { Skeleton } from '#client/components/ui/skeleton.tsx';
+import { useUser } from '#client/features/auth/index.ts';
+import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
+import { cn } from '#client/lib/cn.ts';
 import { BrandLink } from './brand';
 import { MobileNav } from './mobile-nav';
 import { RefreshButton } from './refresh-button';

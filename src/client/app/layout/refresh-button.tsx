@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { RefreshCw } from 'lucide-react';
-import { NAV_REFRESH_SPIN_MS } from '../../../common/constants.js';
-import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/cn';
+import { NAV_REFRESH_SPIN_MS } from '#common/constants.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
 
 // spec 2: reloads the page; the icon spins for one second.
 export function RefreshButton({ className }: { className?: string }) {

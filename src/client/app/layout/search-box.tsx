@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Search } from 'lucide-react';
-import { cn } from '../../lib/cn';
-import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
+import { cn } from '#client/lib/cn.ts';
+import { DESKTOP_QUERY, useMediaQuery } from '#client/lib/use-media-query.ts';
 
 /** The search the page shows: /videos?q= (issue 12), nothing on any other page. */
 function queryOf(location: string, search: string): string {

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { useLogout } from '../../features/auth';
+import { useLogout } from '#client/features/auth/index.ts';
 
 /** Signs out and lands on the home page rather than on a protected page that would bounce to /auth. */
 export function useSignOut() {

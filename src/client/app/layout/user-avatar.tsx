@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 
 /** The avatar button's looks, shared by the stand-in and the real menu trigger. */
 export const ACCOUNT_TRIGGER_CLASSES =

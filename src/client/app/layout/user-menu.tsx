@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { LayoutDashboard, LogOut, ShieldCheck, UserRound } from 'lucide-react';
-import type { User } from '../../../common/schemas/auth.js';
+import type { User } from '#common/schemas/auth.js';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,7 +8,7 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
+} from '#client/components/ui/dropdown-menu.tsx';
 import { ACCOUNT_TRIGGER_CLASSES, UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';
 

@@ -4,17 +4,21 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { AlertTriangle, BarChart3, Film, ShoppingBag, Upload } from 'lucide-react';
-import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../components/stat-tile';
-import { buttonClasses } from '../../components/ui/button';
-import { Skeleton } from '../../components/ui/skeleton';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { cn } from '../../lib/cn';
-import { errorMessage } from '../../lib/error-message';
-import { useDocumentTitle } from '../../lib/use-document-title';
-import { useUser } from '../../features/auth';
-import { EarningsTile, PayoutRequests, useEarnings } from '../../features/earnings';
-import { PurchaseCard, RefundedPayments, usePurchases } from '../../features/purchases';
-import { useUserVideos, VideoCard } from '../../features/videos';
+import {
+  STAT_FIGURE_CLASSES,
+  STAT_FIGURE_SKELETON_CLASSES,
+  StatTile,
+} from '#client/components/stat-tile.tsx';
+import { buttonClasses } from '#client/components/ui/button.tsx';
+import { Skeleton } from '#client/components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { useUser } from '#client/features/auth/index.ts';
+import { EarningsTile, PayoutRequests, useEarnings } from '#client/features/earnings/index.ts';
+import { PurchaseCard, RefundedPayments, usePurchases } from '#client/features/purchases/index.ts';
+import { useUserVideos, VideoCard } from '#client/features/videos/index.ts';
 
 type DashboardTab = 'uploads' | 'purchased';
 

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { AlertDialog as AlertDialogPrimitive } from 'radix-ui';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 import { buttonClasses } from './button';
 
 // A confirmation that cannot be dismissed by clicking outside: the person has to choose (WAI-ARIA alertdialog).

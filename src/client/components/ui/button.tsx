@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Slot } from 'radix-ui';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 
 const VARIANTS = {
   primary: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary-hover',

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { Collapsible as CollapsiblePrimitive } from 'radix-ui';
 import { ChevronDown } from 'lucide-react';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 
 export const Collapsible = CollapsiblePrimitive.Root;
 export const CollapsibleContent = CollapsiblePrimitive.Content;

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 
 /**
  * Not modal (issue 12, axe): a modal menu hides the rest of the page from assistive technology while it is

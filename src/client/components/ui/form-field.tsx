@@ -1,6 +1,6 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { Slot } from 'radix-ui';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 import { Label } from './label';
 
 type FormFieldProps = {

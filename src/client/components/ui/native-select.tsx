@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { ChevronDown } from 'lucide-react';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 
 /**
  * A styled native <select>: the phone's own picker, full keyboard support and no positioning engine

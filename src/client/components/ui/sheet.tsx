@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 import { DialogCloseButton, DialogOverlay } from './dialog';
 
 // A side drawer is a modal dialog pinned to the right edge: same focus trap, Escape and labelling.

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
-import { cn } from '../../lib/cn';
+import { cn } from '#client/lib/cn.ts';
 import type { ToastVariant } from './use-toast';
 
 export const ToastProvider = ToastPrimitive.Provider;

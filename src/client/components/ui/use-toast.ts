@@ -1,5 +1,5 @@
 import { useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
-import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '../../../common/constants.js';
+import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '#common/constants.js';
 
 export type ToastVariant = 'default' | 'success' | 'destructive';
 

@@ -1,6 +1,6 @@
 import { asc, count, desc, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { auditLog, payoutRequests, users, videos } from '../../db/schema.js';
+import type { Executor } from '#server/db/client.js';
+import { auditLog, payoutRequests, users, videos } from '#server/db/schema.js';
 
 type PayoutRow = typeof payoutRequests.$inferSelect;
 

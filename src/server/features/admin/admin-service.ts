@@ -1,19 +1,19 @@
-import type { Db } from '../../db/client.js';
-import { centsToDollars, dollarsToCents } from '../../../common/money.js';
+import type { Db } from '#server/db/client.js';
+import { centsToDollars, dollarsToCents } from '#common/money.js';
 import {
   bonusTooLowMessage,
   type AdminUser,
   type AuditEntry,
   type AuditLogPage,
-} from '../../../common/schemas/admin.js';
+} from '#common/schemas/admin.js';
 import {
   negativeBalanceMessage,
   type AdminPayout,
   type Payout,
   type PayoutDecision,
-} from '../../../common/schemas/earnings.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.js';
-import { videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
+} from '#common/schemas/earnings.js';
+import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
 import { deleteVideo, findVideoRow } from '../videos/index.js';

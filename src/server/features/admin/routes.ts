@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MessageSchema } from '../../../common/schemas/api.js';
-import { AdminUserSchema, AuditLogPageSchema, ManualEarningsSchema } from '../../../common/schemas/admin.js';
-import { AdminPayoutSchema, PayoutDecisionSchema, PayoutSchema } from '../../../common/schemas/earnings.js';
+import { MessageSchema } from '#common/schemas/api.js';
+import { AdminUserSchema, AuditLogPageSchema, ManualEarningsSchema } from '#common/schemas/admin.js';
+import { AdminPayoutSchema, PayoutDecisionSchema, PayoutSchema } from '#common/schemas/earnings.js';
 import {
   AdminPageQuerySchema,
   AuditLogQuerySchema,
   IdParamsSchema,
   PayoutIdParamsSchema,
   UserIdParamsSchema,
-} from '../../../common/schemas/ids.js';
-import { VideoListSchema } from '../../../common/schemas/videos.js';
-import type { Db } from '../../db/client.js';
-import type { MediaStorage } from '../../media/storage.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+} from '#common/schemas/ids.js';
+import { VideoListSchema } from '#common/schemas/videos.js';
+import type { Db } from '#server/db/client.js';
+import type { MediaStorage } from '#server/media/storage.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireAdmin } from '../auth/index.js';
 import { listAllVideos, toPublicVideo, viewerOf, type CatalogCache } from '../videos/index.js';
 import { listUsers } from './admin-repository.js';

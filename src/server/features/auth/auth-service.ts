@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.js';
-import {
-  USERNAME_TAKEN,
-  USERNAME_TOO_SIMILAR,
-  type Login,
-  type Register,
-} from '../../../common/schemas/auth.js';
-import { HttpError } from '../../lib/http-errors.js';
+import type { Db, Executor } from '#server/db/client.js';
+import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
+import { HttpError } from '#server/lib/http-errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import type { AuthThrottle } from './throttle.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';

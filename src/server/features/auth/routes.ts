@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MessageSchema } from '../../../common/schemas/api.js';
-import { LoginSchema, RegisterSchema, SessionSchema, UserSchema } from '../../../common/schemas/auth.js';
-import type { Db } from '../../db/client.js';
-import { unauthorized } from '../../lib/http-errors.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+import { MessageSchema } from '#common/schemas/api.js';
+import { LoginSchema, RegisterSchema, SessionSchema, UserSchema } from '#common/schemas/auth.js';
+import type { Db } from '#server/db/client.js';
+import { unauthorized } from '#server/lib/http-errors.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { INVALID_CREDENTIALS, authenticate, registerUser } from './auth-service.js';
 import { issueDevice, readDevice } from './device-cookie.js';
 import { clearSessionCookie } from './session.js';

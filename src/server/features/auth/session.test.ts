@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { SESSION_COOKIE, SessionStore } from './session.js';
 import type { UserRow } from './users-repository.js';
 

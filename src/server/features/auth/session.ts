@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { forbidden, unauthorized } from '../../lib/http-errors.js';
+import type { Db } from '#server/db/client.js';
+import { forbidden, unauthorized } from '#server/lib/http-errors.js';
 import { deleteSession, findUserBySession, insertSession } from './sessions-repository.js';
 import type { UserRow } from './users-repository.js';
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { sessions, users } from '../../db/schema.js';
+import type { Executor } from '#server/db/client.js';
+import { sessions, users } from '#server/db/schema.js';
 import type { UserRow } from './users-repository.js';
 
 export async function insertSession(

@@ -1,6 +1,6 @@
 import { eq, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { authThrottles } from '../../db/schema.js';
+import type { Executor } from '#server/db/client.js';
+import { authThrottles } from '#server/db/schema.js';
 
 export interface Hit {
   /** Attempts counted in the current window, this one included. */

@@ -2,8 +2,8 @@
 // Authentication and Credential Stuffing cheat sheets: per client address, and per account per device
 // class, counted in the database (auth_throttles) so that no flood of other keys can evict a lock.
 import { isIPv6 } from 'node:net';
-import type { Db } from '../../db/client.js';
-import { HttpError } from '../../lib/http-errors.js';
+import type { Db } from '#server/db/client.js';
+import { HttpError } from '#server/lib/http-errors.js';
 import { deleteExpiredThrottles, hit, refund } from './throttle-repository.js';
 import { usernameKey } from './usernames.js';
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { users } from '../../db/schema.js';
-import { centsToDollars } from '../../../common/money.js';
-import type { User } from '../../../common/schemas/auth.js';
+import type { Executor } from '#server/db/client.js';
+import { users } from '#server/db/schema.js';
+import { centsToDollars } from '#common/money.js';
+import type { User } from '#common/schemas/auth.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';
 
 export type UserRow = typeof users.$inferSelect;

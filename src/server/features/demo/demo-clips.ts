@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { run, type MediaTools } from '../../media/ffmpeg.js';
+import { run, type MediaTools } from '#server/media/ffmpeg.js';
 import type { DemoVideo } from './demo-content.js';
 
 const WIDTH = 480;

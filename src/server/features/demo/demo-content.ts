@@ -1,7 +1,7 @@
 // What the demo catalog holds (issue 12 'The demo must look and play like a real marketplace'): its
 // accounts, its videos and who bought what. Data only: demo-seed.ts puts it in through the app's own API,
 // and the bulk seed of the benches (scripts/seed-demo.ts) reuses the accounts, matchups and links.
-import { CATEGORIES, type Category } from '../../../common/constants.js';
+import { CATEGORIES, type Category } from '#common/constants.js';
 
 export const DEMO_PASSWORD = 'demo-password';
 

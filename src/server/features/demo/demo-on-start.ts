@@ -3,7 +3,7 @@
 // server down: a failure is logged, and an interrupted seed is finished by the next start or seed:demo.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { catalogContents } from './demo-repository.js';
 import { localUrl, seedDemo } from './demo-seed.js';
 

@@ -1,6 +1,6 @@
 import { eq, notInArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { users, videos } from '../../db/schema.js';
+import type { Db } from '#server/db/client.js';
+import { users, videos } from '#server/db/schema.js';
 import { DEMO_USERNAMES } from './demo-content.js';
 
 /** Whether the catalog holds any video, and any of an account other than the demo's (two indexed probes). */

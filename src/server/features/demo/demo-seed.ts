@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PaymentIntentResponse, SandboxConfirmResponse } from '../../../common/schemas/payments.js';
-import type { Video } from '../../../common/schemas/videos.js';
-import { mediaTools } from '../../media/ffmpeg.js';
+import type { PaymentIntentResponse, SandboxConfirmResponse } from '#common/schemas/payments.js';
+import type { Video } from '#common/schemas/videos.js';
+import { mediaTools } from '#server/media/ffmpeg.js';
 import { DemoClipMaker } from './demo-clips.js';
 import {
   DEMO_BETTORS,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import type { Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
 
 /** Sales and views of one capper per day or week (UTC), the empty ones included, oldest first. */
 export async function seriesOfCapper(db: Executor, userId: number, unit: 'day' | 'week', buckets: number) {

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/client.js';
-import { centsToDollars } from '../../../common/money.js';
-import { ANALYTICS_RANGES, type Analytics } from '../../../common/schemas/analytics.js';
+import type { Db } from '#server/db/client.js';
+import { centsToDollars } from '#common/money.js';
+import { ANALYTICS_RANGES, type Analytics } from '#common/schemas/analytics.js';
 import { seriesOfCapper, videoFiguresOfCapper } from './analytics-repository.js';
 
 /**

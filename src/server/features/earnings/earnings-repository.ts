@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { payoutRequests, users } from '../../db/schema.js';
+import type { Executor } from '#server/db/client.js';
+import { payoutRequests, users } from '#server/db/schema.js';
 
 export type PayoutRow = typeof payoutRequests.$inferSelect;
 

@@ -1,13 +1,13 @@
-import type { Db, Executor } from '../../db/client.js';
-import { centsToDollars, dollarsToCents, payoutBreakdown } from '../../../common/money.js';
+import type { Db, Executor } from '#server/db/client.js';
+import { centsToDollars, dollarsToCents, payoutBreakdown } from '#common/money.js';
 import {
   OVERDRAW_MESSAGE,
   type Earnings,
   type Payout,
   type PayoutRequestInput,
   type PayoutStatus,
-} from '../../../common/schemas/earnings.js';
-import { badRequest, notFound } from '../../lib/http-errors.js';
+} from '#common/schemas/earnings.js';
+import { badRequest, notFound } from '#server/lib/http-errors.js';
 import { salesTotals } from '../purchases/index.js';
 import { insertPayout, lockUserBalance, payoutsHeldCents, type PayoutRow } from './earnings-repository.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AnalyticsQuerySchema, AnalyticsSchema } from '../../../common/schemas/analytics.js';
-import { EarningsSchema, PayoutRequestSchema, PayoutSchema } from '../../../common/schemas/earnings.js';
-import type { Db } from '../../db/client.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+import { AnalyticsQuerySchema, AnalyticsSchema } from '#common/schemas/analytics.js';
+import { EarningsSchema, PayoutRequestSchema, PayoutSchema } from '#common/schemas/earnings.js';
+import type { Db } from '#server/db/client.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { listPayoutsOfUser } from './earnings-repository.js';
 import { getAnalytics } from './analytics-service.js';

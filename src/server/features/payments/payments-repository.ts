@@ -1,8 +1,8 @@
 import { and, count, desc, eq, ne, notInArray } from 'drizzle-orm';
-import type { RefundReason } from '../../../common/schemas/payments.js';
-import type { Executor } from '../../db/client.js';
-import { paymentIntents, videos, webhookEvents } from '../../db/schema.js';
-import { CLOSED_INTENT_STATUSES } from '../../payments/provider.js';
+import type { RefundReason } from '#common/schemas/payments.js';
+import type { Executor } from '#server/db/client.js';
+import { paymentIntents, videos, webhookEvents } from '#server/db/schema.js';
+import { CLOSED_INTENT_STATUSES } from '#server/payments/provider.js';
 
 export type IntentRow = typeof paymentIntents.$inferSelect;
 

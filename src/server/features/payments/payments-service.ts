@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
-import { centsToDollars } from '../../../common/money.js';
+import type { Db } from '#server/db/client.js';
+import { centsToDollars } from '#common/money.js';
 import {
   PICK_GONE_BEFORE_PAYMENT,
   PRICE_CHANGED_BEFORE_PAYMENT,
@@ -12,9 +12,13 @@ import {
   type SandboxConfirm,
   type SandboxConfirmResponse,
   type WebhookReceiptSchema,
-} from '../../../common/schemas/payments.js';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.js';
-import { CLOSED_INTENT_STATUSES, type PaymentEvent, type PaymentProvider } from '../../payments/provider.js';
+} from '#common/schemas/payments.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import {
+  CLOSED_INTENT_STATUSES,
+  type PaymentEvent,
+  type PaymentProvider,
+} from '#server/payments/provider.js';
 import { writeAudit } from '../admin/index.js';
 import { findVideoRow } from '../videos/index.js';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { centsToDollars } from '../../../common/money.js';
+import { centsToDollars } from '#common/money.js';
 import {
   CreatePaymentIntentSchema,
   PaymentCompleteResponseSchema,
@@ -14,11 +14,11 @@ import {
   refundMessage,
   type PaymentCompleteResponse,
   type Refund,
-} from '../../../common/schemas/payments.js';
-import type { Db } from '../../db/client.js';
-import { conflict } from '../../lib/http-errors.js';
-import type { PaymentProvider } from '../../payments/provider.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+} from '#common/schemas/payments.js';
+import type { Db } from '#server/db/client.js';
+import { conflict } from '#server/lib/http-errors.js';
+import type { PaymentProvider } from '#server/payments/provider.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { listRefundsOfBuyer } from './payments-repository.js';

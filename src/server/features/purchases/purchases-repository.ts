@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Executor } from '#server/db/client.js';
 import { capperColumns } from '../videos/index.js';
-import { purchases, sales, users, videos } from '../../db/schema.js';
+import { purchases, sales, users, videos } from '#server/db/schema.js';
 
 export type PurchaseRow = typeof purchases.$inferSelect;
 

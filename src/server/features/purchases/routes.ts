@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { centsToDollars } from '../../../common/money.js';
-import { PurchaseSchema, SaleSchema, type Purchase, type Sale } from '../../../common/schemas/payments.js';
-import { PurchasesPageQuerySchema } from '../../../common/schemas/ids.js';
-import type { Db } from '../../db/client.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+import { centsToDollars } from '#common/money.js';
+import { PurchaseSchema, SaleSchema, type Purchase, type Sale } from '#common/schemas/payments.js';
+import { PurchasesPageQuerySchema } from '#common/schemas/ids.js';
+import type { Db } from '#server/db/client.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { toPublicVideo, viewerOf } from '../videos/index.js';
 import { listPurchasesOfUser, listSalesOfSeller } from './purchases-repository.js';

@@ -1,8 +1,8 @@
 // What crawlers ask for (issue 12): a real robots.txt, and a sitemap of the public pages and videos.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { EncodedBody, preferredEncoding } from '../../lib/content-encoding.js';
-import { HttpError, badRequest, notFound } from '../../lib/http-errors.js';
+import type { Db } from '#server/db/client.js';
+import { EncodedBody, preferredEncoding } from '#server/lib/content-encoding.js';
+import { HttpError, badRequest, notFound } from '#server/lib/http-errors.js';
 import { highestVideoId, publicVideoIdsBetween } from './seo-repository.js';
 
 /** The sitemap protocol's limit per file (sitemaps.org): 50,000 URLs (and 50 MB, far off at ~60 bytes each). */

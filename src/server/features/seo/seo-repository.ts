@@ -1,6 +1,6 @@
 import { and, asc, between, eq, max } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { videos } from '../../db/schema.js';
+import type { Db } from '#server/db/client.js';
+import { videos } from '#server/db/schema.js';
 
 /** The highest video id there is (0 for none): how many id ranges the sitemap has. */
 export async function highestVideoId(db: Db): Promise<number> {

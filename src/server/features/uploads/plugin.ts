@@ -1,7 +1,7 @@
 // Uploads: the multipart form, retries and the tus endpoint, with the upload sweep on the app (issue 4).
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client.js';
-import type { MediaStorage } from '../../media/storage.js';
+import type { Db } from '#server/db/client.js';
+import type { MediaStorage } from '#server/media/storage.js';
 import { uploadRoutes } from './routes.js';
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { STANDARD_UPLOAD_MAX_BYTES } from '../../../common/constants.js';
+import { STANDARD_UPLOAD_MAX_BYTES } from '#common/constants.js';
 import {
   FILE_AND_URL_MESSAGE,
   FILE_OR_URL_REQUIRED_MESSAGE,
@@ -16,15 +16,15 @@ import {
   UPLOAD_TOO_LARGE_MESSAGE,
   UploadFormDataSchema,
   type UploadMetadata,
-} from '../../../common/schemas/uploads.js';
-import { VideoIdParamsSchema } from '../../../common/schemas/ids.js';
-import { VideoSchema } from '../../../common/schemas/videos.js';
-import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
-import type { Db } from '../../db/client.js';
-import { badRequest, HttpError } from '../../lib/http-errors.js';
-import { MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
-import type { MediaStorage } from '../../media/storage.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+} from '#common/schemas/uploads.js';
+import { VideoIdParamsSchema } from '#common/schemas/ids.js';
+import { VideoSchema } from '#common/schemas/videos.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
+import type { Db } from '#server/db/client.js';
+import { badRequest, HttpError } from '#server/lib/http-errors.js';
+import { MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
+import type { MediaStorage } from '#server/media/storage.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { getVisibleVideo, toPublicVideo, viewerOf } from '../videos/index.js';
 import { registerTus } from './tus.js';

@@ -1,7 +1,7 @@
 // Every error the tus endpoint answers is `{ "message" }` JSON in product words, as every other error of the
 // API (issue 11, docs/decisions/007), @tus/server's own plain-text ones included.
 import { ERRORS, Server } from '@tus/server';
-import type { HttpError } from '../../lib/http-errors.js';
+import type { HttpError } from '#server/lib/http-errors.js';
 
 const SERVER_ERROR_MESSAGE = 'Server error. Please try again later.';
 

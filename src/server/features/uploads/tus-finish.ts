@@ -2,8 +2,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { conflict, HttpError, notFound } from '../../lib/http-errors.js';
+import type { Db } from '#server/db/client.js';
+import { conflict, HttpError, notFound } from '#server/lib/http-errors.js';
 import type { UserRow } from '../auth/index.js';
 import { releaseUpload } from './uploads-repository.js';
 import {

@@ -3,11 +3,11 @@
 // parts meet: the store (tus-store.ts), @tus/server (tus-server.ts), our own PATCH and DELETE
 // (tus-handlers.ts), finishing an upload once (tus-finish.ts) and the sweep (upload-sweeps.ts).
 import type { FastifyInstance } from 'fastify';
-import { UploadResultSchema, type UploadResult } from '../../../common/schemas/uploads.js';
-import type { Db } from '../../db/client.js';
-import { notFound } from '../../lib/http-errors.js';
-import { errorResponses } from '../../plugins/api-contract.js';
-import type { MediaStorage } from '../../media/storage.js';
+import { UploadResultSchema, type UploadResult } from '#common/schemas/uploads.js';
+import type { Db } from '#server/db/client.js';
+import { notFound } from '#server/lib/http-errors.js';
+import { errorResponses } from '#server/plugins/api-contract.js';
+import type { MediaStorage } from '#server/media/storage.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import type { UploadEffects } from './uploads-service.js';
 import { uploadFinisher } from './tus-finish.js';

@@ -3,7 +3,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Server } from '@tus/server';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { deleteExpiredUploads } from './uploads-repository.js';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 // Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
 import { eq, lte, sql } from 'drizzle-orm';
-import { MAX_UPLOAD_BYTES } from '../../../common/constants.js';
-import type { Executor } from '../../db/client.js';
-import { uploads } from '../../db/schema.js';
-import { rowsOf } from '../../db/rows.js';
+import { MAX_UPLOAD_BYTES } from '#common/constants.js';
+import type { Executor } from '#server/db/client.js';
+import { uploads } from '#server/db/schema.js';
+import { rowsOf } from '#server/db/rows.js';
 
 /** Unfinished uploads one user may hold at once. */
 export const OPEN_UPLOADS_MAX = 5;

@@ -1,21 +1,21 @@
 // Uploads become videos here: the rules shared by the multipart form and the tus path (issue 4).
 import { open, rm } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
-import { dollarsToCents } from '../../../common/money.js';
+import { dollarsToCents } from '#common/money.js';
 import {
   FILE_OR_URL_REQUIRED_MESSAGE,
   UPLOAD_FORMAT_MESSAGE,
   UploadMetadataSchema,
   type UploadMetadata,
-} from '../../../common/schemas/uploads.js';
-import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '../../../common/schemas/text.js';
-import { detectPlatform, linkThumbnailUrl } from '../../../common/video-links.js';
-import type { Db } from '../../db/client.js';
-import { videos } from '../../db/schema.js';
-import { badRequest, conflict, HttpError } from '../../lib/http-errors.js';
-import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '../../media/jobs-repository.js';
-import { isQuickTime, MOV_SIGNATURE_BYTES } from '../../media/mov-signature.js';
-import { videoMediaKeys, type MediaStorage } from '../../media/storage.js';
+} from '#common/schemas/uploads.js';
+import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
+import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
+import type { Db } from '#server/db/client.js';
+import { videos } from '#server/db/schema.js';
+import { badRequest, conflict, HttpError } from '#server/lib/http-errors.js';
+import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
+import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
+import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
 import { getVisibleVideo, insertVideo, updateVideo, viewerOf, type VideoRow } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';

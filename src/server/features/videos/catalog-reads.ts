@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { VideoListQuery } from '../../../common/schemas/videos.js';
-import type { Executor } from '../../db/client.js';
+import type { VideoListQuery } from '#common/schemas/videos.js';
+import type { Executor } from '#server/db/client.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { findVideo } from './videos-repository.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { VideoListQuery, VideoSort } from '../../../common/schemas/videos.js';
-import type { Executor } from '../../db/client.js';
+import type { VideoListQuery, VideoSort } from '#common/schemas/videos.js';
+import type { Executor } from '#server/db/client.js';
 import { listPublicVideos, sortKeysEvery, type SortKey, type VideoWithCapper } from './videos-repository.js';
 
 interface Checkpoints {

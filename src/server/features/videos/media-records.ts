@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/client.js';
-import type { VideoRecords } from '../../media/video-records.js';
+import type { Executor } from '#server/db/client.js';
+import type { VideoRecords } from '#server/media/video-records.js';
 import { findVideoRow, updateVideo } from './videos-repository.js';
 
 /** The videos feature's side of media jobs: their video's row, read and written here. */

@@ -2,13 +2,13 @@
 // (media/serve-file.ts); who may have the original is this feature's rule (issue 4 'Server', docs/decisions/017).
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { downloadFileName } from '../../../common/download-name.js';
-import { NoBodySchema } from '../../../common/schemas/api.js';
-import type { Db } from '../../db/client.js';
-import { forbidden, notFound, unauthorized } from '../../lib/http-errors.js';
-import { findMediaFile, MEDIA_FILE_CONTENT, sendMediaFile } from '../../media/serve-file.js';
-import type { MediaStorage } from '../../media/storage.js';
-import { errorResponses, tagRoutes } from '../../plugins/api-contract.js';
+import { downloadFileName } from '#common/download-name.js';
+import { NoBodySchema } from '#common/schemas/api.js';
+import type { Db } from '#server/db/client.js';
+import { forbidden, notFound, unauthorized } from '#server/lib/http-errors.js';
+import { findMediaFile, MEDIA_FILE_CONTENT, sendMediaFile } from '#server/media/serve-file.js';
+import type { MediaStorage } from '#server/media/storage.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { findVideoRow, hasPurchased } from './videos-repository.js';
 
 /** The uploaded original: only its owner, its buyers and admins (issue 4; checkout's "direct download"). */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { VideoListQuerySchema } from '../../../common/schemas/videos.js';
-import type { Db } from '../../db/client.js';
-import type { PagePictures } from '../../plugins/client.js';
+import { VideoListQuerySchema } from '#common/schemas/videos.js';
+import type { Db } from '#server/db/client.js';
+import type { PagePictures } from '#server/plugins/client.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { mayView } from './videos-service.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EncodedBody, preferredEncoding } from '../../lib/content-encoding.js';
-import { COMPRESS_MIN_BYTES } from '../../plugins/compression.js';
+import { EncodedBody, preferredEncoding } from '#server/lib/content-encoding.js';
+import { COMPRESS_MIN_BYTES } from '#server/plugins/compression.js';
 
 /** The signed-out visitor's JSON, serialised once per cache entry and compressed once per encoding. */
 export interface ReadyBytes {

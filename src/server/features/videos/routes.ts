@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MessageSchema, NoBodySchema } from '../../../common/schemas/api.js';
+import { MessageSchema, NoBodySchema } from '#common/schemas/api.js';
 import {
   PurchasedFlagSchema,
   ShareCountSchema,
@@ -12,10 +12,10 @@ import {
   VideoUpdateSchema,
   ViewCountedSchema,
   type VideoListQuery,
-} from '../../../common/schemas/videos.js';
-import { OwnVideosQuerySchema, VideoIdParamsSchema } from '../../../common/schemas/ids.js';
-import type { Db } from '../../db/client.js';
-import type { MediaStorage } from '../../media/storage.js';
+} from '#common/schemas/videos.js';
+import { OwnVideosQuerySchema, VideoIdParamsSchema } from '#common/schemas/ids.js';
+import type { Db } from '#server/db/client.js';
+import type { MediaStorage } from '#server/media/storage.js';
 import type { CatalogCache } from './catalog-cache.js';
 import { readyBytes, sendReadyBytes } from './ready-bytes.js';
 import { ViewCounter } from './view-counter.js';
@@ -31,8 +31,8 @@ import {
 } from './videos-repository.js';
 import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { editVideo, mayView, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
-import { HttpError, notFound } from '../../lib/http-errors.js';
-import { errorResponses, responseSerializer, tagRoutes } from '../../plugins/api-contract.js';
+import { HttpError, notFound } from '#server/lib/http-errors.js';
+import { errorResponses, responseSerializer, tagRoutes } from '#server/plugins/api-contract.js';
 
 // Signed-out answers are ready-made bytes (decision 012), written through the same schemas once per entry.
 const videoJson = responseSerializer(VideoSchema);

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
-import { purchases, SEARCH_HEAD_LENGTH, users, videos, videoShares, videoViews } from '../../db/schema.js';
-import type { VideoListQuery } from '../../../common/schemas/videos.js';
+import type { Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
+import { purchases, SEARCH_HEAD_LENGTH, users, videos, videoShares, videoViews } from '#server/db/schema.js';
+import type { VideoListQuery } from '#common/schemas/videos.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/client.js';
-import { dollarsToCents, centsToDollars } from '../../../common/money.js';
-import type { Video, VideoUpdate, TranscodingStatus } from '../../../common/schemas/videos.js';
-import { forbidden, notFound } from '../../lib/http-errors.js';
-import { mediaUrl, videoMediaPrefix, type MediaStorage } from '../../media/storage.js';
+import type { Db } from '#server/db/client.js';
+import { dollarsToCents, centsToDollars } from '#common/money.js';
+import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
+import { forbidden, notFound } from '#server/lib/http-errors.js';
+import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
 import {
   deleteVideo,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { recordViews } from './videos-repository.js';
 
 interface PendingView {

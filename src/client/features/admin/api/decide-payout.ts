@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { formatDollars } from '../../../../common/money.js';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
-import type { PayoutDecision } from '../../../../common/schemas/earnings.js';
+import { formatDollars } from '#common/money.js';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
+import type { PayoutDecision } from '#common/schemas/earnings.js';
 import { ADMIN_PAYOUTS_QUERY_KEY, type AdminPayout } from './get-admin-payouts';
 import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 

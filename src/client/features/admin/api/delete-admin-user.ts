@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { ADMIN_PAYOUTS_QUERY_KEY } from './get-admin-payouts';
 import { ADMIN_USERS_QUERY_KEY } from './get-admin-users';
 import { ADMIN_VIDEOS_QUERY_KEY } from './get-admin-videos';

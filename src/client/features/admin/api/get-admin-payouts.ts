@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminPayout } from '../../../../common/schemas/earnings.js';
-import { apiJson } from '../../../lib/api-request';
+import type { AdminPayout } from '#common/schemas/earnings.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /** A payout request as the admin list returns it: with the capper's username. */
 export type { AdminPayout };

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUser } from '../../../../common/schemas/admin.js';
-import { apiJson } from '../../../lib/api-request';
+import type { AdminUser } from '#common/schemas/admin.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 export const ADMIN_USERS_QUERY_KEY = ['/api/admin/users'] as const;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Video } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 export const ADMIN_VIDEOS_QUERY_KEY = ['/api/admin/videos'] as const;
 

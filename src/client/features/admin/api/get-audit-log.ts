@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditLogPage } from '../../../../common/schemas/admin.js';
-import { apiJson } from '../../../lib/api-request';
+import type { AuditLogPage } from '#common/schemas/admin.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /** Every admin change invalidates this prefix, so the tab never shows a stale log (spec 7). */
 export const AUDIT_LOG_QUERY_KEY = ['/api/admin/audit-log'] as const;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ManualEarnings } from '../../../../common/schemas/admin.js';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
+import type { ManualEarnings } from '#common/schemas/admin.js';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { ADMIN_USERS_QUERY_KEY } from './get-admin-users';
 import { AUDIT_LOG_QUERY_KEY } from './get-audit-log';
 

@@ -1,9 +1,9 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { errorMessage } from '../../../lib/error-message';
+import { Button } from '#client/components/ui/button.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 
 type AdminTableProps = {
   /** Names the table (and its scrolling region) for screen readers. */

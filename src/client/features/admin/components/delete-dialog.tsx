@@ -1,7 +1,7 @@
 import { LoaderCircle } from 'lucide-react';
-import type { AdminUser } from '../../../../common/schemas/admin.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { Button } from '../../../components/ui/button';
+import type { AdminUser } from '#common/schemas/admin.js';
+import type { Video } from '#common/schemas/videos.js';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -9,7 +9,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
+} from '#client/components/ui/dialog.tsx';
 import { useDeleteAdminUser } from '../api/delete-admin-user';
 import { useDeleteAdminVideo } from '../api/delete-admin-video';
 import { useRetained } from './use-retained';

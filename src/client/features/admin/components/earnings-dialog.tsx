@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
-import type { AdminUser } from '../../../../common/schemas/admin.js';
-import { formatDollars } from '../../../../common/money.js';
-import { Button } from '../../../components/ui/button';
+import type { AdminUser } from '#common/schemas/admin.js';
+import { formatDollars } from '#common/money.js';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -10,11 +10,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/error-message';
+} from '#client/components/ui/dialog.tsx';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { useUpdateManualEarnings } from '../api/update-manual-earnings';
 import { useRetained } from './use-retained';
 

@@ -1,8 +1,8 @@
 import { Check, LoaderCircle, X } from 'lucide-react';
-import { formatDollars } from '../../../../common/money.js';
-import type { PayoutStatus } from '../../../../common/schemas/earnings.js';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
+import { formatDollars } from '#common/money.js';
+import type { PayoutStatus } from '#common/schemas/earnings.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
 import { useDecidePayout } from '../api/decide-payout';
 import { useAdminPayouts, type AdminPayout } from '../api/get-admin-payouts';
 import {

@@ -1,6 +1,6 @@
 import { LoaderCircle } from 'lucide-react';
-import { formatDollars } from '../../../../common/money.js';
-import { Button } from '../../../components/ui/button';
+import { formatDollars } from '#common/money.js';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -8,7 +8,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
+} from '#client/components/ui/dialog.tsx';
 import { useDecidePayout } from '../api/decide-payout';
 import type { AdminPayout } from '../api/get-admin-payouts';
 import { useRetained } from './use-retained';

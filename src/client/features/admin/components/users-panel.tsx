@@ -1,8 +1,8 @@
 import type { MouseEvent } from 'react';
 import { DollarSign, Trash2 } from 'lucide-react';
-import type { AdminUser } from '../../../../common/schemas/admin.js';
-import { formatDollars } from '../../../../common/money.js';
-import { Button } from '../../../components/ui/button';
+import type { AdminUser } from '#common/schemas/admin.js';
+import { formatDollars } from '#common/money.js';
+import { Button } from '#client/components/ui/button.tsx';
 import { useAdminUsers } from '../api/get-admin-users';
 import {
   AdminTable,

@@ -1,9 +1,9 @@
 import type { MouseEvent } from 'react';
 import { Trash2 } from 'lucide-react';
 import { Link } from 'wouter';
-import { formatDollars } from '../../../../common/money.js';
-import type { TranscodingStatus, Video } from '../../../../common/schemas/videos.js';
-import { Button } from '../../../components/ui/button';
+import { formatDollars } from '#common/money.js';
+import type { TranscodingStatus, Video } from '#common/schemas/videos.js';
+import { Button } from '#client/components/ui/button.tsx';
 import { useAdminVideos } from '../api/get-admin-videos';
 import {
   AdminTable,

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { Banknote, Film, ScrollText, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
-import type { AdminUser } from '../../../../common/schemas/admin.js';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import type { AdminUser } from '#common/schemas/admin.js';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import type { AdminPayout } from '../api/get-admin-payouts';
 import { AuditLogPanel } from '../components/audit-log-panel';
 import { DeleteDialog, type DeleteTarget } from '../components/delete-dialog';

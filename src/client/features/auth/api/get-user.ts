@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryFunction } from '@tanstack/react-query';
-import type { User } from '../../../../common/schemas/auth.js';
-import { getQueryFn } from '../../../lib/api-request';
+import type { User } from '#common/schemas/auth.js';
+import { getQueryFn } from '#client/lib/api-request.ts';
 
 /** The current user's cache entry: what spec 7's GET /api/user names, whichever path fills it. */
 export const USER_QUERY_KEY = ['/api/user'] as const;

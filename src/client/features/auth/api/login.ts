@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Login, User } from '../../../../common/schemas/auth.js';
-import { toast } from '../../../components/ui/use-toast';
-import { apiJson } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
+import type { Login, User } from '#common/schemas/auth.js';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiJson } from '#client/lib/api-request.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { setSessionUser } from './session-cache';
 
 export async function login(credentials: Login): Promise<User> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
-import { errorMessage } from '../../../lib/error-message';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { setSessionUser } from './session-cache';
 
 export async function logout(): Promise<void> {

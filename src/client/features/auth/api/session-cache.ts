@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { User } from '../../../../common/schemas/auth.js';
+import type { User } from '#common/schemas/auth.js';
 import { USER_QUERY_KEY } from './get-user';
 
 const isUserQuery = (queryKey: readonly unknown[]) => queryKey[0] === USER_QUERY_KEY[0];

@@ -1,5 +1,5 @@
 import { Clapperboard, Trophy } from 'lucide-react';
-import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '../../../../common/constants.js';
+import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '#common/constants.js';
 
 export function AuthMarketingPanel() {
   return (

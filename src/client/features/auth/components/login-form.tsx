@@ -1,10 +1,10 @@
 import { LoaderCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginSchema, type Login } from '../../../../common/schemas/auth.js';
-import { Button } from '../../../components/ui/button';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
+import { LoginSchema, type Login } from '#common/schemas/auth.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
 import { useLogin } from '../api/login';
 
 type LoginFormProps = { onSuccess: () => void; onSwitchToRegister: () => void };

@@ -1,9 +1,9 @@
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { authPath, nextFromSearch } from '../../../lib/auth-redirect';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { Card, CardContent } from '#client/components/ui/card.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
+import { authPath, nextFromSearch } from '#client/lib/auth-redirect.ts';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '../api/get-user';
 import { AuthMarketingPanel } from '../components/auth-marketing-panel';
 import { LoginForm } from '../components/login-form';

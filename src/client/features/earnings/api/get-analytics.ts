@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Analytics } from '../../../../common/schemas/analytics.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Analytics } from '#common/schemas/analytics.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 export type AnalyticsRange = Analytics['range'];
 

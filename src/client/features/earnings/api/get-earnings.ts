@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Earnings } from '../../../../common/schemas/earnings.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Earnings } from '#common/schemas/earnings.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /** Sales, bonus (manual earnings), their total, and what is still available for payouts (the ledger). */
 export const EARNINGS_QUERY_KEY = ['/api/user/earnings'] as const;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Payout } from '../../../../common/schemas/earnings.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Payout } from '#common/schemas/earnings.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /** The capper's own payout requests, newest first, with their status (pending, paid, rejected). */
 export const PAYOUTS_QUERY_KEY = ['/api/user/payouts'] as const;

@@ -1,12 +1,16 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Wallet } from 'lucide-react';
-import { formatDollars } from '../../../../common/money.js';
-import { Button } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/skeleton';
-import { errorMessage } from '../../../lib/error-message';
+import { formatDollars } from '#common/money.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { Skeleton } from '#client/components/ui/skeleton.tsx';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { useEarnings } from '../api/get-earnings';
-import { STAT_FIGURE_CLASSES, STAT_FIGURE_SKELETON_CLASSES, StatTile } from '../../../components/stat-tile';
-import { cn } from '../../../lib/cn';
+import {
+  STAT_FIGURE_CLASSES,
+  STAT_FIGURE_SKELETON_CLASSES,
+  StatTile,
+} from '#client/components/stat-tile.tsx';
+import { cn } from '#client/lib/cn.ts';
 
 // The dialog brings zod and the form library: fetched when a capper first reaches for it, not with the page.
 const loadPayoutDialog = () => import('./payout-dialog');

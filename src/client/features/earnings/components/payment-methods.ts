@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../../../../common/constants.js';
+import type { PaymentMethod } from '#common/constants.js';
 
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   paypal: 'PayPal',

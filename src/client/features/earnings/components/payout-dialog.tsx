@@ -3,10 +3,10 @@ import { useForm, useWatch, type DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { LoaderCircle, MessageSquareText } from 'lucide-react';
-import { PAYMENT_METHODS, PLATFORM_CUT_PERCENT, type PaymentMethod } from '../../../../common/constants.js';
-import { centsToDollars, dollarsToCents, formatDollars, payoutBreakdown } from '../../../../common/money.js';
-import { OVERDRAW_MESSAGE, PayoutRequestSchema } from '../../../../common/schemas/earnings.js';
-import { Button } from '../../../components/ui/button';
+import { PAYMENT_METHODS, PLATFORM_CUT_PERCENT, type PaymentMethod } from '#common/constants.js';
+import { centsToDollars, dollarsToCents, formatDollars, payoutBreakdown } from '#common/money.js';
+import { OVERDRAW_MESSAGE, PayoutRequestSchema } from '#common/schemas/earnings.js';
+import { Button } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogClose,
@@ -15,13 +15,13 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { appConfig } from '../../../lib/app-config';
-import { cn } from '../../../lib/cn';
+} from '#client/components/ui/dialog.tsx';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { appConfig } from '#client/lib/app-config.ts';
+import { cn } from '#client/lib/cn.ts';
 import { PAYOUT_ERROR_FALLBACK, useRequestPayout } from '../api/request-payout';
-import { errorMessage } from '../../../lib/error-message';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { PAYMENT_METHOD_LABELS } from './payment-methods';
 
 const ACCOUNT_PLACEHOLDERS: Record<PaymentMethod, string> = {

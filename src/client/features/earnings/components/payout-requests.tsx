@@ -1,8 +1,8 @@
-import { formatDollars } from '../../../../common/money.js';
-import type { PayoutStatus } from '../../../../common/schemas/earnings.js';
-import { Card } from '../../../components/ui/card';
-import { cn } from '../../../lib/cn';
-import { formatShortDate } from '../../../lib/format';
+import { formatDollars } from '#common/money.js';
+import type { PayoutStatus } from '#common/schemas/earnings.js';
+import { Card } from '#client/components/ui/card.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { formatShortDate } from '#client/lib/format.ts';
 import { usePayouts } from '../api/get-payouts';
 import { paymentMethodLabel } from './payment-methods';
 

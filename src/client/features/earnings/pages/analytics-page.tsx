@@ -1,14 +1,14 @@
 import { Link, useLocation, useSearch } from 'wouter';
 import { AlertTriangle, ArrowLeft } from 'lucide-react';
-import { formatDollars } from '../../../../common/money.js';
-import type { Analytics, AnalyticsBucket } from '../../../../common/schemas/analytics.js';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { errorMessage } from '../../../lib/error-message';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { formatDollars } from '#common/money.js';
+import type { Analytics, AnalyticsBucket } from '#common/schemas/analytics.js';
+import { buttonClasses } from '#client/components/ui/button.tsx';
+import { Card } from '#client/components/ui/card.tsx';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '#client/components/ui/collapsible.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useAnalytics, type AnalyticsRange } from '../api/get-analytics';
 import { BarChart, type ChartPoint } from '../components/bar-chart';
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PaymentCompleteResponse } from '../../../../common/schemas/payments.js';
-import { apiJson } from '../../../lib/api-request';
-import { errorStatus } from '../../../lib/error-message';
-import { PURCHASES_QUERY_KEY, REFUNDS_QUERY_KEY } from '../../purchases';
-import { VIDEOS_QUERY_KEY, videoPurchasedQueryKey } from '../../videos';
+import type { PaymentCompleteResponse } from '#common/schemas/payments.js';
+import { apiJson } from '#client/lib/api-request.ts';
+import { errorStatus } from '#client/lib/error-message.ts';
+import { PURCHASES_QUERY_KEY, REFUNDS_QUERY_KEY } from '#client/features/purchases/index.ts';
+import { VIDEOS_QUERY_KEY, videoPurchasedQueryKey } from '#client/features/videos/index.ts';
 import { paymentIntentQueryKey } from './create-payment-intent';
 
 export type PaymentComplete = { paymentIntentId: string; videoId: number };

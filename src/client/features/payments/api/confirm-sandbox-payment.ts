@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { SandboxConfirm, SandboxConfirmResponse } from '../../../../common/schemas/payments.js';
-import { apiJson } from '../../../lib/api-request';
+import type { SandboxConfirm, SandboxConfirmResponse } from '#common/schemas/payments.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /**
  * The sandbox provider's stand-in for Stripe.js's confirmCardPayment (docs/decisions/000 'Payments'). A 409 means

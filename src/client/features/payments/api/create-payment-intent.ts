@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PaymentIntentResponse } from '../../../../common/schemas/payments.js';
-import { apiJson } from '../../../lib/api-request';
+import type { PaymentIntentResponse } from '#common/schemas/payments.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 export function paymentIntentQueryKey(videoId: number) {
   return ['/api/create-payment-intent', videoId] as const;

@@ -1,8 +1,8 @@
 import { CheckCircle2 } from 'lucide-react';
-import { formatDollars } from '../../../../common/money.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { Card, CardContent, CardHeader } from '../../../components/ui/card';
-import { VideoThumbnail } from '../../../components/video-thumbnail';
+import { formatDollars } from '#common/money.js';
+import type { Video } from '#common/schemas/videos.js';
+import { Card, CardContent, CardHeader } from '#client/components/ui/card.tsx';
+import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
 
 const BENEFITS = [
   'The full product advertised in the video',

@@ -1,5 +1,5 @@
 import { AlertCircle, LoaderCircle, Lock } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '#client/components/ui/button.tsx';
 
 export function PayNowButton({ busy, disabled = false }: { busy: boolean; disabled?: boolean }) {
   return (

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { FlaskConical } from 'lucide-react';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { errorMessage, errorStatus } from '../../../lib/error-message';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useConfirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
 import { PayNowButton, ProviderError } from './pay-now-button';

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Purchase } from '../../../../common/schemas/payments.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Purchase } from '#common/schemas/payments.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 /** spec 7: refreshed by checkout once a payment is recorded. */
 export const PURCHASES_QUERY_KEY = ['/api/user/purchases'] as const;

@@ -1,14 +1,14 @@
 import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { CalendarDays, Play } from 'lucide-react';
-import { formatWholeDollars } from '../../../../common/money.js';
-import type { Purchase } from '../../../../common/schemas/payments.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { Card } from '../../../components/ui/card';
-import { VideoThumbnail } from '../../../components/video-thumbnail';
-import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../../../components/ui/collapsible';
-import { formatDuration, formatShortDate } from '../../../lib/format';
-import { DownloadOriginalLink } from '../../videos';
+import { formatWholeDollars } from '#common/money.js';
+import type { Purchase } from '#common/schemas/payments.js';
+import type { Video } from '#common/schemas/videos.js';
+import { Card } from '#client/components/ui/card.tsx';
+import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '#client/components/ui/collapsible.tsx';
+import { formatDuration, formatShortDate } from '#client/lib/format.ts';
+import { DownloadOriginalLink } from '#client/features/videos/index.ts';
 import { playableOf, PurchasePlayer } from './purchase-player';
 import { durationText, formatDetails, SelectionsDialog } from './selections-dialog';
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { ExternalLink, Pause, Play, Square, Volume2, VolumeX } from 'lucide-react';
-import { PLAY_START_DELAY_MS } from '../../../../common/constants.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { detectPlatform, embedUrl, PLATFORM_LABELS, type VideoLink } from '../../../../common/video-links.js';
-import { cn } from '../../../lib/cn';
+import { PLAY_START_DELAY_MS } from '#common/constants.js';
+import type { Video } from '#common/schemas/videos.js';
+import { detectPlatform, embedUrl, PLATFORM_LABELS, type VideoLink } from '#common/video-links.js';
+import { cn } from '#client/lib/cn.ts';
 
 /** What pressing play on a purchase shows: an embedded player, the file itself, or nothing playable. */
 export type Playable =

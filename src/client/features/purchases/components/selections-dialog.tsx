@@ -1,10 +1,10 @@
 import { Link } from 'wouter';
 import { Trophy } from 'lucide-react';
-import { formatWholeDollars } from '../../../../common/money.js';
-import type { Purchase } from '../../../../common/schemas/payments.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { detectPlatform, PLATFORM_LABELS } from '../../../../common/video-links.js';
-import { Button, buttonClasses } from '../../../components/ui/button';
+import { formatWholeDollars } from '#common/money.js';
+import type { Purchase } from '#common/schemas/payments.js';
+import type { Video } from '#common/schemas/videos.js';
+import { detectPlatform, PLATFORM_LABELS } from '#common/video-links.js';
+import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import {
   Dialog,
   DialogClose,
@@ -14,8 +14,8 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from '../../../components/ui/dialog';
-import { formatDuration, formatShortDate } from '../../../lib/format';
+} from '#client/components/ui/dialog.tsx';
+import { formatDuration, formatShortDate } from '#client/lib/format.ts';
 
 export const NO_SELECTIONS = 'No winning selections provided for this product.';
 

@@ -6,9 +6,9 @@ import {
   DEFAULT_CATEGORY,
   STANDARD_UPLOAD_MAX_BYTES,
   STANDARD_UPLOAD_TIMEOUT_MS,
-} from '../../../../common/constants.js';
-import type { UploadResult } from '../../../../common/schemas/uploads.js';
-import type { Video } from '../../../../common/schemas/videos.js';
+} from '#common/constants.js';
+import type { UploadResult } from '#common/schemas/uploads.js';
+import type { Video } from '#common/schemas/videos.js';
 import { messageForStatus, NETWORK_ERROR_MESSAGE, TIMEOUT_MESSAGE, UploadError } from './upload-errors';
 
 export interface UploadRequest {

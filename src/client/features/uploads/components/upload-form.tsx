@@ -4,18 +4,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircle, Upload as UploadIcon, X } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import { DEFAULT_CATEGORY, REDIRECT_AFTER_UPLOAD_MS } from '../../../../common/constants.js';
+import { DEFAULT_CATEGORY, REDIRECT_AFTER_UPLOAD_MS } from '#common/constants.js';
 import {
   UploadFormSchema,
   type UploadForm as UploadFormValues,
   type UploadFormInput,
-} from '../../../../common/schemas/uploads.js';
-import { ACCEPTED_VIDEO_URL_FORMATS } from '../../../../common/video-links.js';
-import { Button } from '../../../components/ui/button';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/use-toast';
-import { cn } from '../../../lib/cn';
+} from '#common/schemas/uploads.js';
+import { ACCEPTED_VIDEO_URL_FORMATS } from '#common/video-links.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { cn } from '#client/lib/cn.ts';
 import { readDuration } from '../api/read-duration';
 import { friendlyUploadMessage } from '../api/upload-errors';
 import { useUploadVideo, USER_CANCELLED, type UploadPhase } from '../api/upload-video';

@@ -1,7 +1,7 @@
-import { Card, CardContent } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth';
+import { Card, CardContent } from '#client/components/ui/card.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { useUser } from '#client/features/auth/index.ts';
 import { UploadForm } from '../components/upload-form';
 
 /** /upload (spec 2): behind RequireAuth, which sends a signed-out visitor to /auth. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '../../../components/ui/use-toast';
-import { apiRequest } from '../../../lib/api-request';
-import { errorMessage, errorStatus } from '../../../lib/error-message';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { apiRequest } from '#client/lib/api-request.ts';
+import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { videoQueryKey } from './get-video';
 import { invalidateVideoLists } from './video-cache';
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Video } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: the capper's own videos; uploads and deletions refresh this key (the dashboard uses it too). */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PurchasedFlag } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { PurchasedFlag } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 
 export type { PurchasedFlag };
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Video } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: ['/api/videos', id]; under the catalog's key, so a catalog-wide invalidation reaches it. */

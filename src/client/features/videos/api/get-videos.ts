@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Category } from '../../../../common/constants.js';
-import type { Video, VideoSort } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Category } from '#common/constants.js';
+import type { Video, VideoSort } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { whileProcessing } from './while-processing';
 
 /** spec 7: the catalog's key. Filtered pages live under it too, so invalidating it refreshes every list. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ViewCounted } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { ViewCounted } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { patchCachedVideo } from './video-cache';
 
 /** POST /api/videos/:id/view: counted at most once per viewer per hour; `counted` says whether this one was. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SHARE_PLATFORMS, ShareCount } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { SHARE_PLATFORMS, ShareCount } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { patchCachedVideo } from './video-cache';
 
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Video, VideoUpdate } from '../../../../common/schemas/videos.js';
-import { apiJson } from '../../../lib/api-request';
+import type { Video, VideoUpdate } from '#common/schemas/videos.js';
+import { apiJson } from '#client/lib/api-request.ts';
 import { videoQueryKey } from './get-video';
 import { invalidateVideoLists } from './video-cache';
 

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Video } from '../../../../common/schemas/videos.js';
+import type { Video } from '#common/schemas/videos.js';
 import { FEATURED_VIDEOS_QUERY_KEY } from './get-featured-videos';
 import { VIDEOS_QUERY_KEY } from './get-videos';
 import { USER_VIDEOS_QUERY_KEY } from './get-user-videos';

@@ -1,4 +1,4 @@
-import type { Video } from '../../../../common/schemas/videos.js';
+import type { Video } from '#common/schemas/videos.js';
 
 /** How often a view of a video being processed asks again: the server writes progress at most once a second. */
 export const PROCESSING_POLL_MS = 2_000;

@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react';
-import { downloadFileName } from '../../../../common/download-name.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { buttonClasses } from '../../../components/ui/button';
+import { downloadFileName } from '#common/download-name.js';
+import type { Video } from '#common/schemas/videos.js';
+import { buttonClasses } from '#client/components/ui/button.tsx';
 
 /** The name a downloaded original is saved under (the server's Content-Disposition gives the same). */
 export function originalFileName(video: Pick<Video, 'title' | 'originalUrl'>): string {

@@ -4,7 +4,7 @@ import { LoaderCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { CATEGORIES } from '../../../../common/constants.js';
+import { CATEGORIES } from '#common/constants.js';
 import {
   DESCRIPTION_MAX_LENGTH,
   PriceSchema,
@@ -12,14 +12,14 @@ import {
   TITLE_MAX_LENGTH,
   VideoDetailsSchema,
   type Video,
-} from '../../../../common/schemas/videos.js';
-import { Button, buttonClasses } from '../../../components/ui/button';
-import { FormField } from '../../../components/ui/form-field';
-import { Input } from '../../../components/ui/input';
-import { NativeSelect } from '../../../components/ui/native-select';
-import { Textarea } from '../../../components/ui/textarea';
-import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/error-message';
+} from '#common/schemas/videos.js';
+import { Button, buttonClasses } from '#client/components/ui/button.tsx';
+import { FormField } from '#client/components/ui/form-field.tsx';
+import { Input } from '#client/components/ui/input.tsx';
+import { NativeSelect } from '#client/components/ui/native-select.tsx';
+import { Textarea } from '#client/components/ui/textarea.tsx';
+import { toast } from '#client/components/ui/use-toast.ts';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { useUpdateVideo } from '../api/update-video';
 
 /**

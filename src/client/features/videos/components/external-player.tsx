@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ExternalLink, LoaderCircle } from 'lucide-react';
-import { INSTAGRAM_RELOAD_DELAY_MS, PLAYBACK_RETRY_DELAYS_MS } from '../../../../common/constants.js';
+import { INSTAGRAM_RELOAD_DELAY_MS, PLAYBACK_RETRY_DELAYS_MS } from '#common/constants.js';
 import {
   detectPlatform,
   embedUrl,
   externalPageUrl,
   PLATFORM_LABELS,
   type VideoLink,
-} from '../../../../common/video-links.js';
+} from '#common/video-links.js';
 import { FilePlayer } from './file-player';
 import { PlayerMessage } from './player-message';
 import { PlayerShell } from './player-shell';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LoaderCircle, RotateCcw } from 'lucide-react';
-import { toast } from '../../../components/ui/use-toast';
+import { toast } from '#client/components/ui/use-toast.ts';
 import { PLAYBACK_ERROR, PlayerMessage, VIDEO_UNAVAILABLE, type PlayerMessageText } from './player-message';
 import { PlayerControls } from './player-controls';
 import { PlayerShell } from './player-shell';

@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
 import { Phone, ShieldCheck, Upload } from 'lucide-react';
-import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '../../../../common/constants.js';
-import { buttonClasses } from '../../../components/ui/button';
-import { appConfig } from '../../../lib/app-config';
+import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '#common/constants.js';
+import { buttonClasses } from '#client/components/ui/button.tsx';
+import { appConfig } from '#client/lib/app-config.ts';
 
 // spec 1: the home banner states the platform's cut and the support phone.
 export function HeroBanner() {

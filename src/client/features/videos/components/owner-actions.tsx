@@ -1,9 +1,9 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { ListChecks, Pencil, Play, Trash2 } from 'lucide-react';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { Button, buttonClasses } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
+import type { Video } from '#common/schemas/videos.js';
+import { Button, buttonClasses } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
 
 // The dialogs (Radix Dialog and AlertDialog, focus and scroll locking, the delete call) load on first use:
 // most visitors own nothing, and the home page's JavaScript budget has no room for them.

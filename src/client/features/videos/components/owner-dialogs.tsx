@@ -1,8 +1,8 @@
 import type { RefObject } from 'react';
 import { LoaderCircle } from 'lucide-react';
-import { PRODUCT_NAME } from '../../../../common/constants.js';
-import { formatDollars } from '../../../../common/money.js';
-import type { Video } from '../../../../common/schemas/videos.js';
+import { PRODUCT_NAME } from '#common/constants.js';
+import { formatDollars } from '#common/money.js';
+import type { Video } from '#common/schemas/videos.js';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -12,7 +12,7 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
+} from '#client/components/ui/alert-dialog.tsx';
 import {
   Dialog,
   DialogClose,
@@ -21,8 +21,8 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog';
-import { buttonClasses } from '../../../components/ui/button';
+} from '#client/components/ui/dialog.tsx';
+import { buttonClasses } from '#client/components/ui/button.tsx';
 import { useDeleteVideo } from '../api/delete-video';
 
 type DialogProps = {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Maximize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
-import { cn } from '../../../lib/cn';
-import { formatDuration } from '../../../lib/format';
+import { cn } from '#client/lib/cn.ts';
+import { formatDuration } from '#client/lib/format.ts';
 import type { PlaybackTime } from './video-element';
 
 type PlayerControlsProps = {

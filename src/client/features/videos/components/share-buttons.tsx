@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link2 } from 'lucide-react';
-import { PRODUCT_NAME } from '../../../../common/constants.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { toast } from '../../../components/ui/use-toast';
+import { PRODUCT_NAME } from '#common/constants.js';
+import type { Video } from '#common/schemas/videos.js';
+import { toast } from '#client/components/ui/use-toast.ts';
 import { useShareVideo, type SharePlatform } from '../api/share-video';
 
 const LINK_CLASSES =

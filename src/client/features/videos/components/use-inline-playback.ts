@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { PLAY_START_DELAY_MS } from '../../../../common/constants.js';
+import { PLAY_START_DELAY_MS } from '#common/constants.js';
 
 export type PlaybackPhase = 'idle' | 'starting' | 'playing';
 

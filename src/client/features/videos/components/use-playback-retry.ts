@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { PLAYBACK_RETRY_DELAYS_MS } from '../../../../common/constants.js';
-import { toast } from '../../../components/ui/use-toast';
+import { PLAYBACK_RETRY_DELAYS_MS } from '#common/constants.js';
+import { toast } from '#client/components/ui/use-toast.ts';
 import { PLAYBACK_ERROR, type PlayerMessageText } from './player-message';
 import type { PlayerPhase } from './use-video-state';
 

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
 import { ShoppingCart } from 'lucide-react';
-import { formatWholeDollars } from '../../../../common/money.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { buttonClasses } from '../../../components/ui/button';
-import { authPath } from '../../../lib/auth-redirect';
-import { useUser } from '../../auth';
+import { formatWholeDollars } from '#common/money.js';
+import type { Video } from '#common/schemas/videos.js';
+import { buttonClasses } from '#client/components/ui/button.tsx';
+import { authPath } from '#client/lib/auth-redirect.ts';
+import { useUser } from '#client/features/auth/index.ts';
 import { useInlinePlayback } from './use-inline-playback';
 import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
 

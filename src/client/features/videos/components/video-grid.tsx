@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
-import { HOME_PLACEHOLDER_CARDS } from '../../../../common/constants.js';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { cn } from '../../../lib/cn';
+import { HOME_PLACEHOLDER_CARDS } from '#common/constants.js';
+import type { Video } from '#common/schemas/videos.js';
+import { cn } from '#client/lib/cn.ts';
 import { VideoCard } from './video-card';
 import { VideoCardSkeleton } from './video-card-skeleton';
 

@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { LoaderCircle, Play } from 'lucide-react';
-import type { Video } from '../../../../common/schemas/videos.js';
-import { VideoThumbnail } from '../../../components/video-thumbnail';
-import { cn } from '../../../lib/cn';
-import { formatDuration } from '../../../lib/format';
+import type { Video } from '#common/schemas/videos.js';
+import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
+import { cn } from '#client/lib/cn.ts';
+import { formatDuration } from '#client/lib/format.ts';
 import { ProcessingOverlay } from './processing-overlay';
 import type { InlinePlayback } from './use-inline-playback';
 

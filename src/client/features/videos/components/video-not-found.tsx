@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { SearchX } from 'lucide-react';
-import { buttonClasses } from '../../../components/ui/button';
+import { buttonClasses } from '#client/components/ui/button.tsx';
 
 /** A missing video, a malformed id, or one not public yet: said plainly, with a way home. */
 export function VideoNotFound() {

@@ -1,11 +1,11 @@
 import { Link, useLocation, useParams } from 'wouter';
 import { Lock } from 'lucide-react';
-import { buttonClasses } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage, errorStatus } from '../../../lib/error-message';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUser } from '../../auth';
+import { buttonClasses } from '#client/components/ui/button.tsx';
+import { Card, CardContent } from '#client/components/ui/card.tsx';
+import { PageSpinner } from '#client/components/ui/spinner.tsx';
+import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { useUser } from '#client/features/auth/index.ts';
 import { parseVideoId, useVideo } from '../api/get-video';
 import { EditVideoForm } from '../components/edit-video-form';
 import { VideoGridError } from '../components/video-grid';

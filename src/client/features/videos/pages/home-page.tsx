@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
 import { ArrowRight } from 'lucide-react';
-import { HOME_SECTION_TITLE } from '../../../../common/constants.js';
-import { errorMessage } from '../../../lib/error-message';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { HOME_SECTION_TITLE } from '#common/constants.js';
+import { errorMessage } from '#client/lib/error-message.ts';
+import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useVideos } from '../api/get-videos';
 import { HeroBanner } from '../components/hero-banner';
 import { VideoGrid, VideoGridEmpty, VideoGridError, VideoGridSkeleton } from '../components/video-grid';
