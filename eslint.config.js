@@ -42,6 +42,24 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Two folders up or more: through the package's `#` imports instead (package.json "imports",
+    // docs/decisions/019). `./x` and `../x` stay relative.
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){2,}',
+              message: 'Import through #common/*.js, #server/*.js or #client/*.ts(x) (docs/decisions/019).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
     // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
     // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/
@@ -49,7 +67,8 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
-      // Resolves the server's NodeNext `./x.js` to x.ts, and the client's extensionless imports.
+      // Resolves the server's NodeNext `./x.js` to x.ts, the client's extensionless imports, and the `#` imports
+      // of package.json (docs/decisions/019).
       'import/resolver': { typescript: { project: 'tsconfig.json' } },
       // First match wins: the feature and app folders before the rest of each side.
       'boundaries/elements': [
