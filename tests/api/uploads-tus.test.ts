@@ -129,6 +129,32 @@ describe('tus: creating an upload', () => {
     expect(mine.statusCode).toBe(200);
     expect(mine.headers['upload-offset']).toBe('0');
   });
+
+  it('needs a session on every route of an upload, which stays as it was', async () => {
+    // One hook (uploadRoutes' preHandler) guards the whole scope, no route repeats it: it refuses before tus
+    // reads the length (413) and before the id is looked at (404).
+    expect((await create(15 * 1024 ** 3 + 1, undefined, null)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/uploads/abc/video' })).statusCode).toBe(401);
+    const uploader = await registerUser(t.app, {}, '10.6.0.3');
+    const created = await create(100, undefined, uploader.cookie);
+    expect(created.statusCode).toBe(201);
+    const location = created.headers.location as string;
+    const signedOut = await Promise.all([
+      t.app.inject({ method: 'HEAD', url: location, headers: TUS }),
+      t.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        payload: Buffer.alloc(10),
+      }),
+      t.app.inject({ method: 'DELETE', url: location, headers: TUS }),
+      t.app.inject({ method: 'GET', url: `${location}/video` }),
+    ]);
+    expect(signedOut.map((response) => response.statusCode)).toEqual([401, 401, 401, 401]);
+    const after = await head(location, uploader.cookie);
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['upload-offset']).toBe('0');
+  });
 });
 
 describe('tus: sending chunks', () => {

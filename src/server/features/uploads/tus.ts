@@ -8,7 +8,7 @@ import type { Db } from '#server/db/client.js';
 import { notFound } from '#server/lib/http-errors.js';
 import { errorResponses } from '#server/plugins/api-contract.js';
 import type { MediaStorage } from '#server/media/storage.js';
-import { currentUser, requireUser } from '../auth/index.js';
+import { currentUser } from '../auth/index.js';
 import type { UploadEffects } from './uploads-service.js';
 import { uploadFinisher } from './tus-finish.js';
 import { tusHandlers } from './tus-handlers.js';
@@ -34,33 +34,33 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   const { tus, handOver } = createTusServer({ db, store, finish, log: app.log });
   const { checkUpload, patch, terminate } = tusHandlers({ db, storage, store, finish });
 
+  // Signed-in only, like every upload route: uploadRoutes' preHandler hook (requireUser) covers this scope.
   await app.register(async (scope) => {
     // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.route({ method: ['POST'], url: TUS_PATH, preHandler: requireUser, handler: handOver });
+    scope.route({ method: ['POST'], url: TUS_PATH, handler: handOver });
     scope.route<{ Params: { id: string } }>({
       method: 'PATCH',
       url: `${TUS_PATH}/:id`,
-      preHandler: [requireUser, checkUpload],
+      preHandler: checkUpload,
       handler: patch,
     });
     scope.route<{ Params: { id: string } }>({
       method: 'HEAD',
       url: `${TUS_PATH}/:id`,
-      preHandler: [requireUser, checkUpload],
+      preHandler: checkUpload,
       handler: handOver,
     });
     scope.route<{ Params: { id: string } }>({
       method: 'DELETE',
       url: `${TUS_PATH}/:id`,
-      preHandler: [requireUser, checkUpload],
+      preHandler: checkUpload,
       handler: terminate,
     });
     scope.get<{ Params: { id: string } }>(
       `${TUS_PATH}/:id/video`,
       {
-        preHandler: requireUser,
         schema: {
           summary: 'The video a finished resumable upload became',
           description:
