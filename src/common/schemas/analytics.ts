@@ -23,7 +23,6 @@ export const VideoAnalyticsSchema = z.object({
   revenue: z.number(),
   conversion: z.number().meta({ description: 'Sales per view, 0..1 (0 when there were no views).' }),
 });
-export type VideoAnalytics = z.infer<typeof VideoAnalyticsSchema>;
 
 /** GET /api/user/analytics: a capper's sales, revenue and views by day or week, and per video. */
 export const AnalyticsSchema = z

@@ -86,4 +86,3 @@ export const OwnVideosQuerySchema = pageQuerySchema(PAGE_LIMITS.ownVideos);
 export const AdminPageQuerySchema = pageQuerySchema(PAGE_LIMITS.admin);
 export const PurchasesPageQuerySchema = pageQuerySchema(PAGE_LIMITS.purchases);
 export const AuditLogQuerySchema = pageQuerySchema(PAGE_LIMITS.auditLog);
-export type PageQuery = z.infer<ReturnType<typeof pageQuerySchema>>;
