@@ -161,6 +161,13 @@ export const videos = pgTable(
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .with({ fastupdate: false })
       .where(sql`length(search_head) = ${sql.raw(String(SEARCH_HEAD_LENGTH))}`),
+    // The same long texts by id, for a text too short for trigrams (one or two characters): the part past
+    // the head then reads the long texts only, not the whole table.
+    index('videos_search_long_idx')
+      .on(t.id)
+      .where(
+        sql`length(search_head) = ${sql.raw(String(SEARCH_HEAD_LENGTH))} and transcoding_status = 'ready'`,
+      ),
     uniqueIndex('videos_upload_id_idx').on(t.uploadId),
     check('videos_price_min', sql`${t.priceCents} >= 99`),
     check(
