@@ -101,6 +101,7 @@ test.describe('signing in returns to where the user was', () => {
   });
 
   test('only paths of this site are followed: anything else goes home', async ({ page }) => {
+    test.slow(); // a dozen sign-in redirects, each a full page load: over 30 s on a slow machine
     const user = await registerAndLogin(page);
     await page.context().clearCookies();
     // Through the form once: a foreign address in next is ignored and the user lands home.
