@@ -20,6 +20,18 @@ const DECIMAL = /^[0-9]{1,16}$/;
 
 type UploadRequest = FastifyRequest<{ Params: { id: string } }>;
 
+const TUS_VERSION = '1.0.0';
+/** What every answer of our PATCH and DELETE carries (tus 1.0.0). */
+const TUS_HEADERS = { 'tus-resumable': TUS_VERSION, 'cache-control': 'no-store' };
+
+/** 412 for a client speaking another tus version than ours. */
+function refuseTusVersion(reply: FastifyReply) {
+  return reply
+    .code(412)
+    .headers({ 'tus-version': TUS_VERSION })
+    .send({ message: 'Unsupported tus version.' });
+}
+
 export function tusHandlers(options: {
   db: Db;
   storage: MediaStorage;
@@ -73,17 +85,11 @@ export function tusHandlers(options: {
   async function patch(request: UploadRequest, reply: FastifyReply) {
     const user = currentUser(request);
     const { id } = request.params;
-    const tusHeaders = { 'tus-resumable': '1.0.0', 'cache-control': 'no-store' };
-    if (request.headers['tus-resumable'] !== '1.0.0') {
-      return reply
-        .code(412)
-        .headers({ 'tus-version': '1.0.0' })
-        .send({ message: 'Unsupported tus version.' });
-    }
+    if (request.headers['tus-resumable'] !== TUS_VERSION) return refuseTusVersion(reply);
     if (request.headers['content-type'] !== 'application/offset+octet-stream') {
       return reply
         .code(415)
-        .headers(tusHeaders)
+        .headers(TUS_HEADERS)
         .send({ message: 'Expected application/offset+octet-stream.' });
     }
     const upload = checked.get(request) ?? (await uploadOf(store, id));
@@ -95,16 +101,16 @@ export function tusHandlers(options: {
     if (!Number.isSafeInteger(offset) || offset !== upload.offset) {
       return reply
         .code(409)
-        .headers({ ...tusHeaders, 'upload-offset': String(upload.offset) })
+        .headers({ ...TUS_HEADERS, 'upload-offset': String(upload.offset) })
         .send({ message: 'Upload-Offset does not match the upload.' });
     }
     const declared = request.headers['content-length'];
     if (declared !== undefined && offset + Number(declared) > upload.size) {
-      return reply.code(413).headers(tusHeaders).send({ message: 'The chunk goes past the upload length.' });
+      return reply.code(413).headers(TUS_HEADERS).send({ message: 'The chunk goes past the upload length.' });
     }
     // One writer per upload: a second PATCH (a retry racing its predecessor) is told to try again.
     if (writing.has(id))
-      return reply.code(423).headers(tusHeaders).send({ message: 'The upload is busy. Retry shortly.' });
+      return reply.code(423).headers(TUS_HEADERS).send({ message: 'The upload is busy. Retry shortly.' });
     writing.add(id);
     let received = 0;
     try {
@@ -125,12 +131,12 @@ export function tusHandlers(options: {
       if ((error as { statusCode?: number }).statusCode === 413) {
         return reply
           .code(413)
-          .headers(tusHeaders)
+          .headers(TUS_HEADERS)
           .send({ message: 'The chunk goes past the upload length.' });
       }
       // The connection dropped: what reached the disk stays, and HEAD tells the client where to go on.
       request.log.info({ uploadId: id, received }, 'tus chunk interrupted');
-      return reply.code(400).headers(tusHeaders).send({ message: 'The chunk was interrupted.' });
+      return reply.code(400).headers(TUS_HEADERS).send({ message: 'The chunk was interrupted.' });
     } finally {
       writing.delete(id);
     }
@@ -140,7 +146,7 @@ export function tusHandlers(options: {
       return reply
         .code(204)
         .headers({
-          ...tusHeaders,
+          ...TUS_HEADERS,
           'upload-offset': String(newOffset),
           'upload-expires': expires.toUTCString(),
         })
@@ -150,7 +156,7 @@ export function tusHandlers(options: {
     const result: UploadResult = { success: true, videoId };
     return reply
       .code(200)
-      .headers({ ...tusHeaders, 'upload-offset': String(newOffset), 'upload-video-id': String(videoId) })
+      .headers({ ...TUS_HEADERS, 'upload-offset': String(newOffset), 'upload-video-id': String(videoId) })
       .send(result);
   }
 
@@ -160,22 +166,16 @@ export function tusHandlers(options: {
    */
   async function terminate(request: UploadRequest, reply: FastifyReply) {
     const { id } = request.params;
-    const tusHeaders = { 'tus-resumable': '1.0.0', 'cache-control': 'no-store' };
-    if (request.headers['tus-resumable'] !== '1.0.0') {
-      return reply
-        .code(412)
-        .headers({ 'tus-version': '1.0.0' })
-        .send({ message: 'Unsupported tus version.' });
-    }
+    if (request.headers['tus-resumable'] !== TUS_VERSION) return refuseTusVersion(reply);
     const upload = checked.get(request);
     if (!upload) throw notFound('Upload not found.');
     if (upload.size !== undefined && upload.offset === upload.size)
       throw badRequest('A finished upload cannot be cancelled.');
     if (writing.has(id))
-      return reply.code(423).headers(tusHeaders).send({ message: 'The upload is busy. Retry shortly.' });
+      return reply.code(423).headers(TUS_HEADERS).send({ message: 'The upload is busy. Retry shortly.' });
     await datastore.remove(id).catch(() => datastore.configstore.delete(id));
     await releaseUpload(db, id);
-    return reply.code(204).headers(tusHeaders).send();
+    return reply.code(204).headers(TUS_HEADERS).send();
   }
 
   return { checkUpload, patch, terminate };
