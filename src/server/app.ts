@@ -141,10 +141,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('sessions', sessions);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request) => {
-    if (API_PREFIXES.some((prefix) => request.url.startsWith(prefix))) {
-      await sessions.load(request);
-    }
+  // A callback hook, not an async one: most requests (no cookie, or a cached session) finish it at once.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const loading = API_PREFIXES.some((prefix) => request.url.startsWith(prefix))
+      ? sessions.load(request)
+      : null;
+    if (!loading) return done();
+    loading.then(() => done(), done);
   });
 
   await app.register(async (service) => {

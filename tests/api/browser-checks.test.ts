@@ -170,6 +170,25 @@ describe('compression', () => {
     expect(small.json().user.id).toBe(capper.id);
   });
 
+  it("sends a signed-out visitor's long video compressed from its ready bytes, and 304 on a match", async () => {
+    const long = await createVideo(t, capper.id, { description: 'Line movement and the number. '.repeat(60) });
+    const url = `/api/videos/${long.id}`;
+    const plain = await get(url);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().description).toBe(long.description);
+    // Twice: the first answer makes the entry's bytes, the second is sent from them.
+    for (let i = 0; i < 2; i++) {
+      const br = await get(url, { 'accept-encoding': 'br' });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+    }
+  });
+
   it('sends every page index.html compressed once, when accepted', async () => {
     const plain = await get('/videos');
     expect(plain.headers['content-encoding']).toBeUndefined();

@@ -10,12 +10,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerCsrfProtection(app: FastifyInstance, options: { exemptPaths: string[] }): void {
   const exempt = new Set(options.exemptPaths);
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (exempt.has(request.url.split('?')[0] ?? '')) return;
-    if (!isSameSite(request)) {
-      throw forbidden('Cross-site request refused.');
-    }
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || exempt.has(request.url.split('?')[0] ?? '')) return done();
+    done(isSameSite(request) ? undefined : forbidden('Cross-site request refused.'));
   });
 }
 

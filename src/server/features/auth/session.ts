@@ -51,30 +51,37 @@ export class SessionStore {
     private readonly findUser: typeof findUserBySession = findUserBySession,
   ) {}
 
-  /** Reads the signed cookie and loads its user; a bad or expired cookie simply means signed out. */
-  async load(request: FastifyRequest): Promise<void> {
+  /**
+   * Reads the signed cookie and loads its user; a bad or expired cookie simply means signed out. Settled at
+   * once (null) without a cookie or on a cached hit, so the hook adds no promise to most requests; a
+   * promise only while the database is asked.
+   */
+  load(request: FastifyRequest): Promise<void> | null {
     request.user = null;
     request.sessionId = null;
     const raw = request.cookies[SESSION_COOKIE];
-    if (!raw) return;
+    if (!raw) return null;
     // Keyed by the raw signed cookie, so a cached hit skips the HMAC check and the hash as well.
     const cached = this.cache.get(raw);
-    let entry: CacheEntry | null;
-    if (cached && cached.until > Date.now()) entry = cached;
-    else {
-      this.cache.delete(raw);
-      // One lookup per cookie at a time: when a busy session's entry expires, the requests that carry it
-      // wait for the same query instead of each sending its own (issue 11: with 200 clients on the embedded
-      // database, dozens of identical queries queued behind one another for over a second).
-      let pending = this.loading.get(raw);
-      if (!pending) {
-        pending = this.lookUp(request, raw).finally(() => {
-          if (this.loading.get(raw) === pending) this.loading.delete(raw);
-        });
-        this.loading.set(raw, pending);
-      }
-      entry = await pending;
+    if (cached && cached.until > Date.now()) {
+      SessionStore.apply(request, cached);
+      return null;
     }
+    this.cache.delete(raw);
+    // One lookup per cookie at a time: when a busy session's entry expires, the requests that carry it
+    // wait for the same query instead of each sending its own (issue 11: with 200 clients on the embedded
+    // database, dozens of identical queries queued behind one another for over a second).
+    let pending = this.loading.get(raw);
+    if (!pending) {
+      pending = this.lookUp(request, raw).finally(() => {
+        if (this.loading.get(raw) === pending) this.loading.delete(raw);
+      });
+      this.loading.set(raw, pending);
+    }
+    return pending.then((entry) => SessionStore.apply(request, entry));
+  }
+
+  private static apply(request: FastifyRequest, entry: CacheEntry | null): void {
     if (!entry) return;
     request.user = entry.user;
     request.sessionId = entry.sessionId;

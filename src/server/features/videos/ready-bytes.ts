@@ -18,16 +18,30 @@ export function readyBytes(json: string): ReadyBytes {
 /**
  * Ready-made bytes, compressed for a browser that accepts it (issue 12) from the entry's own copy, so a
  * request never compresses (decision 012). Each encoding is its own representation, with its own ETag.
+ * Sent at once when no compression is pending (undefined: a synchronous handler returns nothing more, and the
+ * common case costs no promise; issue 11, by-id beside nginx); else a promise settled once it is written.
  */
-export async function sendReadyBytes(request: FastifyRequest, reply: FastifyReply, ready: ReadyBytes) {
+export function sendReadyBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ready: ReadyBytes,
+): undefined | Promise<void> {
   const { identity } = ready.body;
   const encoding =
     identity.length >= COMPRESS_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
   const etag = encoding ? `${ready.etag.slice(0, -1)}-${encoding}"` : ready.etag;
   reply.type('application/json; charset=utf-8').header('etag', etag).header('cache-control', 'no-cache');
   if (identity.length >= COMPRESS_MIN_BYTES) reply.header('vary', 'accept-encoding');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  if (!encoding) return reply.send(identity);
-  const bytes = await ready.body.in(encoding);
-  return reply.header('content-encoding', encoding).send(bytes);
+  if (request.headers['if-none-match'] === etag) {
+    reply.code(304).send();
+    return;
+  }
+  if (!encoding) {
+    reply.send(identity);
+    return;
+  }
+  // Settles once the answer is written (a reply is awaitable): a handler returning it leaves Fastify nothing to send.
+  return ready.body.in(encoding).then(async (bytes) => {
+    await reply.header('content-encoding', encoding).send(bytes);
+  });
 }

@@ -81,7 +81,8 @@ export async function videoRoutes(
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
       entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
-      return sendReadyBytes(request, reply, entry.anonymous);
+      await sendReadyBytes(request, reply, entry.anonymous);
+      return reply; // Fastify waits for it to be written
     }
     const bought = await purchasedAmong(
       db,
@@ -146,15 +147,19 @@ export async function videoRoutes(
         response: { 200: VideoSchema, 304: NoBodySchema, ...errorResponses(404) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const viewer = viewerOf(request.user);
-      if (viewer) return toPublicVideo(await visibleVideo(request, request.params.id), viewer);
+      if (viewer) return visibleVideo(request, request.params.id).then((row) => toPublicVideo(row, viewer));
       const entry = cachedVideo(catalog, db, request.params.id);
-      const row = await entry.rows;
-      if (!row || !mayView(row, null)) throw notFound('Video not found');
-      // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one video).
-      entry.anonymous ??= readyBytes(videoJson(toPublicVideo(row, null)));
-      return sendReadyBytes(request, reply, entry.anonymous);
+      // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one
+      // video); once made, they are sent without waiting on anything.
+      if (entry.anonymous) return sendReadyBytes(request, reply, entry.anonymous);
+      return entry.rows.then(async (row) => {
+        if (!row || !mayView(row, null)) throw notFound('Video not found');
+        entry.anonymous ??= readyBytes(videoJson(toPublicVideo(row, null)));
+        await sendReadyBytes(request, reply, entry.anonymous);
+        await reply; // written: nothing left for Fastify to send
+      });
     },
   );
 
