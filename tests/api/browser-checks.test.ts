@@ -171,7 +171,9 @@ describe('compression', () => {
   });
 
   it("sends a signed-out visitor's long video compressed from its ready bytes, and 304 on a match", async () => {
-    const long = await createVideo(t, capper.id, { description: 'Line movement and the number. '.repeat(60) });
+    const long = await createVideo(t, capper.id, {
+      description: 'Line movement and the number. '.repeat(60),
+    });
     const url = `/api/videos/${long.id}`;
     const plain = await get(url);
     expect(plain.statusCode).toBe(200);
