@@ -19,6 +19,7 @@ import {
 import { adminRoutes } from './features/admin/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
+import { pickRoutes } from './features/picks/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -206,6 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : new SandboxProvider(db));
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
+  await app.register(pickRoutes, { db });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
 

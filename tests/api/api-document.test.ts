@@ -92,6 +92,10 @@ describe('GET /api/openapi.json', () => {
       'GET /api/user/refunds',
       'GET /media/{path}',
       'HEAD /media/{path}',
+      // verified picks (issue 14)
+      'GET /api/picks/{id}',
+      'GET /api/picks/{id}/reveal',
+      'GET /api/events',
     ];
     expect(
       operations()

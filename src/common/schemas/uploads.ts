@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
 import { validateExternalVideoUrl } from '../video-links.js';
 import { VideoDetailsSchema } from './videos.js';
+import { LegInputSchema, LegsTextSchema, MAX_LEGS, parlayProblem, TOO_MANY_LEGS_MESSAGE } from './picks.js';
 
 export const UPLOAD_TOO_LARGE_MESSAGE =
   'File size too large. Please use the chunked upload option for files larger than 50MB.';
@@ -43,8 +44,13 @@ const UploadFieldsSchema = VideoDetailsSchema.extend({
   isPremium: BooleanText.optional(),
   isExternalVideo: BooleanText.default(false),
   externalVideoUrl: z.string().trim().optional(),
+  // issue 14: the pick's legs as JSON text (none: an unverified pick), and whether it is a parlay.
+  legs: LegsTextSchema.pipe(z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE)),
+  parlay: BooleanText.default(false),
 });
 export const UploadMetadataSchema = UploadFieldsSchema.superRefine((value, ctx) => {
+  const parlay = parlayProblem(value);
+  if (parlay) ctx.addIssue({ code: 'custom', path: ['legs'], message: parlay });
   if (!value.isExternalVideo) return;
   const result = validateExternalVideoUrl(value.externalVideoUrl ?? '');
   if (!result.ok) ctx.addIssue({ code: 'custom', path: ['externalVideoUrl'], message: result.message });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../constants.js';
 import { CatalogPageQuerySchema, PAGE_LIMITS } from './ids.js';
+import { LegInputSchema, MAX_LEGS, TOO_MANY_LEGS_MESSAGE } from './picks.js';
 
 export const MIN_PRICE = 0.99;
 export const MAX_PRICE = 10_000;
@@ -53,6 +54,9 @@ export const VideoUpdateSchema = z
     emailInformation: SelectionsSchema.optional(),
     price: PriceSchema.optional(),
     category: CategorySchema.optional(),
+    // issue 14: the pick's legs (all of them, replacing the sealed ones) and whether it is a parlay.
+    legs: z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE).optional(),
+    parlay: z.boolean().optional(),
   })
   .refine((value) => Object.values(value).some((field) => field !== undefined), {
     message: 'Nothing to update',

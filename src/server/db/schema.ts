@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   serial,
   text,
@@ -394,5 +395,128 @@ export const uploads = pgTable(
   (t) => [
     index('uploads_user_id_idx').on(t.userId, t.expiresAt),
     index('uploads_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Verified picks (issue 14, docs/decisions/020): events and their final scores, sealed picks, their
+// versions and legs. A pick outlives its video (a capper's delete of a sold or started pick keeps it on the
+// record), so pick tables key on the video's id without a foreign key to it.
+
+/** One game: one row whoever posts on it (same league, teams and start time). */
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    league: text('league').notNull(),
+    home: text('home').notNull(),
+    away: text('away').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    // scheduled → final (with a score), or postponed / cancelled (its legs are void).
+    status: text('status').notNull().default('scheduled'),
+    homeScore: integer('home_score'),
+    awayScore: integer('away_score'),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    // Who settled it: an admin's id, or null for a results feed (see `source`).
+    settledBy: integer('settled_by').references(() => users.id, { onDelete: 'set null' }),
+    source: text('source'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('events_game_idx').on(t.league, sql`lower(${t.home})`, sql`lower(${t.away})`, t.startsAt),
+    // The Results tab: events past their start without a score, oldest first.
+    index('events_unsettled_idx')
+      .on(t.startsAt, t.id)
+      .where(sql`status = 'scheduled'`),
+    check('events_status', sql`${t.status} in ('scheduled', 'final', 'postponed', 'cancelled')`),
+    check(
+      'events_score',
+      sql`(${t.status} = 'final') = (${t.homeScore} is not null and ${t.awayScore} is not null)`,
+    ),
+  ],
+);
+
+/** A video's pick: its current sealed version, its grade once every leg is graded, and its fate. */
+export const picks = pgTable(
+  'picks',
+  {
+    videoId: integer('video_id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    league: text('league').notNull(),
+    parlay: boolean('parlay').notNull().default(false),
+    legCount: integer('leg_count').notNull(),
+    version: integer('version').notNull().default(1),
+    // The current version's commitment and sealed JSON (RFC 8785 text: secret until graded).
+    commitment: text('commitment').notNull(),
+    sealed: text('sealed').notNull(),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    firstPostedAt: timestamp('first_posted_at', { withTimezone: true }).notNull(),
+    // The earliest leg's start: selections and legs are locked from then (or from the first sale).
+    locksAt: timestamp('locks_at', { withTimezone: true }).notNull(),
+    result: text('result'),
+    unitsWon: numeric('units_won', { precision: 10, scale: 2, mode: 'number' }),
+    unitsRisked: numeric('units_risked', { precision: 10, scale: 2, mode: 'number' }),
+    gradedAt: timestamp('graded_at', { withTimezone: true }),
+    // 'capper' (off sale, still on the record) or 'moderation' (off the record's results).
+    removed: text('removed'),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    title: text('title').notNull(),
+  },
+  (t) => [
+    // A capper's record and the leaderboard read graded picks by capper and time.
+    index('picks_user_graded_idx').on(t.userId, t.gradedAt),
+    index('picks_graded_idx')
+      .on(t.gradedAt, t.userId)
+      .where(sql`result is not null and removed is distinct from 'moderation'`),
+    check('picks_result', sql`${t.result} in ('win', 'loss', 'push', 'void')`),
+    check('picks_removed', sql`${t.removed} in ('capper', 'moderation')`),
+  ],
+);
+
+/** Every sealed version of a pick: earlier commitments stay listed on the page. */
+export const pickVersions = pgTable(
+  'pick_versions',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => picks.videoId, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    commitment: text('commitment').notNull(),
+    sealed: text('sealed').notNull(),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('pick_versions_idx').on(t.videoId, t.version)],
+);
+
+/** The current version's legs, each graded from its event's score (or by an admin for props). */
+export const pickLegs = pgTable(
+  'pick_legs',
+  {
+    id: serial('id').primaryKey(),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => picks.videoId, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    market: text('market').notNull(),
+    side: text('side').notNull(),
+    line: numeric('line', { precision: 6, scale: 1, mode: 'number' }),
+    odds: integer('odds').notNull(),
+    units: numeric('units', { precision: 4, scale: 1, mode: 'number' }).notNull(),
+    result: text('result'),
+    // An admin's reason for a prop's grade or a correction; null when graded by rule.
+    gradeReason: text('grade_reason'),
+    gradedBy: integer('graded_by').references(() => users.id, { onDelete: 'set null' }),
+    gradedAt: timestamp('graded_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('pick_legs_position_idx').on(t.videoId, t.position),
+    index('pick_legs_event_idx').on(t.eventId),
+    check('pick_legs_result', sql`${t.result} in ('win', 'loss', 'push', 'void')`),
+    check('pick_legs_market', sql`${t.market} in ('moneyline', 'spread', 'total', 'prop', 'other')`),
   ],
 );

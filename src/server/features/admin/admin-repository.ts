@@ -17,30 +17,10 @@ export async function deleteUser(db: Executor, userId: number): Promise<void> {
   await db.delete(users).where(eq(users.id, userId));
 }
 
+export { writeAudit } from '#server/db/audit-log.js';
+
 export async function setManualEarnings(db: Executor, userId: number, cents: number): Promise<void> {
   await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
-}
-
-export async function writeAudit(
-  db: Executor,
-  entry: {
-    /** Null for PickReel itself (an automatic refund). */
-    actorId: number | null;
-    action: string;
-    targetType: string;
-    targetId: number | null;
-    before?: unknown;
-    after?: unknown;
-  },
-): Promise<void> {
-  await db.insert(auditLog).values({
-    actorId: entry.actorId,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
 }
 
 /** The audit log, newest first, with the acting admin's name (null for PickReel itself or a deleted admin). */

@@ -16,6 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-erro
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
+import { removePick } from '../picks/index.js';
 import { deleteVideo, findVideoRow } from '../videos/index.js';
 import {
   deleteUser,
@@ -51,6 +52,8 @@ export async function adminDeleteVideo(
   await db.transaction(async (tx) => {
     const video = await findVideoRow(tx, videoId);
     if (!video) throw notFound('Video not found');
+    // issue 14: moderation takes a pick off the record's results (the record says it was removed).
+    await removePick(tx, videoId, { moderation: video.userId !== adminId });
     await deleteVideo(tx, videoId);
     await writeAudit(tx, {
       actorId: adminId,

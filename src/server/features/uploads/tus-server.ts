@@ -1,6 +1,7 @@
 // @tus/server at /api/uploads for what it answers itself: creation (POST), HEAD and expiry. Fastify has
 // signed the request in first; the library gets the raw request (docs/decisions/007).
 import { randomBytes } from 'node:crypto';
+import { legsStartInFuture, START_IN_FUTURE_MESSAGE } from '#common/schemas/picks.js';
 import type { IncomingMessage } from 'node:http';
 import type { ServerOptions } from '@tus/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -74,6 +75,8 @@ export function createTusServer(options: {
       try {
         const meta = parseMetadata(upload.metadata ?? {});
         if (meta.isExternalVideo) throw badRequest('An external video link needs no file upload.');
+        // issue 14: said before the bytes are sent; checked again when the finished upload posts the pick.
+        if (!legsStartInFuture(meta.legs, new Date())) throw badRequest(START_IN_FUTURE_MESSAGE);
       } catch (error) {
         throw error instanceof HttpError ? tusError(error) : error;
       }

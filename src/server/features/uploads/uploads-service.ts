@@ -17,6 +17,7 @@ import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-reposi
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
 import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
+import { postPick, type PickContent } from '../picks/index.js';
 import { getVisibleVideo, insertVideo, updateVideo, viewerOf, type VideoRow } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
 
@@ -71,6 +72,10 @@ function detailsOf(meta: UploadMetadata, user: UserRow) {
   };
 }
 
+function pickContentOf(meta: UploadMetadata): PickContent {
+  return { legs: meta.legs, parlay: meta.parlay, selections: meta.emailInformation };
+}
+
 /**
  * A link to a video elsewhere: checked by the shared link rules, never fetched, ready at once. Its picture is
  * what follows from the link alone (YouTube's, issue 12); its duration is the form's, if any: none is known.
@@ -81,13 +86,18 @@ export async function createExternalVideo(
   meta: UploadMetadata,
 ): Promise<VideoRow> {
   if (!meta.isExternalVideo || !meta.externalVideoUrl) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
-  const video = await insertVideo(effects.db, {
-    ...detailsOf(meta, user),
-    isExternalVideo: true,
-    externalVideoUrl: meta.externalVideoUrl,
-    thumbnailUrl: linkThumbnailUrl(detectPlatform(meta.externalVideoUrl)),
-    transcodingStatus: 'ready',
-    transcodingProgress: 100,
+  const url = meta.externalVideoUrl;
+  const video = await effects.db.transaction(async (tx) => {
+    const row = await insertVideo(tx, {
+      ...detailsOf(meta, user),
+      isExternalVideo: true,
+      externalVideoUrl: url,
+      thumbnailUrl: linkThumbnailUrl(detectPlatform(url)),
+      transcodingStatus: 'ready',
+      transcodingProgress: 100,
+    });
+    await postPick(tx, row, user, pickContentOf(meta));
+    return row;
   });
   effects.onVideoChanged();
   return video;
@@ -127,6 +137,8 @@ export async function createUploadedVideo(
         uploadId: input.uploadId ?? null,
         transcodingStatus: 'pending',
       });
+      // issue 14: the pick is sealed when posted, in the transaction that makes its video.
+      await postPick(tx, row, input.user, pickContentOf(input.meta));
       const originalFileKey = videoMediaKeys(row.id).original;
       await updateVideo(tx, row.id, { originalFileKey });
       await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload: { source: input.source } });

@@ -206,10 +206,11 @@ export async function videoRoutes(
       {
         schema: {
           summary: "Edit a video's details",
-          description: 'The owner or an admin. A new price cancels the open payment intents at the old one.',
+          description:
+            'The owner or an admin. A new price cancels the open payment intents at the old one. A change of the selections, legs or parlay of a verified pick seals a new version, or is refused (409) once the pick is sold or its first leg has started.',
           params: VideoIdParamsSchema,
           body: VideoUpdateSchema,
-          response: { 200: VideoSchema, ...errorResponses(401, 403, 404) },
+          response: { 200: VideoSchema, ...errorResponses(401, 403, 404, 409) },
         },
       },
       async (request) => {

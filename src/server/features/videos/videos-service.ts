@@ -1,9 +1,10 @@
-import type { Db } from '#server/db/client.js';
+import type { Db, Executor } from '#server/db/client.js';
 import { dollarsToCents, centsToDollars } from '#common/money.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
 import { forbidden, notFound } from '#server/lib/http-errors.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
-import type { UserRow } from '../auth/index.js';
+import { findUserById, type UserRow } from '../auth/index.js';
+import { removePick, revisePick } from '../picks/index.js';
 import {
   deleteVideo,
   findVideo,
@@ -83,7 +84,7 @@ export async function getVisibleVideo(db: Db, id: number, viewer: Viewer | null)
   return entry;
 }
 
-async function ownedVideo(db: Db, id: number, viewer: Viewer) {
+async function ownedVideo(db: Executor, id: number, viewer: Viewer) {
   const row = await findVideoRow(db, id);
   if (!row) throw notFound('Video not found');
   if (row.userId !== viewer.id && !viewer.isAdmin)
@@ -98,13 +99,32 @@ export async function editVideo(
   viewer: Viewer,
   onPriceChange?: (videoId: number) => Promise<void>,
 ): Promise<Video> {
-  const before = await ownedVideo(db, id, viewer);
-  await updateVideo(db, id, {
-    ...(changes.title !== undefined && { title: changes.title }),
-    ...(changes.description !== undefined && { description: changes.description }),
-    ...(changes.emailInformation !== undefined && { emailInformation: changes.emailInformation }),
-    ...(changes.price !== undefined && { priceCents: dollarsToCents(changes.price) }),
-    ...(changes.category !== undefined && { category: changes.category }),
+  const before = await db.transaction(async (tx) => {
+    const row = await ownedVideo(tx, id, viewer);
+    const columns = {
+      ...(changes.title !== undefined && { title: changes.title }),
+      ...(changes.description !== undefined && { description: changes.description }),
+      ...(changes.emailInformation !== undefined && { emailInformation: changes.emailInformation }),
+      ...(changes.price !== undefined && { priceCents: dollarsToCents(changes.price) }),
+      ...(changes.category !== undefined && { category: changes.category }),
+    };
+    if (Object.keys(columns).length) await updateVideo(tx, id, columns);
+    // issue 14: selections and legs are sealed; a change seals a new version, or is refused once locked.
+    if (
+      changes.legs !== undefined ||
+      changes.parlay !== undefined ||
+      changes.emailInformation !== undefined
+    ) {
+      const owner = await findUserById(tx, row.userId);
+      if (!owner) throw notFound('Video not found');
+      await revisePick(
+        tx,
+        { id, title: changes.title ?? row.title, selections: row.emailInformation ?? '' },
+        { id: owner.id, username: owner.username },
+        { legs: changes.legs, parlay: changes.parlay, selections: changes.emailInformation },
+      );
+    }
+    return row;
   });
   // issue 11: an intent at the old price must not be paid (decision 010).
   if (changes.price !== undefined && dollarsToCents(changes.price) !== before.priceCents)
@@ -122,6 +142,8 @@ export async function removeVideo(db: Db, storage: MediaStorage, id: number, vie
     if (!row) throw notFound('Video not found');
     if (row.userId !== viewer.id && !viewer.isAdmin)
       throw forbidden('Only the owner of this video can delete it.');
+    // issue 14: a sold or started pick stays on its capper's record; an admin's delete is moderation.
+    await removePick(tx, id, { moderation: row.userId !== viewer.id });
     await deleteVideo(tx, id);
   });
   await storage.removePrefix(videoMediaPrefix(id));

@@ -1,0 +1,263 @@
+// Grading by the scoreboard (issue 14): an event's final score grades every leg on it by rule, for every
+// capper at once, in one transaction; props are graded by an admin with a reason; a postponed or cancelled
+// event voids its legs; corrections are an admin's, logged with before and after, and regrade.
+import { sql } from 'drizzle-orm';
+import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
+import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
+import type { Db, Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
+import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
+import { writeAudit } from '#server/db/audit-log.js';
+
+export type EventOutcome =
+  { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
+
+/** Who settles: an admin (by id) or a results feed (by name). */
+export interface Settler {
+  adminId: number | null;
+  source: string;
+}
+
+export const EVENT_SETTLED_MESSAGE = 'This event already has its result; an admin can correct it.';
+export const EVENT_NOT_SETTLED_MESSAGE = 'This event has no result yet to correct.';
+export const EVENT_NOT_STARTED_MESSAGE = 'This event has not started yet.';
+export const LEG_NOT_MANUAL_MESSAGE = 'This leg is graded from its event’s score, not by hand.';
+export const LEG_EVENT_VOID_MESSAGE = 'This leg’s event was postponed or cancelled: the leg is void.';
+
+interface EventLocked {
+  id: number;
+  home: string;
+  away: string;
+  starts_at: Date | string;
+  status: string;
+  home_score: number | null;
+  away_score: number | null;
+}
+
+async function lockEvent(db: Executor, eventId: number): Promise<EventLocked> {
+  const [event] = rowsOf<EventLocked>(
+    await db.execute(sql`
+      select id, home, away, starts_at, status, home_score, away_score from events where id = ${eventId} for update`),
+  );
+  if (!event) throw notFound('Event not found');
+  return event;
+}
+
+function outcomeOf(event: EventLocked): EventOutcome | null {
+  if (event.status === 'final')
+    return { status: 'final', homeScore: event.home_score!, awayScore: event.away_score! };
+  if (event.status === 'postponed' || event.status === 'cancelled') return { status: event.status };
+  return null;
+}
+
+/**
+ * The event's result, once (a second one is a correction). Grades every leg on it and regrades their
+ * picks. Returns how many legs it graded.
+ */
+export async function settleEvent(
+  db: Db,
+  eventId: number,
+  outcome: EventOutcome,
+  by: Settler,
+  now = new Date(),
+): Promise<{ legs: number; picks: number }> {
+  return db.transaction(async (tx) => {
+    const event = await lockEvent(tx, eventId);
+    if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
+    if (outcome.status === 'final' && new Date(event.starts_at) > now)
+      throw badRequest(EVENT_NOT_STARTED_MESSAGE);
+    await writeOutcome(tx, eventId, outcome, by, now);
+    return gradeEventLegs(tx, event, outcome, now);
+  });
+}
+
+/** An admin's correction of a settled event: logged with before and after, and every leg on it regraded. */
+export async function correctEvent(
+  db: Db,
+  eventId: number,
+  outcome: EventOutcome,
+  admin: { id: number },
+  reason: string,
+  now = new Date(),
+): Promise<{ legs: number; picks: number }> {
+  return db.transaction(async (tx) => {
+    const event = await lockEvent(tx, eventId);
+    const before = outcomeOf(event);
+    if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
+    await writeOutcome(tx, eventId, outcome, { adminId: admin.id, source: 'correction' }, now);
+    await writeAudit(tx, {
+      actorId: admin.id,
+      action: 'event.correct',
+      targetType: 'event',
+      targetId: eventId,
+      before: { ...before, reason: null },
+      after: { ...outcome, reason },
+    });
+    return gradeEventLegs(tx, event, outcome, now, before.status !== 'final');
+  });
+}
+
+async function writeOutcome(db: Executor, eventId: number, outcome: EventOutcome, by: Settler, now: Date) {
+  const final = outcome.status === 'final';
+  await db.execute(sql`
+    update events set
+      status = ${outcome.status},
+      home_score = ${final ? outcome.homeScore : null},
+      away_score = ${final ? outcome.awayScore : null},
+      settled_at = ${now},
+      settled_by = ${by.adminId},
+      source = ${by.source}
+    where id = ${eventId}`);
+}
+
+interface LegOnEvent {
+  id: number;
+  video_id: number;
+  market: Market;
+  side: string;
+  line: string | number | null;
+}
+
+/**
+ * Grades the legs on an event by rule: void for a postponed or cancelled event; from the score for the
+ * scored markets; props keep an admin's grade (set back to ungraded when a void event turns out final).
+ */
+async function gradeEventLegs(
+  db: Executor,
+  event: EventLocked,
+  outcome: EventOutcome,
+  now: Date,
+  wasVoid = false,
+): Promise<{ legs: number; picks: number }> {
+  const legs = rowsOf<LegOnEvent>(
+    await db.execute(
+      sql`select id, video_id, market, side, line from pick_legs where event_id = ${event.id}`,
+    ),
+  );
+  const ids: number[] = [];
+  const results: (LegResult | null)[] = [];
+  for (const leg of legs) {
+    let result: LegResult | null;
+    if (outcome.status !== 'final') result = 'void';
+    else if (SCORED_MARKETS.includes(leg.market))
+      result = gradeScoredLeg(
+        {
+          market: leg.market as 'moneyline' | 'spread' | 'total',
+          side: leg.side,
+          line: leg.line === null ? null : Number(leg.line),
+          home: event.home,
+          away: event.away,
+        },
+        { home: outcome.homeScore, away: outcome.awayScore },
+      );
+    else if (wasVoid) result = null;
+    else continue; // a prop keeps its admin's grade
+    ids.push(leg.id);
+    results.push(result);
+  }
+  if (ids.length) {
+    await db.execute(sql`
+      update pick_legs set
+        result = graded.result,
+        graded_at = case when graded.result is null then null else ${now}::timestamptz end,
+        grade_reason = null,
+        graded_by = null
+      from (select unnest(${sql.param(ids)}::int[]) as id, unnest(${sql.param(results)}::text[]) as result) as graded
+      where pick_legs.id = graded.id`);
+  }
+  const videoIds = [...new Set(legs.map((leg) => leg.video_id))];
+  await regradePicks(db, videoIds, now);
+  return { legs: ids.length, picks: videoIds.length };
+}
+
+/** A prop or other leg, graded (or regraded) by an admin with a reason: logged, and its pick regraded. */
+export async function gradeLegByHand(
+  db: Db,
+  legId: number,
+  result: LegResult,
+  reason: string,
+  admin: { id: number },
+  now = new Date(),
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [leg] = rowsOf<{
+      id: number;
+      video_id: number;
+      market: Market;
+      result: LegResult | null;
+      status: string;
+    }>(
+      await tx.execute(sql`
+        select l.id, l.video_id, l.market, l.result, e.status
+        from pick_legs l join events e on e.id = l.event_id
+        where l.id = ${legId}
+        for update of l`),
+    );
+    if (!leg) throw notFound('Leg not found');
+    if (SCORED_MARKETS.includes(leg.market)) throw badRequest(LEG_NOT_MANUAL_MESSAGE);
+    if (leg.status === 'postponed' || leg.status === 'cancelled') throw conflict(LEG_EVENT_VOID_MESSAGE);
+    await tx.execute(sql`
+      update pick_legs set result = ${result}, grade_reason = ${reason}, graded_by = ${admin.id}, graded_at = ${now}
+      where id = ${legId}`);
+    await writeAudit(tx, {
+      actorId: admin.id,
+      action: leg.result === null ? 'leg.grade' : 'leg.correct',
+      targetType: 'pick_leg',
+      targetId: legId,
+      before: { result: leg.result },
+      after: { result, reason },
+    });
+    await regradePicks(tx, [leg.video_id], now);
+  });
+}
+
+interface LegOfPick {
+  video_id: number;
+  parlay: boolean;
+  result: LegResult | null;
+  odds: number;
+  units: string | number;
+}
+
+/** Each pick's grade from its legs: set once every leg is graded, cleared if one is ungraded again. */
+export async function regradePicks(db: Executor, videoIds: readonly number[], now: Date): Promise<void> {
+  if (!videoIds.length) return;
+  const rows = rowsOf<LegOfPick>(
+    await db.execute(sql`
+      select l.video_id, p.parlay, l.result, l.odds, l.units
+      from pick_legs l join picks p on p.video_id = l.video_id
+      where l.video_id = any(${sql.param([...videoIds])}::int[])
+      order by l.video_id, l.position`),
+  );
+  const byPick = new Map<
+    number,
+    { parlay: boolean; legs: { result: LegResult | null; odds: number; units: number }[] }
+  >();
+  for (const row of rows) {
+    let pick = byPick.get(row.video_id);
+    if (!pick) byPick.set(row.video_id, (pick = { parlay: row.parlay, legs: [] }));
+    pick.legs.push({ result: row.result, odds: row.odds, units: Number(row.units) });
+  }
+  const ids: number[] = [];
+  const results: (string | null)[] = [];
+  const won: (number | null)[] = [];
+  const risked: (number | null)[] = [];
+  for (const [videoId, pick] of byPick) {
+    const grade = gradePick(pick.legs, pick.parlay);
+    ids.push(videoId);
+    results.push(grade?.result ?? null);
+    won.push(grade?.unitsWon ?? null);
+    risked.push(grade?.unitsRisked ?? null);
+  }
+  await db.execute(sql`
+    update picks set
+      result = graded.result,
+      units_won = graded.won,
+      units_risked = graded.risked,
+      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, ${now}::timestamptz) end
+    from (
+      select unnest(${sql.param(ids)}::int[]) as id, unnest(${sql.param(results)}::text[]) as result,
+        unnest(${sql.param(won)}::numeric[]) as won, unnest(${sql.param(risked)}::numeric[]) as risked
+    ) as graded
+    where picks.video_id = graded.id`);
+}

@@ -1,0 +1,118 @@
+// Queries of verified picks (issue 14): events, picks, their versions and legs.
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
+import { events, pickLegs, picks, pickVersions, purchases } from '#server/db/schema.js';
+
+export type PickRow = typeof picks.$inferSelect;
+export type PickLegRow = typeof pickLegs.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type NewPickRow = typeof picks.$inferInsert;
+
+export interface EventKey {
+  league: string;
+  home: string;
+  away: string;
+  startsAt: string;
+}
+
+/**
+ * The event's id, made if it is new: one game is one event whoever posts on it. A no-op update on
+ * conflict makes the statement return the existing row's id, also when two posts race.
+ */
+export async function eventIdFor(db: Executor, key: EventKey): Promise<number> {
+  // Raw SQL: the conflict target is the unique index's expressions (lower(home), lower(away)).
+  const result = await db.execute(sql`
+    insert into events (league, home, away, starts_at)
+    values (${key.league}, ${key.home}, ${key.away}, ${new Date(key.startsAt)})
+    on conflict (league, lower(home), lower(away), starts_at) do update set league = excluded.league
+    returning id`);
+  return rowsOf<{ id: number }>(result)[0]!.id;
+}
+
+export async function findEvent(db: Executor, id: number): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(eq(events.id, id));
+  return row;
+}
+
+/** Upcoming events of a league, soonest first: what the pick form offers before a capper adds one. */
+export async function listUpcomingEvents(db: Executor, league: string, now: Date, limit: number) {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.league, league), eq(events.status, 'scheduled'), gt(events.startsAt, now)))
+    .orderBy(asc(events.startsAt), asc(events.id))
+    .limit(limit);
+}
+
+export async function findPick(db: Executor, videoId: number): Promise<PickRow | undefined> {
+  const [row] = await db.select().from(picks).where(eq(picks.videoId, videoId));
+  return row;
+}
+
+/** The pick's row, locked for the rest of the transaction (a revision and a sale or grade serialise). */
+export async function findPickForUpdate(db: Executor, videoId: number): Promise<PickRow | undefined> {
+  const [row] = await db.select().from(picks).where(eq(picks.videoId, videoId)).for('update');
+  return row;
+}
+
+export async function insertPick(db: Executor, row: NewPickRow): Promise<void> {
+  await db.insert(picks).values(row);
+}
+
+export async function updatePick(db: Executor, videoId: number, changes: Partial<NewPickRow>): Promise<void> {
+  await db.update(picks).set(changes).where(eq(picks.videoId, videoId));
+}
+
+export async function deletePick(db: Executor, videoId: number): Promise<void> {
+  await db.delete(picks).where(eq(picks.videoId, videoId));
+}
+
+export async function insertVersion(
+  db: Executor,
+  row: { videoId: number; version: number; commitment: string; sealed: string; postedAt: Date },
+): Promise<void> {
+  await db.insert(pickVersions).values(row);
+}
+
+export async function listVersions(db: Executor, videoId: number) {
+  return db
+    .select({
+      version: pickVersions.version,
+      commitment: pickVersions.commitment,
+      postedAt: pickVersions.postedAt,
+    })
+    .from(pickVersions)
+    .where(eq(pickVersions.videoId, videoId))
+    .orderBy(asc(pickVersions.version));
+}
+
+export interface NewLeg {
+  position: number;
+  eventId: number;
+  market: string;
+  side: string;
+  line: number | null;
+  odds: number;
+  units: number;
+}
+
+/** The legs of the pick's current version, in place of any earlier ones. */
+export async function replaceLegs(db: Executor, videoId: number, legs: readonly NewLeg[]): Promise<void> {
+  await db.delete(pickLegs).where(eq(pickLegs.videoId, videoId));
+  if (legs.length) await db.insert(pickLegs).values(legs.map((leg) => ({ ...leg, videoId })));
+}
+
+export async function listLegs(db: Executor, videoId: number): Promise<PickLegRow[]> {
+  return db.select().from(pickLegs).where(eq(pickLegs.videoId, videoId)).orderBy(asc(pickLegs.position));
+}
+
+/** Whether anyone has bought the video: its selections and legs are then locked. */
+export async function hasBeenSold(db: Executor, videoId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(purchases)
+    .where(eq(purchases.videoId, videoId))
+    .limit(1);
+  return row !== undefined;
+}

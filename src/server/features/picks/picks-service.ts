@@ -1,0 +1,263 @@
+// Sealing, revising and removing picks (issue 14, docs/decisions/020). A pick is sealed when posted: its
+// commitment is public at once, its legs and selections stay secret until every leg is graded.
+import { createHash, randomBytes } from 'node:crypto';
+import { canonicalBytes, commitmentOf, isoSeconds, sealedLeg, type SealedPick } from '#common/pick-seal.js';
+import {
+  earliestStart,
+  legsStartInFuture,
+  parlayProblem,
+  START_IN_FUTURE_MESSAGE,
+  type Leg,
+} from '#common/schemas/picks.js';
+import type { PickView } from '#common/schemas/pick-views.js';
+import type { Executor } from '#server/db/client.js';
+import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import {
+  deletePick,
+  eventIdFor,
+  findPick,
+  findPickForUpdate,
+  hasBeenSold,
+  insertPick,
+  insertVersion,
+  listLegs,
+  listVersions,
+  replaceLegs,
+  updatePick,
+  type PickRow,
+} from './picks-repository.js';
+
+export const PICK_LOCKED_MESSAGE =
+  'Selections and legs can no longer change: the pick has been sold or its first leg has started.';
+export const NOT_REVEALED_MESSAGE = 'The pick is revealed once every leg is graded.';
+export const REMOVED_BY_MODERATION_MESSAGE = 'This pick was removed by moderation.';
+export const NO_PICK_MESSAGE = 'This video has no verified pick.';
+export const KEEP_LEGS_MESSAGE = 'A verified pick keeps at least one leg.';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+
+/** What a capper posts: the legs (none for an unverified pick), parlay or not, and the selections' text. */
+export interface PickContent {
+  legs: Leg[];
+  parlay: boolean;
+  selections: string;
+}
+
+interface Sealed {
+  sealed: string;
+  commitment: string;
+  postedAt: Date;
+}
+
+/** What the schemas cannot know: the clock, and a parlay's legs with the edit's `parlay` flag. */
+function checkContent(content: PickContent, now: Date): void {
+  const parlay = parlayProblem(content);
+  if (parlay) throw badRequest(parlay);
+  if (!legsStartInFuture(content.legs, now)) throw badRequest(START_IN_FUTURE_MESSAGE);
+}
+
+async function seal(content: PickContent, capper: string, videoId: number, now: Date): Promise<Sealed> {
+  const postedAt = new Date(isoSeconds(now));
+  const sealed: SealedPick = {
+    v: 1,
+    capper,
+    videoId,
+    postedAt: isoSeconds(postedAt),
+    selections: content.selections,
+    legs: content.legs.map(sealedLeg),
+    parlay: content.parlay,
+    salt: randomBytes(32).toString('hex'),
+  };
+  return {
+    sealed: new TextDecoder().decode(canonicalBytes(sealed)),
+    commitment: await commitmentOf(sealed, sha256),
+    postedAt,
+  };
+}
+
+function leagueOf(legs: readonly Leg[]): string {
+  const leagues = new Set(legs.map((leg) => leg.league));
+  return leagues.size === 1 ? legs[0]!.league : 'Mixed';
+}
+
+async function writeLegs(db: Executor, videoId: number, legs: readonly Leg[]): Promise<void> {
+  const rows = [];
+  for (const [position, leg] of legs.entries()) {
+    const eventId = await eventIdFor(db, leg);
+    rows.push({
+      position,
+      eventId,
+      market: leg.market,
+      side: leg.side,
+      line: leg.line,
+      odds: leg.odds,
+      units: leg.units,
+    });
+  }
+  await replaceLegs(db, videoId, rows);
+}
+
+/**
+ * Seals a new video's pick, in the transaction that makes the video. Without legs nothing is sealed: the
+ * pick is sold as today, shown as unverified, and never counts in a record.
+ */
+export async function postPick(
+  db: Executor,
+  video: { id: number; title: string },
+  capper: { id: number; username: string },
+  content: PickContent,
+  now = new Date(),
+): Promise<void> {
+  if (!content.legs.length) return;
+  checkContent(content, now);
+  const sealed = await seal(content, capper.username, video.id, now);
+  await insertPick(db, {
+    videoId: video.id,
+    userId: capper.id,
+    league: leagueOf(content.legs),
+    parlay: content.parlay,
+    legCount: content.legs.length,
+    version: 1,
+    commitment: sealed.commitment,
+    sealed: sealed.sealed,
+    postedAt: sealed.postedAt,
+    firstPostedAt: sealed.postedAt,
+    locksAt: new Date(earliestStart(content.legs)!),
+    title: video.title,
+  });
+  await insertVersion(db, { videoId: video.id, version: 1, ...sealed });
+  await writeLegs(db, video.id, content.legs);
+}
+
+/** Locked once sold or once the first leg has started. */
+async function isLocked(db: Executor, pick: PickRow, now: Date): Promise<boolean> {
+  return now >= pick.locksAt || (await hasBeenSold(db, pick.videoId));
+}
+
+/** The pick's content as its current version sealed it. */
+function contentOf(pick: PickRow): PickContent & { legs: Leg[] } {
+  const sealed = JSON.parse(pick.sealed) as SealedPick;
+  return { legs: sealed.legs as Leg[], parlay: sealed.parlay, selections: sealed.selections };
+}
+
+/**
+ * An edit of a video's selections and/or legs (issue 14). On a sealed pick it seals a new version, if
+ * the pick is neither sold nor started (else 409); on an unverified video, legs seal its first version.
+ * Returns whether anything of the pick changed. Runs inside the edit's transaction.
+ */
+export async function revisePick(
+  db: Executor,
+  video: { id: number; title: string; selections: string },
+  capper: { id: number; username: string },
+  changes: { legs?: Leg[]; parlay?: boolean; selections?: string },
+  now = new Date(),
+): Promise<void> {
+  const pick = await findPickForUpdate(db, video.id);
+  if (!pick) {
+    if (changes.legs?.length)
+      await postPick(
+        db,
+        video,
+        capper,
+        {
+          legs: changes.legs,
+          parlay: changes.parlay ?? false,
+          selections: changes.selections ?? video.selections,
+        },
+        now,
+      );
+    return;
+  }
+  if (pick.removed) throw conflict(PICK_LOCKED_MESSAGE);
+  const current = contentOf(pick);
+  const next: PickContent = {
+    legs: changes.legs ?? current.legs,
+    parlay: changes.parlay ?? current.parlay,
+    selections: changes.selections ?? current.selections,
+  };
+  const unchanged =
+    JSON.stringify(next.legs.map(sealedLeg)) === JSON.stringify(current.legs.map(sealedLeg)) &&
+    next.parlay === current.parlay &&
+    next.selections === current.selections;
+  if (unchanged) return;
+  if (await isLocked(db, pick, now)) throw conflict(PICK_LOCKED_MESSAGE);
+  if (!next.legs.length) throw badRequest(KEEP_LEGS_MESSAGE);
+  checkContent(next, now);
+  const sealed = await seal(next, capper.username, video.id, now);
+  const version = pick.version + 1;
+  await updatePick(db, video.id, {
+    version,
+    commitment: sealed.commitment,
+    sealed: sealed.sealed,
+    postedAt: sealed.postedAt,
+    parlay: next.parlay,
+    legCount: next.legs.length,
+    league: leagueOf(next.legs),
+    locksAt: new Date(earliestStart(next.legs)!),
+  });
+  await insertVersion(db, { videoId: video.id, version, ...sealed });
+  await writeLegs(db, video.id, next.legs);
+}
+
+/**
+ * A video is being deleted (inside its transaction). A capper's own delete of a pick that is sold or has
+ * started keeps it on the record, off sale; an untouched pick goes with its video. An admin's delete of
+ * someone else's video is moderation: the record shows a pick removed by moderation, not its result.
+ */
+export async function removePick(
+  db: Executor,
+  videoId: number,
+  by: { moderation: boolean },
+  now = new Date(),
+): Promise<void> {
+  const pick = await findPickForUpdate(db, videoId);
+  if (!pick || pick.removed === 'moderation') return;
+  if (by.moderation) {
+    await updatePick(db, videoId, { removed: 'moderation', removedAt: now });
+    return;
+  }
+  if (await isLocked(db, pick, now)) await updatePick(db, videoId, { removed: 'capper', removedAt: now });
+  else await deletePick(db, videoId);
+}
+
+export function pickStatus(pick: PickRow, now: Date): 'open' | 'started' | 'graded' {
+  if (pick.result !== null) return 'graded';
+  return now >= pick.locksAt ? 'started' : 'open';
+}
+
+/** GET /api/picks/{videoId}: what everyone may see before buying (no legs, no selections). */
+export async function pickView(db: Executor, videoId: number, now = new Date()): Promise<PickView> {
+  const pick = await findPick(db, videoId);
+  if (!pick) throw notFound(NO_PICK_MESSAGE);
+  const versions = await listVersions(db, videoId);
+  const moderated = pick.removed === 'moderation';
+  return {
+    videoId,
+    commitment: pick.commitment,
+    postedAt: isoSeconds(pick.postedAt),
+    status: pickStatus(pick, now),
+    legCount: pick.legCount,
+    parlay: pick.parlay,
+    removed: pick.removed as PickView['removed'],
+    versions: versions.map((v) => ({
+      version: v.version,
+      commitment: v.commitment,
+      postedAt: isoSeconds(v.postedAt),
+    })),
+    ...(pick.result !== null && !moderated && { result: pick.result as NonNullable<PickView['result']> }),
+    ...(pick.unitsWon !== null && !moderated && { unitsWon: pick.unitsWon }),
+  };
+}
+
+/** GET /api/picks/{videoId}/reveal: the whole sealed pick, salt included, once every leg is graded. */
+export async function revealPick(
+  db: Executor,
+  videoId: number,
+): Promise<{ sealed: SealedPick; commitment: string }> {
+  const pick = await findPick(db, videoId);
+  if (!pick) throw notFound(NO_PICK_MESSAGE);
+  if (pick.removed === 'moderation') throw forbidden(REMOVED_BY_MODERATION_MESSAGE);
+  const legs = await listLegs(db, videoId);
+  if (pick.result === null || legs.some((leg) => leg.result === null)) throw forbidden(NOT_REVEALED_MESSAGE);
+  return { sealed: JSON.parse(pick.sealed) as SealedPick, commitment: pick.commitment };
+}
