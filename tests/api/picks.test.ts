@@ -122,6 +122,18 @@ describe('posting a pick with legs', () => {
     expect(pick.commitment).toMatch(/^[0-9a-f]{64}$/);
     expect(pick.versions).toEqual([{ version: 1, commitment: pick.commitment, postedAt: pick.postedAt }]);
     expect(pick.result).toBeUndefined();
+    // The card and the video page show the commitment to everyone, signed out included.
+    const card = (await t.app.inject({ method: 'GET', url: `/api/videos/${video.id}` })).json<Video>();
+    expect(card.pick).toEqual({
+      commitment: pick.commitment,
+      postedAt: pick.postedAt,
+      legCount: 2,
+      status: 'open',
+    });
+    const unverified = await postOk([]);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/videos/${unverified.id}` })).json<Video>().pick,
+    ).toBeNull();
     // Nothing of the legs or selections in the public answers.
     for (const url of [`/api/picks/${video.id}`, `/api/videos/${video.id}`]) {
       const body = (await t.app.inject({ method: 'GET', url })).body;

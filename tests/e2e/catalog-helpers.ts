@@ -148,6 +148,7 @@ export function fakeVideo(overrides: Partial<Video> = {}): Video {
     shareCount: 0,
     createdAt: new Date().toISOString(),
     capper: { id: 1, username: 'sharp_capper', displayName: null, avatarUrl: null },
+    pick: null,
     isOwner: false,
     isPurchased: false,
     ...overrides,

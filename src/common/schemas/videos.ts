@@ -138,6 +138,15 @@ export const VideoSchema = z
     shareCount: z.int(),
     createdAt: z.iso.datetime(),
     capper: CapperSchema,
+    // issue 14: a verified pick's commitment and post time, for everyone before buying; null if unverified.
+    pick: z
+      .object({
+        commitment: z.string(),
+        postedAt: z.iso.datetime(),
+        legCount: z.int(),
+        status: z.enum(['open', 'started', 'graded']),
+      })
+      .nullable(),
     isOwner: z.boolean(),
     isPurchased: z.boolean(),
   })

@@ -2,7 +2,15 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } f
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
-import { purchases, SEARCH_HEAD_LENGTH, users, videos, videoShares, videoViews } from '#server/db/schema.js';
+import {
+  picks,
+  purchases,
+  SEARCH_HEAD_LENGTH,
+  users,
+  videos,
+  videoShares,
+  videoViews,
+} from '#server/db/schema.js';
 import type { VideoListQuery } from '#common/schemas/videos.js';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -12,7 +20,26 @@ export interface VideoWithCapper {
   video: Omit<VideoRow, 'searchText' | 'searchHead'>;
   capper: { id: number; username: string; displayName: string | null; avatarUrl: string | null };
   isPurchased: boolean;
+  /** The sealed pick's public face (issue 14); null or absent for an unverified video. */
+  pick?: PickSummaryRow | null;
 }
+
+export interface PickSummaryRow {
+  commitment: string;
+  postedAt: Date;
+  legCount: number;
+  locksAt: Date;
+  result: string | null;
+}
+
+/** What a card shows of a video's sealed pick: one primary-key probe per row. */
+const pickColumns = {
+  commitment: picks.commitment,
+  postedAt: picks.postedAt,
+  legCount: picks.legCount,
+  locksAt: picks.locksAt,
+  result: picks.result,
+};
 
 /** What a video's capper shows of themselves: never an e-mail, phone or password hash. */
 export const capperColumns = {
@@ -33,9 +60,15 @@ const { searchText: _searchText, searchHead: _searchHead, ...videoColumns } = ge
 
 function selectVideos(db: Executor, viewerId: number | null) {
   return db
-    .select({ video: videoColumns, capper: capperColumns, isPurchased: purchasedBy(viewerId) })
+    .select({
+      video: videoColumns,
+      capper: capperColumns,
+      isPurchased: purchasedBy(viewerId),
+      pick: pickColumns,
+    })
     .from(videos)
-    .innerJoin(users, eq(users.id, videos.userId));
+    .innerJoin(users, eq(users.id, videos.userId))
+    .leftJoin(picks, eq(picks.videoId, videos.id));
 }
 
 /** `%` and `_` in the visitor's text are literal characters, not wildcards. */

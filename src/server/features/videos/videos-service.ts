@@ -1,5 +1,6 @@
 import type { Db, Executor } from '#server/db/client.js';
 import { dollarsToCents, centsToDollars } from '#common/money.js';
+import { isoSeconds } from '#common/pick-seal.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
 import { forbidden, notFound } from '#server/lib/http-errors.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
@@ -26,7 +27,10 @@ export function viewerOf(user: UserRow | null): Viewer | null {
  * The one place a video becomes JSON. The winning selections leave the server only for the owner,
  * a buyer of this video, or an admin (docs/decisions/000 'Security overrides'), in every endpoint.
  */
-export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, viewer: Viewer | null): Video {
+export function toPublicVideo(
+  { video, capper, isPurchased, pick }: VideoWithCapper,
+  viewer: Viewer | null,
+): Video {
   const isOwner = viewer !== null && viewer.id === video.userId;
   const maySeeSelections = isOwner || isPurchased || viewer?.isAdmin === true;
   const result: Video = {
@@ -60,6 +64,15 @@ export function toPublicVideo({ video, capper, isPurchased }: VideoWithCapper, v
       displayName: capper.displayName,
       avatarUrl: capper.avatarUrl,
     },
+    pick: pick
+      ? {
+          commitment: pick.commitment,
+          postedAt: isoSeconds(pick.postedAt),
+          legCount: pick.legCount,
+          // As GET /api/picks/{id} says it; a cached row may lag the lock by the cache's seconds.
+          status: pick.result !== null ? 'graded' : Date.now() >= pick.locksAt.getTime() ? 'started' : 'open',
+        }
+      : null,
     isOwner,
     isPurchased: isPurchased && !isOwner,
   };
