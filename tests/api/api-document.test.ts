@@ -95,6 +95,7 @@ describe('GET /api/openapi.json', () => {
       // verified picks (issue 14)
       'GET /api/picks/{id}',
       'GET /api/picks/{id}/reveal',
+      'GET /api/picks/{id}/legs',
       'GET /api/events',
     ];
     expect(

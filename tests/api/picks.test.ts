@@ -14,7 +14,7 @@ import {
 } from '#common/schemas/picks.js';
 import type { Video } from '#common/schemas/videos.js';
 import { rowsOf } from '#server/db/rows.js';
-import { events, picks } from '#server/db/schema.js';
+import { events, picks, videos } from '#server/db/schema.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { settleEvent, gradeLegByHand, correctEvent } from '#server/features/picks/grading-service.js';
 import { PICK_LOCKED_MESSAGE, NOT_REVEALED_MESSAGE } from '#server/features/picks/picks-service.js';
@@ -80,6 +80,11 @@ const revealOf = async (videoId: number) =>
   t.app.inject({ method: 'GET', url: `/api/picks/${videoId}/reveal` });
 const patch = (videoId: number, payload: Record<string, unknown>, cookie = capper.cookie) =>
   t.app.inject({ method: 'PATCH', url: `/api/videos/${videoId}`, payload, headers: { cookie } });
+
+async function videoRow(id: number) {
+  const [row] = await t.database.db.select().from(videos).where(eq(videos.id, id));
+  return row!;
+}
 
 async function eventIdOf(videoId: number): Promise<number> {
   const rows = rowsOf<{ event_id: number }>(
@@ -224,6 +229,28 @@ describe('posting a pick with legs', () => {
   });
 });
 
+describe('the legs before the reveal', () => {
+  it('shows them to the owner, a buyer and an admin, and to no one else', async () => {
+    const g = newGame({ odds: 125 });
+    const video = await postOk([g]);
+    const url = `/api/picks/${video.id}/legs`;
+    const as = (cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+    expect((await as()).statusCode).toBe(401);
+    const stranger = await as(rival.cookie);
+    expect(stranger.statusCode).toBe(403);
+    const own = await as(capper.cookie);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({
+      version: 1,
+      parlay: false,
+      legs: [{ home: g.home, odds: 125, line: -3.5 }],
+    });
+    expect((await as(admin.cookie)).statusCode).toBe(200);
+    await createPurchase(t, buyer.id, await videoRow(video.id));
+    expect((await as(buyer.cookie)).statusCode).toBe(200);
+  });
+});
+
 describe('revisions and the lock', () => {
   it('seals a new version before the first sale, and lists every earlier one', async () => {
     const video = await postOk([newGame()]);
@@ -243,15 +270,7 @@ describe('revisions and the lock', () => {
 
   it('refuses a change of selections or legs once sold (409); title and price stay editable', async () => {
     const video = await postOk([newGame()]);
-    const [row] = await t.database.db.execute(sql`select * from videos where id = ${video.id}`).then(rowsOf);
-    const videoRow = {
-      id: video.id,
-      title: video.title,
-      userId: capper.id,
-      emailInformation: 'x',
-      priceCents: 2500,
-    };
-    await createPurchase(t, buyer.id, { ...(row as object), ...videoRow } as never);
+    await createPurchase(t, buyer.id, await videoRow(video.id));
     for (const change of [
       { legs: [newGame()] },
       { emailInformation: 'Changed after the sale' },

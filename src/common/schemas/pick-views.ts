@@ -56,6 +56,12 @@ export const SealedPickSchema = z
   })
   .meta({ id: 'SealedPick' });
 
+/** The current version's legs, for those who may see the selections: the owner, its buyers and admins. */
+export const PickLegsViewSchema = z
+  .object({ version: z.int(), parlay: z.boolean(), legs: z.array(SealedLegSchema) })
+  .meta({ id: 'PickLegs' });
+export type PickLegsView = z.infer<typeof PickLegsViewSchema>;
+
 export const PickRevealSchema = z
   .object({ sealed: SealedPickSchema, commitment: z.string() })
   .meta({ id: 'PickReveal' });

@@ -9,9 +9,10 @@ import {
   START_IN_FUTURE_MESSAGE,
   type Leg,
 } from '#common/schemas/picks.js';
-import type { PickView } from '#common/schemas/pick-views.js';
+import type { PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { ownsVideo } from '../purchases/index.js';
 import {
   deletePick,
   eventIdFor,
@@ -32,6 +33,7 @@ export const PICK_LOCKED_MESSAGE =
 export const NOT_REVEALED_MESSAGE = 'The pick is revealed once every leg is graded.';
 export const REMOVED_BY_MODERATION_MESSAGE = 'This pick was removed by moderation.';
 export const NO_PICK_MESSAGE = 'This video has no verified pick.';
+export const LEGS_SECRET_MESSAGE = 'Buy this pick to see its legs.';
 export const KEEP_LEGS_MESSAGE = 'A verified pick keeps at least one leg.';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
@@ -260,4 +262,21 @@ export async function revealPick(
   const legs = await listLegs(db, videoId);
   if (pick.result === null || legs.some((leg) => leg.result === null)) throw forbidden(NOT_REVEALED_MESSAGE);
   return { sealed: JSON.parse(pick.sealed) as SealedPick, commitment: pick.commitment };
+}
+
+/**
+ * GET /api/picks/{videoId}/legs: the current legs for those who may see the selections (the owner, its
+ * buyers, admins), as the edit page and the buyer's view need them; the same secret as the selections.
+ */
+export async function pickLegsFor(
+  db: Executor,
+  videoId: number,
+  viewer: { id: number; isAdmin: boolean },
+): Promise<PickLegsView> {
+  const pick = await findPick(db, videoId);
+  if (!pick) throw notFound(NO_PICK_MESSAGE);
+  const allowed = viewer.isAdmin || viewer.id === pick.userId || (await ownsVideo(db, viewer.id, videoId));
+  if (!allowed) throw forbidden(LEGS_SECRET_MESSAGE);
+  const sealed = JSON.parse(pick.sealed) as SealedPick;
+  return { version: pick.version, parlay: sealed.parlay, legs: sealed.legs };
 }

@@ -5,6 +5,7 @@ import { VideoIdParamsSchema } from '#common/schemas/ids.js';
 import {
   EventListQuerySchema,
   EventSchema,
+  PickLegsViewSchema,
   PickRevealSchema,
   PickViewSchema,
   type EventView,
@@ -12,7 +13,8 @@ import {
 import type { Db } from '#server/db/client.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { listUpcomingEvents, type EventRow } from './picks-repository.js';
-import { pickView, revealPick } from './picks-service.js';
+import { currentUser, requireUser } from '../auth/index.js';
+import { pickLegsFor, pickView, revealPick } from './picks-service.js';
 
 const UPCOMING_EVENTS_LIMIT = 200;
 
@@ -62,6 +64,23 @@ export async function pickRoutes(app: FastifyInstance, options: { db: Db }) {
     },
     async (request) => revealPick(db, request.params.id),
   );
+
+  // The legs before the reveal: signed in, and only for the owner, its buyers and admins.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', requireUser);
+    signedIn.withTypeProvider<ZodTypeProvider>().get(
+      '/api/picks/:id/legs',
+      {
+        schema: {
+          summary: "A pick's current legs, for its owner, buyers and admins",
+          description: 'The same secret as the winning selections: 403 for anyone else.',
+          params: VideoIdParamsSchema,
+          response: { 200: PickLegsViewSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => pickLegsFor(db, request.params.id, currentUser(request)),
+    );
+  });
 
   api.get(
     '/api/events',
