@@ -27,6 +27,7 @@ import {
   recordPurchase,
   revokePurchase,
 } from '../purchases/index.js';
+import { lockPickForSale } from '../picks/index.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import {
   cancelIntentRow,
@@ -244,12 +245,16 @@ export async function fulfilPayment(
 
   if (reason === null && video && buyerId !== null) {
     const purchase = await db.transaction(async (tx) => {
+      // issue 14: the first sale locks a verified pick; a revision holds the same row lock, so the two
+      // never interleave (the buyer gets the version that stands, or the revision sees the sale: 409).
+      await lockPickForSale(tx, video.id);
+      const selections = (await findVideoRow(tx, video.id))?.emailInformation ?? video.emailInformation;
       const inserted = await recordPurchase(tx, {
         buyerId,
         sellerId: video.userId,
         videoId: video.id,
         videoTitle: video.title,
-        selections: video.emailInformation,
+        selections,
         amountCents: row.amountCents,
         paymentIntentId,
       });

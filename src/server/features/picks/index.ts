@@ -2,3 +2,4 @@
 // pick for the videos and uploads features, inside their own transactions.
 export { pickRoutes } from './routes.js';
 export { postPick, removePick, revisePick, type PickContent } from './picks-service.js';
+export { lockPickForSale } from './picks-repository.js';

@@ -116,3 +116,8 @@ export async function hasBeenSold(db: Executor, videoId: number): Promise<boolea
     .limit(1);
   return row !== undefined;
 }
+
+/** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
+export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
+  await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');
+}
