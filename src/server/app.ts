@@ -17,6 +17,7 @@ import {
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
+import { capperRoutes } from './features/cappers/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
 import { pickRoutes } from './features/picks/index.js';
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
   await app.register(pickRoutes, { db });
+  await app.register(capperRoutes, { db });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
 

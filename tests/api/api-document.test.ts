@@ -97,6 +97,10 @@ describe('GET /api/openapi.json', () => {
       'GET /api/picks/{id}/reveal',
       'GET /api/picks/{id}/legs',
       'GET /api/events',
+      // a capper's record (issue 14)
+      'GET /api/cappers/{username}',
+      'GET /api/leaderboard',
+      'GET /api/records',
     ];
     expect(
       operations()

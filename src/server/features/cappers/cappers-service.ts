@@ -1,0 +1,212 @@
+// A capper's record (issue 14, "The record"): the profile, the leaderboard and the record badges. Every
+// figure comes from summariseRecord (src/common/pick-grading.ts), so a record reads the same everywhere.
+import { isoSeconds, isSealedPick } from '#common/pick-seal.js';
+import { summariseRecord, type PickGrade, type RecordSummary } from '#common/pick-grading.js';
+import {
+  CAPPER_NOT_FOUND_MESSAGE,
+  LEADERBOARD_MIN_PICKS,
+  type CapperProfile,
+  type GradedPick,
+  type Leaderboard,
+  type LeaderboardPeriod,
+  type LeaderboardSort,
+  type Records,
+} from '#common/schemas/cappers.js';
+import type { League } from '#common/schemas/picks.js';
+import type { Db } from '#server/db/client.js';
+import { notFound } from '#server/lib/http-errors.js';
+import {
+  countOthers,
+  findCapper,
+  listGrades,
+  listGradedPicks,
+  listOpenPicks,
+  rankCappers,
+  totalsOf,
+  type GradedPickRow,
+  type TotalsRow,
+} from './cappers-repository.js';
+import { recordsCacheFor } from './records-cache.js';
+
+const DAY_MS = 24 * 3600_000;
+/** Open picks listed on a profile: the newest; a capper rarely has more on sale at once. */
+const OPEN_PICKS_LIMIT = 200;
+
+/**
+ * A record from totals summed in SQL. summariseRecord is the one place win %, ROI and their rounding are
+ * derived: it is handed one grade per pick with the summed units on the first, so its sums are SQL's.
+ */
+export function summaryFromTotals(
+  totals: Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl'>,
+) {
+  const grades: PickGrade[] = [];
+  const add = (result: PickGrade['result'], count: number) => {
+    for (let i = 0; i < count; i += 1) grades.push({ result, unitsWon: 0, unitsRisked: 0 });
+  };
+  add('win', totals.wins);
+  add('loss', totals.losses);
+  add('push', totals.pushes);
+  add('void', totals.voids);
+  if (grades.length)
+    grades[0] = { ...grades[0]!, unitsWon: totals.unitsWon, unitsRisked: totals.unitsRisked };
+  return summariseRecord(grades);
+}
+
+function revealed(row: GradedPickRow): GradedPick {
+  const sealed: unknown = JSON.parse(row.sealed);
+  return {
+    videoId: row.videoId,
+    title: row.title,
+    result: row.result,
+    unitsWon: row.unitsWon,
+    commitment: row.commitment,
+    postedAt: isoSeconds(row.postedAt),
+    gradedAt: isoSeconds(row.gradedAt),
+    parlay: row.parlay,
+    // Graded picks only reach here: their sealed pick is public (GET /api/picks/{id}/reveal).
+    legs: isSealedPick(sealed) ? sealed.legs : [],
+  };
+}
+
+async function loadProfile(
+  db: Db,
+  username: string,
+  page: { limit: number; offset: number },
+  now: Date,
+): Promise<CapperProfile> {
+  const capper = await findCapper(db, username);
+  if (!capper) throw notFound(CAPPER_NOT_FOUND_MESSAGE);
+  const [grades, graded, open, others] = await Promise.all([
+    listGrades(db, capper.id),
+    listGradedPicks(db, capper.id, page),
+    listOpenPicks(db, capper.id, OPEN_PICKS_LIMIT),
+    countOthers(db, capper.id),
+  ]);
+  const since = (days: number) => now.getTime() - days * DAY_MS;
+  const within = (days: number) => grades.filter((grade) => grade.gradedAt.getTime() >= since(days));
+  const byLeague = new Map<string, PickGrade[]>();
+  for (const grade of grades) {
+    const list = byLeague.get(grade.league) ?? [];
+    list.push(grade);
+    byLeague.set(grade.league, list);
+  }
+  let cumulative = 0;
+  const chart = grades.map((grade) => {
+    cumulative += grade.unitsWon;
+    // Rounded at each point: the float sum of two-decimal units drifts by far less than a cent.
+    return { at: isoSeconds(grade.gradedAt), units: Math.round(cumulative * 100) / 100 };
+  });
+  return {
+    capper: {
+      username: capper.username,
+      displayName: capper.displayName,
+      bio: capper.bio,
+      avatarUrl: capper.avatarUrl,
+    },
+    records: {
+      last30: summariseRecord(within(30)),
+      last90: summariseRecord(within(90)),
+      all: summariseRecord(grades),
+    },
+    byLeague: [...byLeague]
+      .map(([league, list]) => ({ league, record: summariseRecord(list) }))
+      .sort((a, b) => b.record.graded - a.record.graded || a.league.localeCompare(b.league)),
+    chart,
+    graded: graded.map(revealed),
+    gradedTotal: grades.length,
+    open: open.map((pick) => ({
+      videoId: pick.videoId,
+      title: pick.title,
+      commitment: pick.commitment,
+      postedAt: isoSeconds(pick.postedAt),
+      legCount: pick.legCount,
+      status: now >= pick.locksAt ? ('started' as const) : ('open' as const),
+    })),
+    unverified: others.unverified,
+    removedByModeration: others.removedByModeration,
+  };
+}
+
+/** GET /api/cappers/{username}: the public record, from the cache for up to its TTL. */
+export function capperProfile(
+  db: Db,
+  username: string,
+  page: { limit: number; offset: number },
+  now = new Date(),
+): Promise<CapperProfile> {
+  const key = `profile:${username.toLowerCase()}:${page.limit}:${page.offset}`;
+  return recordsCacheFor(db).get(key, () => loadProfile(db, username, page, now));
+}
+
+export interface LeaderboardOptions {
+  period: LeaderboardPeriod;
+  league?: League | undefined;
+  sort: LeaderboardSort;
+  limit: number;
+  offset: number;
+}
+
+async function loadLeaderboard(db: Db, options: LeaderboardOptions, now: Date): Promise<Leaderboard> {
+  const since = options.period === 'all' ? null : new Date(now.getTime() - Number(options.period) * DAY_MS);
+  const { rows, total } = await rankCappers(db, {
+    since,
+    league: options.league ?? null,
+    sort: options.sort,
+    minPicks: LEADERBOARD_MIN_PICKS,
+    limit: options.limit,
+    offset: options.offset,
+  });
+  return {
+    entries: rows.map((row, index) => ({
+      rank: options.offset + index + 1,
+      username: row.username,
+      displayName: row.displayName,
+      avatarUrl: row.avatarUrl,
+      record: summaryFromTotals(row),
+    })),
+    total,
+    minPicks: LEADERBOARD_MIN_PICKS,
+  };
+}
+
+/** GET /api/leaderboard: ranked by units won or ROI, only cappers with enough graded picks. */
+export function leaderboard(db: Db, options: LeaderboardOptions, now = new Date()): Promise<Leaderboard> {
+  const key = `board:${options.period}:${options.league ?? ''}:${options.sort}:${options.limit}:${options.offset}`;
+  return recordsCacheFor(db).get(key, () => loadLeaderboard(db, options, now));
+}
+
+/** GET /api/records: all-time records of the cappers on a page of cards; unknown names are left out. */
+export async function recordsOf(db: Db, usernames: readonly string[]): Promise<Records> {
+  const cache = recordsCacheFor(db);
+  // One entry per capper, so pages of cards that share cappers share their entries.
+  const summaries = await Promise.all(
+    usernames.map((name) => cache.get(`record:${name.toLowerCase()}`, () => batchedTotals(db, name))),
+  );
+  const records: Records = {};
+  for (const summary of summaries) if (summary) records[summary.username] = summary.record;
+  return records;
+}
+
+// The names asked for in one tick are read in one query, whichever request asked for them.
+let pending: { db: Db; names: Set<string>; result: Promise<Map<string, TotalsRow>> } | null = null;
+
+function batchedTotals(db: Db, name: string): Promise<{ username: string; record: RecordSummary } | null> {
+  if (!pending || pending.db !== db) {
+    const batch = {
+      db,
+      names: new Set<string>(),
+      result: null as unknown as Promise<Map<string, TotalsRow>>,
+    };
+    batch.result = Promise.resolve().then(async () => {
+      if (pending === batch) pending = null;
+      const rows = await totalsOf(db, [...batch.names]);
+      return new Map(rows.map((row) => [row.username.toLowerCase(), row]));
+    });
+    pending = batch;
+  }
+  pending.names.add(name.toLowerCase());
+  return pending.result.then((rows) => {
+    const row = rows.get(name.toLowerCase());
+    return row ? { username: row.username, record: summaryFromTotals(row) } : null;
+  });
+}
