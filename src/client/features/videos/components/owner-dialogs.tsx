@@ -73,6 +73,33 @@ export function SelectionsDialog({ video, open, onOpenChange, returnFocusTo }: D
 
 type DeleteDialogProps = DialogProps & { onDeleted?: () => void };
 
+export const KEPT_ON_RECORD_TEXT =
+  'This pick has been sold or has started: deleting takes it off sale, but it stays graded and listed on your record.';
+
+/**
+ * issue 14: a sealed pick that is sold or has started cannot vanish from the record. The dialog knows the
+ * status, not the sales: an open pick is told what happens if it has been bought.
+ */
+function DeleteRecordNote({ pick }: { pick: Video['pick'] }) {
+  if (!pick) return null;
+  if (pick.status !== 'open') {
+    return (
+      <p
+        className="rounded-lg border border-accent/60 bg-accent/10 p-3 font-medium text-foreground"
+        data-testid="delete-record-note"
+      >
+        {KEPT_ON_RECORD_TEXT}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="delete-record-note">
+      If anyone has bought this pick, deleting takes it off sale, but it stays graded and listed on your
+      record.
+    </p>
+  );
+}
+
 /** spec 2 and 8: asks first, then deletes with the spec's toasts (raised by useDeleteVideo). */
 export function DeleteVideoDialog({
   video,
@@ -100,9 +127,15 @@ export function DeleteVideoDialog({
       <AlertDialogContent onCloseAutoFocus={restoreFocus(returnFocusTo)}>
         <AlertDialogHeader>
           <AlertDialogTitle>Are you sure you want to delete this video?</AlertDialogTitle>
-          <AlertDialogDescription>
-            &ldquo;{video.title}&rdquo; will be removed from {PRODUCT_NAME} for everyone. This cannot be
-            undone.
+          {/* One description, the record's note included, so a screen reader reads it with the question. */}
+          <AlertDialogDescription asChild>
+            <div className="grid gap-3">
+              <p>
+                &ldquo;{video.title}&rdquo; will be removed from {PRODUCT_NAME} for everyone. This cannot be
+                undone.
+              </p>
+              <DeleteRecordNote pick={video.pick} />
+            </div>
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

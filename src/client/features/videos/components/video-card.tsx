@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
-import { ShoppingCart } from 'lucide-react';
+import { Lock, ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '#common/money.js';
 import type { Video } from '#common/schemas/videos.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
@@ -14,6 +14,47 @@ const OwnerActions = lazy(async () => ({ default: (await import('./owner-actions
 
 export function capperName(video: Pick<Video, 'capper'>): string {
   return video.capper.displayName || video.capper.username;
+}
+
+const PICK_TIME = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/**
+ * issue 14: a sealed pick's commitment (its first 8 hex characters) and post time, for everyone before
+ * buying; 'Unverified' when nothing was sealed. The video page shows the whole commitment.
+ */
+export function PickSealBadge({ pick }: { pick: Video['pick'] }) {
+  if (!pick) {
+    return (
+      <span
+        className="inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium text-muted-foreground"
+        title="Unverified pick: not sealed, not counted in any record"
+        data-testid="pick-badge"
+      >
+        Unverified
+      </span>
+    );
+  }
+  const short = pick.commitment.slice(0, 8);
+  const posted = PICK_TIME.format(new Date(pick.postedAt));
+  const label = `Sealed pick: commitment ${short}…, posted ${posted}`;
+  return (
+    <span
+      className="inline-flex min-w-0 items-center gap-1 rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary"
+      title={label}
+      data-testid="pick-badge"
+    >
+      <Lock aria-hidden className="size-3 shrink-0" />
+      <span aria-hidden className="truncate">
+        Sealed <span className="font-mono">{short}</span> · <time dateTime={pick.postedAt}>{posted}</time>
+      </span>
+      <span className="sr-only">{label}</span>
+    </span>
+  );
 }
 
 /** The 'Your Video' / 'Purchased' badge of spec 2. */
@@ -74,10 +115,22 @@ export function VideoCard({
         </div>
         <p className="line-clamp-2 text-sm text-muted-foreground">{video.description}</p>
         <p className="flex flex-wrap items-center gap-x-2 text-xs font-medium text-muted-foreground">
-          <span>by {capperName(video)}</span>
+          <span>
+            by{' '}
+            {/* Above the card's stretched title link, so it takes its own clicks (issue 14: the record). */}
+            <Link
+              href={`/cappers/${encodeURIComponent(video.capper.username)}`}
+              className="relative z-10 underline-offset-2 hover:text-foreground hover:underline"
+            >
+              {capperName(video)}
+            </Link>
+          </span>
           <span aria-hidden>·</span>
           <span className="tracking-wide uppercase">{video.category}</span>
         </p>
+        <div className="flex min-w-0">
+          <PickSealBadge pick={video.pick} />
+        </div>
         <div className="relative z-10 mt-auto pt-2">
           <CardActions video={video} titleId={titleId} onWatch={playback.play} />
         </div>

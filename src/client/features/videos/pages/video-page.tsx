@@ -11,6 +11,7 @@ import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { formatDuration } from '#client/lib/format.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
+import { PickSealPanel } from '#client/features/picks/index.ts';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { useVideoPurchased } from '../api/get-video-purchased';
@@ -109,7 +110,13 @@ function VideoDetails({ video }: { video: Video }) {
                 {capperName(video).charAt(0).toUpperCase()}
               </span>
               <span>
-                by <span className="font-semibold text-foreground">{capperName(video)}</span>
+                by{' '}
+                <Link
+                  href={`/cappers/${encodeURIComponent(video.capper.username)}`}
+                  className="font-semibold text-foreground underline-offset-4 hover:underline"
+                >
+                  {capperName(video)}
+                </Link>
               </span>
             </p>
           </div>
@@ -194,6 +201,12 @@ function VideoDetails({ video }: { video: Video }) {
         </aside>
 
         <div className="grid min-w-0 gap-6 lg:col-start-1">
+          {/* issue 14: what a buyer can check before buying, and the proof once graded. */}
+          <PickSealPanel
+            videoId={video.id}
+            summary={video.pick}
+            canSeeLegs={video.isOwner || purchased || Boolean(user?.isAdmin)}
+          />
           <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
             <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
             <Detail term="Duration">
