@@ -60,4 +60,32 @@ describe('CatalogCache', () => {
       page('after change'),
     );
   });
+
+  it('runs searches in a lane of half the cores, and answers 503 past the queue it holds', async () => {
+    const cache = new CatalogCache();
+    const gates = Array.from({ length: CatalogCache.SEARCH_LANES + CatalogCache.SEARCH_QUEUE_MAX }, () =>
+      deferred<VideoWithCapper[]>(),
+    );
+    let running = 0;
+    let most = 0;
+    const searches = gates.map((gate) =>
+      cache.search(async () => {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          return await gate.promise;
+        } finally {
+          running -= 1;
+        }
+      }),
+    );
+    await Promise.resolve();
+    await expect(cache.search(() => Promise.resolve(page('late')))).rejects.toMatchObject({
+      statusCode: 503,
+    });
+    for (const gate of gates) gate.resolve(page('done'));
+    await Promise.all(searches);
+    expect(most).toBe(CatalogCache.SEARCH_LANES);
+    expect(await cache.search(() => Promise.resolve(page('after')))).toEqual(page('after'));
+  });
 });

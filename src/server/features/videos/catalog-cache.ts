@@ -1,3 +1,6 @@
+import os from 'node:os';
+import pLimit from 'p-limit';
+import { HttpError } from '#server/lib/http-errors.js';
 import { DeepPages } from './deep-pages.js';
 import type { ReadyBytes } from './ready-bytes.js';
 import type { VideoWithCapper } from './videos-repository.js';
@@ -77,6 +80,8 @@ class TtlMap<T> {
  * clears the cache at once; another instance on the same PostgreSQL sees it within 2 × TTL_MS (an expired
  * entry is served while its refresh runs, for at most TTL_MS more).
  */
+export const SEARCH_BUSY_MESSAGE = 'Search is busy right now. Please try again in a moment.';
+
 export class CatalogCache {
   static readonly TTL_MS = 2_000;
   static readonly MAX_ENTRIES = 500;
@@ -89,6 +94,14 @@ export class CatalogCache {
   );
   /** Checkpoints of each order for deep pages: dropped with everything else here on any change. */
   readonly deepPages: DeepPages;
+  /**
+   * Searches that miss the cache run in a lane of half the cores (issue 11: on a 2-core machine, two
+   * 1-character searches on PostgreSQL took both cores and the cached catalog's p99 tripled); beyond
+   * SEARCH_QUEUE_MAX waiting, a search is answered 503 at once rather than queued for seconds.
+   */
+  static readonly SEARCH_LANES = Math.max(1, Math.floor(os.availableParallelism() / 2));
+  static readonly SEARCH_QUEUE_MAX = 100;
+  private readonly searchLane = pLimit(CatalogCache.SEARCH_LANES);
 
   /** `soleWriter`: no other process writes the database (the embedded one), see DeepPages. */
   constructor(options: { soleWriter?: boolean } = {}) {
@@ -97,6 +110,13 @@ export class CatalogCache {
 
   get(key: string, load: () => Promise<VideoWithCapper[]>): Entry<VideoWithCapper[]> {
     return this.pages.get(key, load);
+  }
+
+  /** A search's load, through the search lane. */
+  search(load: () => Promise<VideoWithCapper[]>): Promise<VideoWithCapper[]> {
+    if (this.searchLane.pendingCount >= CatalogCache.SEARCH_QUEUE_MAX)
+      return Promise.reject(new HttpError(503, SEARCH_BUSY_MESSAGE, { 'retry-after': '1' }));
+    return this.searchLane(load);
   }
 
   /** One video as anybody sees it (not purchased); `undefined` when it does not exist. */

@@ -15,7 +15,8 @@ export function cachedCatalogPage(
   query: VideoListQuery,
   log?: FastifyBaseLogger,
 ) {
-  return catalog.get(JSON.stringify(query), () => catalog.deepPages.page(db, query, log));
+  const load = () => catalog.deepPages.page(db, query, log);
+  return catalog.get(JSON.stringify(query), query.q ? () => catalog.search(load) : load);
 }
 
 /** One video as anybody sees it (not purchased) from the cache; its rows are undefined when it does not exist. */

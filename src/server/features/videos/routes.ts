@@ -102,9 +102,9 @@ export async function videoRoutes(
       schema: {
         summary: 'A page of the catalog',
         description:
-          'Ready videos, newest first unless sorted otherwise; a signed-in capper also sees their own uploads still being processed on the first page. Signed out, the answer carries an ETag (If-None-Match: 304).',
+          'Ready videos, newest first unless sorted otherwise; a signed-in capper also sees their own uploads still being processed on the first page. Signed out, the answer carries an ETag (If-None-Match: 304). A search that finds a hundred others waiting is answered 503 with Retry-After.',
         querystring: VideoListQuerySchema,
-        response: { 200: VideoListSchema, 304: NoBodySchema },
+        response: { 200: VideoListSchema, 304: NoBodySchema, ...errorResponses(503) },
       },
     },
     (request, reply) => catalogPage(request, reply, request.query),
