@@ -1,14 +1,30 @@
 // The demo content (issue 12): put in through a running app's own API, as SEED_DEMO does at start and
 // `npm run seed:demo` does beside a running server. Its clips go through the real upload route and media job
 // runner, so each is a ready video with its own thumbnail, MP4, HLS and duration; its YouTube links carry
-// YouTube's thumbnail; its bettors' purchases go through the sandbox checkout; a second run adds nothing.
+// YouTube's thumbnail; its bettors' purchases go through the sandbox checkout; its cappers' verified picks
+// are sealed and the past ones graded (issue 14); a second run adds nothing.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, paymentIntents, purchases, sales, users, videos } from '#server/db/schema.js';
+import { summariseRecord, type LegResult } from '#common/pick-grading.js';
+import { canonicalBytes } from '#common/pick-seal.js';
+import { PickRevealSchema, PickViewSchema } from '#common/schemas/pick-views.js';
+import { rowsOf } from '#server/db/rows.js';
+import {
+  events,
+  jobs,
+  paymentIntents,
+  pickLegs,
+  picks,
+  pickVersions,
+  purchases,
+  sales,
+  users,
+  videos,
+} from '#server/db/schema.js';
 import {
   DEMO_BETTORS,
   DEMO_CAPPERS,
@@ -18,7 +34,10 @@ import {
   demoVideos,
 } from '#server/features/demo/demo-content.js';
 import { EMPTY_CATALOG_HINT, offerDemoContent } from '#server/features/demo/demo-on-start.js';
+import { seedDemoPicks } from '#server/features/demo/demo-picks-seed.js';
+import { demoPickPlan } from '#server/features/demo/demo-picks.js';
 import { seedDemo } from '#server/features/demo/demo-seed.js';
+import { correctEvent, type EventOutcome } from '#server/features/picks/grading-service.js';
 import { videoMediaKeys } from '#server/media/storage.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
@@ -42,6 +61,10 @@ async function counts() {
     intents: (await db.select({ id: paymentIntents.id }).from(paymentIntents)).length,
     purchases: (await db.select({ id: purchases.id }).from(purchases)).length,
     sales: (await db.select({ id: sales.id }).from(sales)).length,
+    picks: (await db.select({ id: picks.videoId }).from(picks)).length,
+    versions: (await db.select({ id: pickVersions.videoId }).from(pickVersions)).length,
+    legs: (await db.select({ id: pickLegs.id }).from(pickLegs)).length,
+    events: (await db.select({ id: events.id }).from(events)).length,
   };
 }
 
@@ -72,8 +95,16 @@ describe('demo content through the app', () => {
       .select({ video: videos, username: users.username })
       .from(videos)
       .innerJoin(users, eq(users.id, videos.userId));
-    expect(rows.map((row) => row.video.title).sort()).toEqual(list.map((video) => video.title).sort());
-    for (const { video, username } of rows) {
+    // The demo's clips and links; the verified picks' videos are looked at below.
+    const titles = new Set(list.map((video) => video.title));
+    const pickTitles = new Set(demoPickPlan(new Date()).map((p) => p.title));
+    expect(
+      rows
+        .filter((row) => !pickTitles.has(row.video.title))
+        .map((row) => row.video.title)
+        .sort(),
+    ).toEqual([...titles].sort());
+    for (const { video, username } of rows.filter((row) => titles.has(row.video.title))) {
       expect(username).toBe(list.find((demo) => demo.title === video.title)!.capper);
     }
 
@@ -140,6 +171,186 @@ describe('demo content through the app', () => {
     expect(bought.map((row) => `${row.buyer} ${row.title}`).sort()).toEqual(expected.sort());
     expect(new Set(bought.map((row) => row.intent))).toEqual(new Set(['succeeded']));
     expect((await counts()).sales).toBe(expected.length);
+  });
+
+  it("posts each demo capper's verified picks: 20+ graded in 90 days, some open, some unverified videos", async () => {
+    const now = Date.now();
+    for (const { username } of DEMO_CAPPERS) {
+      const rows = rowsOf<{
+        video_id: number | null;
+        result: string | null;
+        graded_at: Date | string | null;
+        locks_at: Date | string | null;
+        legs: number;
+      }>(
+        await t.database.db.execute(sql`
+          select p.video_id, p.result, p.graded_at, p.locks_at,
+            (select count(*)::int from pick_legs l where l.video_id = p.video_id) as legs
+          from videos v join users u on u.id = v.user_id left join picks p on p.video_id = v.id
+          where u.username = ${username}`),
+      );
+      const graded = rows.filter((row) => row.result !== null);
+      const open = rows.filter((row) => row.video_id !== null && row.result === null);
+      const unverified = rows.filter((row) => row.video_id === null);
+      const inDays = (days: number) =>
+        graded.filter((row) => row.result !== 'void' && now - +new Date(row.graded_at!) <= days * 86_400_000);
+      expect(graded.length, username).toBeGreaterThanOrEqual(38);
+      expect(inDays(90).length, username).toBeGreaterThanOrEqual(20);
+      expect(inDays(30).length, username).toBeGreaterThan(0);
+      // Graded in the past, over the last 120 days; open picks on games to come, each with its legs.
+      expect(
+        graded.every((row) => +new Date(row.graded_at!) < now),
+        username,
+      ).toBe(true);
+      expect(
+        graded.some((row) => now - +new Date(row.graded_at!) > 100 * 86_400_000),
+        username,
+      ).toBe(true);
+      expect(open.length, username).toBeGreaterThanOrEqual(2);
+      expect(open.length, username).toBeLessThanOrEqual(4);
+      expect(
+        open.every((row) => +new Date(row.locks_at!) > now),
+        username,
+      ).toBe(true);
+      expect(
+        rows.every((row) => row.video_id === null || row.legs > 0),
+        username,
+      ).toBe(true);
+      expect(unverified.length, username).toBeGreaterThan(0);
+    }
+    // A postponed game voids its legs; props are graded by hand, with a reason.
+    const [voided] = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`
+        select count(*)::int as n from pick_legs l join events e on e.id = l.event_id
+        where e.status = 'postponed' and l.result = 'void'`),
+    );
+    expect(voided!.n).toBeGreaterThan(0);
+    const [props] = rowsOf<{ n: number; reasons: number }>(
+      await t.database.db.execute(sql`
+        select count(*)::int as n, count(grade_reason)::int as reasons from pick_legs
+        where market = 'prop' and result is not null`),
+    );
+    expect(props!.n).toBeGreaterThan(0);
+    expect(props!.reasons).toBe(props!.n);
+  });
+
+  it('gives the cappers different records: one clearly winning, one losing, one near even', async () => {
+    const records = new Map<string, ReturnType<typeof summariseRecord>>();
+    for (const { username } of DEMO_CAPPERS) {
+      const rows = await t.database.db
+        .select({ result: picks.result, unitsWon: picks.unitsWon, unitsRisked: picks.unitsRisked })
+        .from(picks)
+        .innerJoin(users, eq(users.id, picks.userId))
+        .where(sql`${users.username} = ${username} and ${picks.result} is not null`);
+      records.set(
+        username,
+        summariseRecord(
+          rows.map((row) => ({
+            result: row.result as LegResult,
+            unitsWon: row.unitsWon!,
+            unitsRisked: row.unitsRisked!,
+          })),
+        ),
+      );
+    }
+    const units = [...records.values()].map((record) => record.unitsWon);
+    expect(new Set(units).size).toBe(DEMO_CAPPERS.length);
+    expect(Math.max(...units)).toBeGreaterThan(10);
+    expect(Math.min(...units)).toBeLessThan(-5);
+    expect(units.some((u) => Math.abs(u) < 5)).toBe(true);
+    expect(new Set([...records.values()].map((record) => record.winPct)).size).toBe(DEMO_CAPPERS.length);
+  });
+
+  it('answers GET /api/picks/:id, and a graded pick reveals the sealed pick that its commitment hashes', async () => {
+    const [graded] = await t.database.db
+      .select({ videoId: picks.videoId, parlay: picks.parlay })
+      .from(picks)
+      .where(sql`${picks.result} is not null and ${picks.parlay}`)
+      .limit(1);
+    const [open] = await t.database.db
+      .select({ videoId: picks.videoId })
+      .from(picks)
+      .where(sql`${picks.result} is null`)
+      .limit(1);
+    const view = await t.app.inject({ method: 'GET', url: `/api/picks/${graded!.videoId}` });
+    expect(view.statusCode).toBe(200);
+    const pick = PickViewSchema.parse(view.json());
+    expect(pick).toMatchObject({ videoId: graded!.videoId, status: 'graded', parlay: true });
+    expect(pick.result).toBeDefined();
+    expect(pick.versions).toHaveLength(1);
+
+    const openView = await t.app.inject({ method: 'GET', url: `/api/picks/${open!.videoId}` });
+    expect(openView.statusCode).toBe(200);
+    expect(openView.json()).toMatchObject({ status: 'open' });
+    expect(openView.json()).not.toHaveProperty('result');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/picks/${open!.videoId}/reveal` })).statusCode,
+    ).toBe(403);
+
+    const reveal = await t.app.inject({ method: 'GET', url: `/api/picks/${graded!.videoId}/reveal` });
+    expect(reveal.statusCode).toBe(200);
+    const { sealed, commitment } = PickRevealSchema.parse(reveal.json());
+    expect(commitment).toBe(pick.commitment);
+    expect(createHash('sha256').update(canonicalBytes(sealed)).digest('hex')).toBe(commitment);
+    expect(sealed.salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(sealed.videoId).toBe(graded!.videoId);
+    expect(DEMO_CAPPERS.map((c) => c.username)).toContain(sealed.capper);
+    // Sealed before the games began, as a pick must be.
+    expect(sealed.postedAt).toBe(pick.postedAt);
+    expect(sealed.legs.length).toBeGreaterThanOrEqual(2);
+    for (const leg of sealed.legs)
+      expect(Date.parse(leg.startsAt)).toBeGreaterThan(Date.parse(sealed.postedAt));
+  });
+
+  it('grades exactly as the grading service does: regrading every demo game by rule changes no result', async () => {
+    const snapshot = async () => ({
+      legs: await t.database.db
+        .select({ id: pickLegs.id, result: pickLegs.result })
+        .from(pickLegs)
+        .orderBy(pickLegs.id),
+      picks: await t.database.db
+        .select({
+          id: picks.videoId,
+          result: picks.result,
+          won: picks.unitsWon,
+          risked: picks.unitsRisked,
+          at: picks.gradedAt,
+        })
+        .from(picks)
+        .orderBy(picks.videoId),
+    });
+    const before = await snapshot();
+    const admin = await registerUser(t.app, {}, '10.12.0.3');
+    await t.database.db.update(users).set({ isAdmin: true }).where(eq(users.id, admin.id));
+    const settled = await t.database.db
+      .select()
+      .from(events)
+      .where(sql`${events.status} <> 'scheduled'`);
+    expect(settled.length).toBeGreaterThan(100);
+    for (const event of settled) {
+      const outcome: EventOutcome =
+        event.status === 'final'
+          ? { status: 'final', homeScore: event.homeScore!, awayScore: event.awayScore! }
+          : { status: event.status as 'postponed' | 'cancelled' };
+      await correctEvent(t.database.db, event.id, outcome, admin, 'Check of the demo grades');
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(before.picks.filter((p) => p.result !== null).length).toBeGreaterThan(150);
+  }, 120_000);
+
+  it('a later run settles the open demo picks whose games have been played, and posts nothing twice', async () => {
+    const before = await counts();
+    const again = await seedDemoPicks(t.database.db, { log: () => undefined });
+    expect(again).toEqual({ posted: 0, settled: 0, graded: 0 });
+    const weekLater = new Date(Date.now() + 8 * 86_400_000);
+    const later = await seedDemoPicks(t.database.db, { log: () => undefined, now: weekLater });
+    expect(later.posted).toBe(0);
+    expect(later.graded).toBeGreaterThanOrEqual(2 * DEMO_CAPPERS.length);
+    expect(await counts()).toEqual(before);
+    const [left] = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`select count(*)::int as n from picks where result is null`),
+    );
+    expect(left!.n).toBe(0);
   });
 
   it('signs every demo account in with the demo password', async () => {

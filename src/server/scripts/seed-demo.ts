@@ -1,6 +1,7 @@
 // `npm run seed:demo [-- --videos N | --total N | --url URL]`: the demo content (4 cappers, 2 bettors, ~35
 // videos across the categories: playable uploaded clips and YouTube links, some purchases) for people trying
-// PickReel, put in through the app's own API (features/demo/demo-seed.ts). Where the server holds the
+// PickReel, put in through the app's own API (features/demo/demo-seed.ts), then the demo cappers' verified
+// picks with their graded history (features/demo/demo-picks-seed.ts). Where the server holds the
 // embedded database, through that server; otherwise through the app started in this process on a free
 // port, with the same settings as `npm start` (DATA_DIR / DATABASE_URL). With --videos N, N more videos in
 // bulk for benchmarks (--total N: as many as make N in all), straight into the database: the server must
@@ -24,6 +25,7 @@ import {
   MATCHUPS,
   localUrl,
   seedDemo,
+  seedDemoPicks,
 } from '../features/demo/index.js';
 import { rowsOf } from '../db/rows.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
@@ -180,6 +182,10 @@ async function main(): Promise<void> {
       throw new Error('bulk videos (--videos, --total) go straight into the database: stop the server first');
     console.log(`Seeding through the PickReel at ${url}.`);
     await seedDemo(url, { log: (line) => console.log(line) });
+    console.log(
+      'The demo picks on past games go straight into the database: start the server with SEED_DEMO=true to add them, ' +
+        'or run seed:demo while it is stopped.',
+    );
   };
   if (values.url) return throughServer(values.url);
 
@@ -201,6 +207,8 @@ async function main(): Promise<void> {
   try {
     await database.migrate();
     await seedInProcess(config, database);
+    // Verified picks with a graded history: past games cannot be posted through the API.
+    await seedDemoPicks(database.db, { log: (line) => console.log(line) });
     // --total N: bulk videos until the catalog holds N (benchmarks want exactly 1,000 or 100,000).
     const bulk = Math.max(more, total - (await countVideos(database.db)));
     if (bulk) await seedBulk(database.db, bulk, path.join(config.dataDir, 'media'));

@@ -45,7 +45,7 @@ export const EXTERNAL_LINKS = [
 ];
 
 /** The demo's links are YouTube's: their thumbnail follows from the id, so every demo card has a picture. */
-const DEMO_LINKS = [
+export const DEMO_LINKS = [
   'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
   'https://youtu.be/9bZkp7q19f0',
   'https://www.youtube.com/shorts/aqz-KE-bpKQ',

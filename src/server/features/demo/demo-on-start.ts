@@ -4,11 +4,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import { seedDemoPicks } from './demo-picks-seed.js';
 import { catalogContents } from './demo-repository.js';
 import { localUrl, seedDemo } from './demo-seed.js';
 
 export const EMPTY_CATALOG_HINT =
-  'The catalog is empty. For demo content (cappers, bettors, playable videos, purchases), start with ' +
+  'The catalog is empty. For demo content (cappers with graded picks, bettors, playable videos, purchases), start with ' +
   'SEED_DEMO=true, or run `npm run seed:demo` beside this server.';
 
 export interface DemoOnStartOptions {
@@ -49,6 +50,8 @@ export async function offerDemoContent(
     const port = (app.server.address() as AddressInfo).port;
     log.info('SEED_DEMO: adding the demo content through this server, in the background');
     await seedDemo(localUrl(options.host, port), { log: (line) => log.info(line), signal });
+    // The picks' graded history goes straight into the database (past games cannot be posted through the API).
+    await seedDemoPicks(options.db, { log: (line) => log.info(line) });
   } catch (err) {
     if (signal.aborted) log.info('demo seed stopped by the shutdown; the next start finishes it');
     else log.error({ err }, 'demo seed failed; the server runs on, and the next start tries again');
