@@ -20,7 +20,7 @@ import { adminRoutes } from './features/admin/index.js';
 import { capperRoutes } from './features/cappers/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
-import { pickRoutes } from './features/picks/index.js';
+import { pickRoutes, resultsRoutes } from './features/picks/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -210,6 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(purchaseRoutes, { db });
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
+  await app.register(resultsRoutes, { db, feed: config.resultsFeed });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
 

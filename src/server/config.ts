@@ -76,6 +76,19 @@ const EnvSchema = z
         .default('false')
         .transform((value) => value === 'true' || value === '1'),
     ),
+    // issue 14: final scores fetched from a results feed on a schedule (docs/results-feed.md).
+    RESULTS_FEED_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    ),
+    RESULTS_FEED_INTERVAL_SECONDS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int('must be a whole number of seconds')
+        .min(30, 'must be at least 30 seconds')
+        .default(300),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -128,6 +141,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Add the demo content at start when the catalog holds no videos but the demo's (SEED_DEMO). */
   seedDemo: boolean;
+  /** The results feed fetched on a schedule (RESULTS_FEED_URL, RESULTS_FEED_INTERVAL_SECONDS); none when unset. */
+  resultsFeed: { url: string; intervalSeconds: number } | undefined;
   /** ffmpeg and ffprobe, found and checked at start (FFMPEG_PATH, FFPROBE_PATH). */
   mediaTools: MediaTools;
 }
@@ -226,6 +241,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO,
+    resultsFeed: e.RESULTS_FEED_URL
+      ? { url: e.RESULTS_FEED_URL, intervalSeconds: e.RESULTS_FEED_INTERVAL_SECONDS }
+      : undefined,
     mediaTools,
   };
 }

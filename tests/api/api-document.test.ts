@@ -97,6 +97,13 @@ describe('GET /api/openapi.json', () => {
       'GET /api/picks/{id}/reveal',
       'GET /api/picks/{id}/legs',
       'GET /api/events',
+      'GET /api/admin/results',
+      'GET /api/admin/results/settled',
+      'GET /api/admin/results/props',
+      'POST /api/admin/events/{id}/result',
+      'PUT /api/admin/events/{id}/result',
+      'POST /api/admin/legs/{id}/grade',
+      'POST /api/admin/results/import',
       // a capper's record (issue 14)
       'GET /api/cappers/{username}',
       'GET /api/leaderboard',

@@ -1,5 +1,6 @@
 // The picks feature's public entry (issue 14): its routes for the app; sealing, revising and removing a
 // pick for the videos and uploads features, inside their own transactions.
 export { pickRoutes } from './routes.js';
+export { resultsRoutes } from './results-routes.js';
 export { postPick, removePick, revisePick, type PickContent } from './picks-service.js';
 export { lockPickForSale } from './picks-repository.js';
