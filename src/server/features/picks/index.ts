@@ -2,5 +2,6 @@
 // pick for the videos and uploads features, inside their own transactions.
 export { pickRoutes } from './routes.js';
 export { resultsRoutes } from './results-routes.js';
+export { FileResultsProvider, runResultsImport, type ResultsProvider } from './results-feed.js';
 export { postPick, removePick, revisePick, type PickContent } from './picks-service.js';
 export { lockPickForSale } from './picks-repository.js';

@@ -3,7 +3,7 @@
 // event it finds settled differently is a conflict, logged and left alone (a correction is an admin's).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   FEED_JSON_MESSAGE,
   FeedDocumentSchema,
@@ -17,6 +17,11 @@ import { safeErrorMessage } from '#server/lib/log-safety.js';
 import { settleEvent, type EventOutcome, type Settler } from './grading-service.js';
 import { findEvent, type EventRow } from './picks-repository.js';
 import { findEventByGame } from './results-repository.js';
+
+/** Where an import's conflicts are told: the server's log, or the CLI's console. */
+export interface FeedLog {
+  warn(details: object, message: string): void;
+}
 
 /** Where results come from: a file, an address, or a sports-data API behind an adapter of its own. */
 export interface ResultsProvider {
@@ -117,7 +122,7 @@ export async function importResults(
   db: Db,
   document: FeedDocument,
   by: Settler,
-  log: Pick<FastifyBaseLogger, 'warn'>,
+  log: FeedLog,
   now = new Date(),
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { settled: 0, alreadySettled: 0, unknown: 0, conflicts: 0 };
@@ -166,7 +171,7 @@ export async function importResults(
 export async function runResultsImport(
   db: Db,
   provider: ResultsProvider,
-  log: Pick<FastifyBaseLogger, 'warn'>,
+  log: FeedLog,
   now = new Date(),
 ): Promise<ImportSummary> {
   const document = await provider.fetchResults();
