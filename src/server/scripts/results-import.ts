@@ -26,7 +26,9 @@ async function main(): Promise<number> {
   } catch (error) {
     // The embedded database belongs to the running server: its admin Results tab imports the same file.
     if (error instanceof Error && /in use by another/.test(error.message))
-      throw new Error(`${error.message} Or import the file from the admin dashboard's Results tab.`);
+      throw new Error(`${error.message} Or import the file from the admin dashboard's Results tab.`, {
+        cause: error,
+      });
     throw error;
   }
   try {
