@@ -48,6 +48,14 @@ const AdminPage = lazyPage(
   () => import('../features/admin/pages/admin-page'),
   (m) => m.AdminPage,
 );
+const CapperPage = lazyPage(
+  () => import('../features/cappers/pages/capper-page'),
+  (m) => m.CapperPage,
+);
+const LeaderboardPage = lazyPage(
+  () => import('../features/cappers/pages/leaderboard-page'),
+  (m) => m.LeaderboardPage,
+);
 const NotFoundPage = lazyPage(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -63,6 +71,8 @@ export function AppRoutes() {
           <Route path="/auth" component={AuthPage} />
           <Route path="/videos" component={VideosPage} />
           <Route path="/video/:id" component={VideoPage} />
+          <Route path="/cappers/:username" component={CapperPage} />
+          <Route path="/leaderboard" component={LeaderboardPage} />
           <Route path="/dashboard">
             <RequireAuth>
               <DashboardPage />

@@ -1,6 +1,7 @@
 // A capper's public record (issue 14, "The record"): the profile, the leaderboard and the record badges.
 // The server writes its answers through these; the client reads them and builds its queries with them.
 import { z } from 'zod';
+import { LEADERBOARD_PERIODS, LEADERBOARD_SORTS, MAX_RECORD_USERNAMES } from '../capper-records.js';
 import { OFFSET_MAX, queryInt } from './ids.js';
 import { PICK_RESULTS, SealedLegSchema } from './pick-views.js';
 import { LEAGUES } from './picks.js';
@@ -73,6 +74,15 @@ export const CapperProfileSchema = z
   .meta({ id: 'CapperProfile' });
 export type CapperProfile = z.infer<typeof CapperProfileSchema>;
 
+export {
+  LEADERBOARD_MIN_PICKS,
+  LEADERBOARD_PERIODS,
+  LEADERBOARD_SORTS,
+  MAX_RECORD_USERNAMES,
+  type LeaderboardPeriod,
+  type LeaderboardSort,
+} from '../capper-records.js';
+
 export const CAPPER_NOT_FOUND_MESSAGE = 'Capper not found';
 
 export const CapperParamsSchema = z.object({
@@ -85,12 +95,6 @@ export const CapperProfileQuerySchema = z.object({
   offset: queryInt({ name: 'Offset', min: 0, max: OFFSET_MAX, default: 0 }),
 });
 
-/** Issue 14: a capper is ranked only with at least this many graded picks in the period (and league). */
-export const LEADERBOARD_MIN_PICKS = 20;
-export const LEADERBOARD_PERIODS = ['30', '90', 'all'] as const;
-export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
-export const LEADERBOARD_SORTS = ['units', 'roi'] as const;
-export type LeaderboardSort = (typeof LEADERBOARD_SORTS)[number];
 export const LEADERBOARD_PAGE = { max: 100, default: 50 } as const;
 
 export const LeaderboardQuerySchema = z.object({
@@ -120,7 +124,6 @@ export const LeaderboardSchema = z
   .meta({ id: 'Leaderboard' });
 export type Leaderboard = z.infer<typeof LeaderboardSchema>;
 
-export const MAX_RECORD_USERNAMES = 60;
 const TOO_MANY_NAMES = `Ask for at most ${MAX_RECORD_USERNAMES} usernames at once`;
 
 export const RecordsQuerySchema = z.object({

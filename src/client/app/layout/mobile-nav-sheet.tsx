@@ -6,6 +6,7 @@ import {
   LogIn,
   LogOut,
   ShieldCheck,
+  Trophy,
   Upload,
   UserPlus,
   UserRound,
@@ -83,6 +84,9 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
           <ul className="grid gap-1">
             <DrawerLink href="/" icon={<House aria-hidden />}>
               Home
+            </DrawerLink>
+            <DrawerLink href="/leaderboard" icon={<Trophy aria-hidden />}>
+              Leaderboard
             </DrawerLink>
             {user ? (
               <>

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { House, Upload } from 'lucide-react';
+import { House, Trophy, Upload } from 'lucide-react';
 import { NAV_SHADOW_SCROLL_PX } from '#common/constants.js';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
@@ -36,6 +36,12 @@ export function Navbar() {
           <Link href="/">
             <House aria-hidden />
             Home
+          </Link>
+        </Button>
+        <Button variant="ghost" asChild className="hidden md:inline-flex">
+          <Link href="/leaderboard">
+            <Trophy aria-hidden />
+            Leaderboard
           </Link>
         </Button>
         <RefreshButton className="ml-auto md:ml-0" />
