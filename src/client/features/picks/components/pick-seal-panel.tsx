@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Lock, ShieldAlert } from 'lucide-react';
 import { formatUnits } from '#common/pick-grading.js';
 import type { PickView } from '#common/schemas/pick-views.js';
@@ -43,7 +43,7 @@ type PanelProps = {
  */
 export function PickSealPanel({ videoId, summary, canSeeLegs }: PanelProps) {
   if (!summary) return <UnverifiedPanel />;
-  return <SealedPanel videoId={videoId} canSeeLegs={canSeeLegs} />;
+  return <SealedPanel videoId={videoId} summary={summary} canSeeLegs={canSeeLegs} />;
 }
 
 function PanelFrame({ title, children }: { title: string; children: ReactNode }) {
@@ -74,8 +74,23 @@ function UnverifiedPanel() {
   );
 }
 
-function SealedPanel({ videoId, canSeeLegs }: { videoId: number; canSeeLegs: boolean }) {
+function SealedPanel({
+  videoId,
+  summary,
+  canSeeLegs,
+}: {
+  videoId: number;
+  summary: NonNullable<Video['pick']>;
+  canSeeLegs: boolean;
+}) {
   const { data: pick, isPending, isError, error, refetch } = usePick(videoId);
+  // Queries never go stale (spec 7): when the video, fetched again, carries a new version or status (an
+  // edit, the first leg's start, a grading), the pick is fetched again too.
+  const outdated =
+    pick !== undefined && (pick.commitment !== summary.commitment || pick.status !== summary.status);
+  useEffect(() => {
+    if (outdated) void refetch();
+  }, [outdated, refetch]);
 
   // The summary said sealed, but the pick is gone (deleted untouched since): it is not on any record.
   if (errorStatus(error) === 404) return <UnverifiedPanel />;
