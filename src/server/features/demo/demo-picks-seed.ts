@@ -36,6 +36,7 @@ export async function seedDemoPicks(
   db: Db,
   options: { log: (line: string) => void; now?: Date },
 ): Promise<DemoPicksResult> {
+  const started = performance.now();
   const now = options.now ?? new Date();
   const cappers = new Map<string, number>();
   for (const { username } of DEMO_CAPPERS) {
@@ -53,7 +54,8 @@ export async function seedDemoPicks(
   });
   options.log(
     result.posted || result.settled
-      ? `Demo picks: ${result.posted} posted, ${result.settled} games settled, ${result.graded} picks graded.`
+      ? `Demo picks: ${result.posted} posted, ${result.settled} games settled, ${result.graded} picks graded ` +
+          `in ${((performance.now() - started) / 1000).toFixed(1)} s.`
       : 'Demo picks: all in place already.',
   );
   return result;
