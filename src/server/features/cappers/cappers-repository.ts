@@ -1,6 +1,6 @@
 // Queries of a capper's record (issue 14): graded picks by capper (picks_user_graded_idx), and the
 // leaderboard's and badges' totals aggregated in SQL over the picks table.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 
@@ -140,55 +140,33 @@ const TOTALS = sql`
   coalesce(sum(p.units_won), 0)::float8 as "unitsWon",
   coalesce(sum(p.units_risked), 0)::float8 as "unitsRisked"`;
 
-export interface LeaderboardFilter {
-  since: Date | null;
-  league: string | null;
-  sort: 'units' | 'roi';
-  minPicks: number;
-  limit: number;
-  offset: number;
+/** A capper's totals in one league and one age band of grading: 0 within 30 days, 1 within 90, 2 older. */
+export interface BandTotalsRow extends TotalsRow {
+  league: string;
+  band: 0 | 1 | 2;
 }
 
-/** Cappers with at least `minPicks` counted picks graded since `since` (in `league`), ranked, one page. */
-export async function rankCappers(
-  db: Executor,
-  filter: LeaderboardFilter,
-): Promise<{ rows: TotalsRow[]; total: number }> {
-  const conditions: SQL[] = [COUNTED];
-  if (filter.since) conditions.push(sql`p.graded_at >= ${filter.since}`);
-  if (filter.league) conditions.push(sql`p.league = ${filter.league}`);
-  // ROI from the same sums as the units: no ROI (nothing risked) ranks last.
-  const order =
-    filter.sort === 'roi'
-      ? sql`case when t."unitsRisked" > 0 then t."unitsWon" / t."unitsRisked" end desc nulls last, t."unitsWon" desc`
-      : sql`t."unitsWon" desc, case when t."unitsRisked" > 0 then t."unitsWon" / t."unitsRisked" end desc nulls last`;
-  const rows = rowsOf<TotalsRow & { total: number }>(
+/**
+ * Every capper's totals by league and age band, in one pass over the counted picks: each leaderboard
+ * (period × league × sort × page) is then summed from these rows without another query.
+ */
+export async function listBandTotals(db: Executor, now: Date): Promise<BandTotalsRow[]> {
+  const day30 = new Date(now.getTime() - 30 * 24 * 3600_000);
+  const day90 = new Date(now.getTime() - 90 * 24 * 3600_000);
+  return rowsOf<BandTotalsRow>(
     await db.execute(sql`
       with t as (
-        select p.user_id as "userId", ${TOTALS}
+        select p.user_id, p.league,
+          case when p.graded_at >= ${day30} then 0 when p.graded_at >= ${day90} then 1 else 2 end as band,
+          ${TOTALS}
         from picks p
-        where ${sql.join(conditions, sql` and `)}
-        group by p.user_id
-        having count(*) >= ${filter.minPicks}
+        where ${COUNTED}
+        group by 1, 2, 3
       )
-      select t.*, u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl",
-        count(*) over ()::int as total
-      from t join users u on u.id = t."userId"
-      order by ${order}, t.graded desc, u.username
-      limit ${filter.limit} offset ${filter.offset}`),
+      select t.user_id as "userId", t.league, t.band, t.wins, t.losses, t.pushes, t.voids, t.graded,
+        t."unitsWon", t."unitsRisked", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl"
+      from t join users u on u.id = t.user_id`),
   );
-  // The window count rides on each row; an offset past the end reads no row, so count again then.
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    const [counted] = rowsOf<{ total: number }>(
-      await db.execute(sql`
-        select count(*)::int as total from (
-          select 1 from picks p where ${sql.join(conditions, sql` and `)}
-          group by p.user_id having count(*) >= ${filter.minPicks}) as ranked`),
-    );
-    total = counted!.total;
-  }
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
 }
 
 /** All-time totals of these cappers (by username, any case); a capper with no graded pick has zeros. */

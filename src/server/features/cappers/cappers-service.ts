@@ -21,9 +21,10 @@ import {
   listGrades,
   listGradedPicks,
   listOpenPicks,
-  rankCappers,
+  listBandTotals,
   totalsOf,
   type GradedPickRow,
+  type BandTotalsRow,
   type TotalsRow,
 } from './cappers-repository.js';
 import { recordsCacheFor } from './records-cache.js';
@@ -146,33 +147,77 @@ export interface LeaderboardOptions {
   offset: number;
 }
 
-async function loadLeaderboard(db: Db, options: LeaderboardOptions, now: Date): Promise<Leaderboard> {
-  const since = options.period === 'all' ? null : new Date(now.getTime() - Number(options.period) * DAY_MS);
-  const { rows, total } = await rankCappers(db, {
-    since,
-    league: options.league ?? null,
-    sort: options.sort,
-    minPicks: LEADERBOARD_MIN_PICKS,
-    limit: options.limit,
-    offset: options.offset,
-  });
+const rankings = new WeakMap<readonly BandTotalsRow[], Map<string, Leaderboard>>();
+
+type Totals = Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl'>;
+const BAND_LIMIT: Record<LeaderboardPeriod, number> = { '30': 0, '90': 1, all: 2 };
+const roiOf = (totals: Totals) => (totals.unitsRisked > 0 ? totals.unitsWon / totals.unitsRisked : null);
+const byRoi = (a: Totals, b: Totals) => (roiOf(b) ?? -Infinity) - (roiOf(a) ?? -Infinity);
+
+function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOptions): Leaderboard {
+  const byCapper = new Map<number, TotalsRow>();
+  for (const row of bands) {
+    if (row.band > BAND_LIMIT[options.period]) continue;
+    if (options.league && row.league !== options.league) continue;
+    const sum = byCapper.get(row.userId);
+    if (!sum) {
+      byCapper.set(row.userId, { ...row });
+      continue;
+    }
+    sum.wins += row.wins;
+    sum.losses += row.losses;
+    sum.pushes += row.pushes;
+    sum.voids += row.voids;
+    sum.graded += row.graded;
+    sum.unitsWon += row.unitsWon;
+    sum.unitsRisked += row.unitsRisked;
+  }
+  const ranked = [...byCapper.values()]
+    .filter((totals) => totals.graded >= LEADERBOARD_MIN_PICKS)
+    // Cents: the sums of two-decimal units, free of the float error of adding them.
+    .map((totals) => ({
+      ...totals,
+      unitsWon: Math.round(totals.unitsWon * 100) / 100,
+      unitsRisked: Math.round(totals.unitsRisked * 100) / 100,
+    }))
+    .sort(
+      (a, b) =>
+        (options.sort === 'roi'
+          ? byRoi(a, b) || b.unitsWon - a.unitsWon
+          : b.unitsWon - a.unitsWon || byRoi(a, b)) ||
+        b.graded - a.graded ||
+        (a.username < b.username ? -1 : a.username > b.username ? 1 : 0),
+    );
   return {
-    entries: rows.map((row, index) => ({
+    entries: ranked.slice(options.offset, options.offset + options.limit).map((row, index) => ({
       rank: options.offset + index + 1,
       username: row.username,
       displayName: row.displayName,
       avatarUrl: row.avatarUrl,
       record: summaryFromTotals(row),
     })),
-    total,
+    total: ranked.length,
     minPicks: LEADERBOARD_MIN_PICKS,
   };
 }
 
-/** GET /api/leaderboard: ranked by units won or ROI, only cappers with enough graded picks. */
-export function leaderboard(db: Db, options: LeaderboardOptions, now = new Date()): Promise<Leaderboard> {
-  const key = `board:${options.period}:${options.league ?? ''}:${options.sort}:${options.limit}:${options.offset}`;
-  return recordsCacheFor(db).get(key, () => loadLeaderboard(db, options, now));
+/**
+ * GET /api/leaderboard: ranked by units won or ROI, only cappers with enough graded picks. Every period,
+ * league, order and page comes from one cached aggregate, so only its refresh reads the picks table.
+ */
+export async function leaderboard(
+  db: Db,
+  options: LeaderboardOptions,
+  now = new Date(),
+): Promise<Leaderboard> {
+  const bands = await recordsCacheFor(db).get('board', () => listBandTotals(db, now));
+  // Each answer is kept with the aggregate it came from, and goes with it.
+  let answers = rankings.get(bands);
+  if (!answers) rankings.set(bands, (answers = new Map()));
+  const key = `${options.period}:${options.league ?? ''}:${options.sort}:${options.limit}:${options.offset}`;
+  let answer = answers.get(key);
+  if (!answer) answers.set(key, (answer = loadLeaderboard(bands, options)));
+  return answer;
 }
 
 /** GET /api/records: all-time records of the cappers on a page of cards; unknown names are left out. */
