@@ -1,3 +1,7 @@
 // The picks feature's public entry (issue 14).
 export { PickSealPanel, UNVERIFIED_PICK_TEXT } from './components/pick-seal-panel';
 export { pickQueryKey } from './api/get-pick';
+// The pick form's legs (issue 14): the upload form and the edit page.
+export { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from './components/legs-editor';
+export { legsFromSealed } from './lib/legs';
+export { usePickLegs } from './api/get-pick-legs';

@@ -1,0 +1,60 @@
+import type { Leg } from '#common/schemas/picks.js';
+import { Button } from '#client/components/ui/button.tsx';
+import { formatStart, legSummary } from '../lib/legs';
+
+/** One leg as a compact row: 'NBA · Celtics @ Lakers · Lakers −3.5 (−110) · 1u', its start, Edit and Remove. */
+export function LegRow({
+  leg,
+  index,
+  parlay,
+  readOnly,
+  onEdit,
+  onRemove,
+}: {
+  leg: Leg;
+  index: number;
+  /** A parlay's stake is shown once, not on every leg. */
+  parlay: boolean;
+  readOnly: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const number = index + 1;
+  return (
+    <li
+      className="flex flex-col gap-3 rounded-lg border bg-card p-3 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="leg-row"
+    >
+      <div className="grid min-w-0 gap-0.5">
+        <p className="text-sm font-medium break-words">
+          <span className="sr-only">Leg {number}: </span>
+          {legSummary(leg, { withStake: !parlay })}
+        </p>
+        <p className="text-xs text-muted-foreground">
+          <time dateTime={leg.startsAt}>{formatStart(leg.startsAt)}</time>
+        </p>
+      </div>
+      {!readOnly && (
+        <div className="flex gap-2">
+          <Button
+            variant="outline"
+            className="flex-1 sm:flex-none"
+            aria-label={`Edit leg ${number}`}
+            data-leg-edit={index}
+            onClick={onEdit}
+          >
+            Edit
+          </Button>
+          <Button
+            variant="ghost"
+            className="flex-1 sm:flex-none"
+            aria-label={`Remove leg ${number}`}
+            onClick={onRemove}
+          >
+            Remove
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}
