@@ -301,6 +301,12 @@ describe('grading by the scoreboard', () => {
     const theirs = await postOk([{ ...g, side: g.away, line: 3.5, odds: 105, units: 2 }], {}, rival.cookie);
     const eventId = await eventIdOf(mine.id);
     expect(await eventIdOf(theirs.id)).toBe(eventId);
+    // The record is cached: read it before grading, so the grade must clear it to show.
+    const record = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/cappers/${rival.username}` })).json<{
+        records: { all: { graded: number } };
+      }>().records.all.graded;
+    const before = await record();
     const graded = await settleEvent(
       t.database.db,
       eventId,
@@ -315,6 +321,7 @@ describe('grading by the scoreboard', () => {
       unitsWon: 0.91,
     });
     expect((await pickOf(theirs.id)).json<PickView>()).toMatchObject({ result: 'loss', unitsWon: -2 });
+    expect(await record()).toBe(before + 1);
     const reveal = await revealOf(mine.id);
     expect(reveal.statusCode, reveal.body).toBe(200);
     const { sealed, commitment } = reveal.json();

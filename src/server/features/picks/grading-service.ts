@@ -8,6 +8,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
+import { forgetRecords } from '../cappers/index.js';
 
 export type EventOutcome =
   { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
@@ -61,7 +62,7 @@ export async function settleEvent(
   by: Settler,
   now = new Date(),
 ): Promise<{ legs: number; picks: number }> {
-  return db.transaction(async (tx) => {
+  const graded = await db.transaction(async (tx) => {
     const event = await lockEvent(tx, eventId);
     if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
     if (outcome.status === 'final' && new Date(event.starts_at) > now)
@@ -69,6 +70,8 @@ export async function settleEvent(
     await writeOutcome(tx, eventId, outcome, by, now);
     return gradeEventLegs(tx, event, outcome, now);
   });
+  forgetRecords(db); // the records read the new grades at once, not after their cache's seconds
+  return graded;
 }
 
 /** An admin's correction of a settled event: logged with before and after, and every leg on it regraded. */
@@ -80,7 +83,7 @@ export async function correctEvent(
   reason: string,
   now = new Date(),
 ): Promise<{ legs: number; picks: number }> {
-  return db.transaction(async (tx) => {
+  const graded = await db.transaction(async (tx) => {
     const event = await lockEvent(tx, eventId);
     const before = outcomeOf(event);
     if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
@@ -95,6 +98,8 @@ export async function correctEvent(
     });
     return gradeEventLegs(tx, event, outcome, now, before.status !== 'final');
   });
+  forgetRecords(db);
+  return graded;
 }
 
 async function writeOutcome(db: Executor, eventId: number, outcome: EventOutcome, by: Settler, now: Date) {
@@ -209,6 +214,7 @@ export async function gradeLegByHand(
     });
     await regradePicks(tx, [leg.video_id], now);
   });
+  forgetRecords(db);
 }
 
 interface LegOfPick {
