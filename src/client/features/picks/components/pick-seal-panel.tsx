@@ -7,7 +7,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { usePick } from '../api/get-pick';
-import { usePickLegsView } from '../api/get-pick-legs-view';
+import { usePickLegs } from '../api/get-pick-legs';
 import { usePickReveal } from '../api/get-pick-reveal';
 import { Commitment } from './commitment';
 import { formatPickTime } from './pick-format';
@@ -192,7 +192,7 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 
 /** Before the reveal, for the owner, its buyers and admins: the legs as they stand. */
 function CurrentLegs({ videoId }: { videoId: number }) {
-  const { data, isPending, isError, error, refetch } = usePickLegsView(videoId, { enabled: true });
+  const { data, isPending, isError, error, refetch } = usePickLegs(videoId);
   if (isPending) return <Skeleton className="h-20 w-full" />;
   if (isError) {
     // 403: not one of those who may see them after all (a stale purchase flag); nothing to show.

@@ -6,6 +6,7 @@ import type { Video } from '#common/schemas/videos.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { authPath } from '#client/lib/auth-redirect.ts';
 import { useUser } from '#client/features/auth/index.ts';
+import { RecordBadge } from '#client/features/cappers/index.ts';
 import { useInlinePlayback } from './use-inline-playback';
 import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
 
@@ -75,8 +76,11 @@ export function VideoCard({
   video,
   priority = false,
   headingLevel = 3,
+  recordsAmong,
 }: {
   video: Video;
+  /** The cappers of the cards shown together: their record badges come in one request. */
+  recordsAmong?: readonly string[];
   /** Among the first cards a visitor sees: its thumbnail loads at once (issue 12: LCP). */
   priority?: boolean;
   /** h3 under a section's h2; h2 where the cards sit right under the page's h1 (axe: heading order). */
@@ -128,8 +132,10 @@ export function VideoCard({
           <span aria-hidden>·</span>
           <span className="tracking-wide uppercase">{video.category}</span>
         </p>
-        <div className="flex min-w-0">
+        <div className="flex min-w-0 flex-wrap gap-2">
           <PickSealBadge pick={video.pick} />
+          {/* issue 14: the capper's verified record; the grid's cards ask for theirs in one request. */}
+          <RecordBadge username={video.capper.username} among={recordsAmong} />
         </div>
         <div className="relative z-10 mt-auto pt-2">
           <CardActions video={video} titleId={titleId} onWatch={playback.play} />

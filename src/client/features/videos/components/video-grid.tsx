@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { HOME_PLACEHOLDER_CARDS } from '#common/constants.js';
 import type { Video } from '#common/schemas/videos.js';
@@ -22,6 +22,7 @@ type VideoGridProps = {
 };
 
 export function VideoGrid({ videos, className, firstRowFirst = false, headingLevel }: VideoGridProps) {
+  const cappers = useMemo(() => [...new Set(videos.map((video) => video.capper.username))].sort(), [videos]);
   return (
     <ul className={cn(VIDEO_GRID_CLASSES, className)}>
       {videos.map((video, index) => (
@@ -30,6 +31,7 @@ export function VideoGrid({ videos, className, firstRowFirst = false, headingLev
             video={video}
             priority={firstRowFirst && index < VIDEO_GRID_ROW}
             headingLevel={headingLevel}
+            recordsAmong={cappers}
           />
         </li>
       ))}

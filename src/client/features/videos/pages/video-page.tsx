@@ -11,6 +11,7 @@ import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { formatDuration } from '#client/lib/format.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
+import { RecordBadge } from '#client/features/cappers/index.ts';
 import { PickSealPanel } from '#client/features/picks/index.ts';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
@@ -102,7 +103,7 @@ function VideoDetails({ video }: { video: Video }) {
           <div className="grid gap-2 sm:gap-3">
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">{video.category}</p>
             <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{video.title}</h1>
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
               <span
                 aria-hidden
                 className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground"
@@ -118,6 +119,8 @@ function VideoDetails({ video }: { video: Video }) {
                   {capperName(video)}
                 </Link>
               </span>
+              {/* issue 14: the capper's verified record, where a buyer decides. */}
+              <RecordBadge username={video.capper.username} />
             </p>
           </div>
         </div>
