@@ -1,5 +1,6 @@
 // A capper's record (issue 14, "The record"): the profile's figures by period and league, the chart, the
 // revealed graded picks, open picks, unverified and moderated counts, the leaderboard and the badges.
+import { brotliDecompressSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapperProfile, Leaderboard, Records } from '#common/schemas/cappers.js';
@@ -320,6 +321,30 @@ describe("a capper's record", () => {
     expect((await profileOf(capper.username)).unverified).toBe(before.unverified);
     forgetRecords(t.database.db);
     expect((await profileOf(capper.username)).unverified).toBe(before.unverified + 1);
+  });
+
+  it('sends the profile as ready-made bytes: an ETag, 304 on a match, compressed when accepted', async () => {
+    const url = `/api/cappers/${capper.username}`;
+    const get = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+    const plain = await get();
+    expect(plain.statusCode).toBe(200);
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^"/);
+    expect((await get({ 'if-none-match': etag })).statusCode).toBe(304);
+    const br = await get({ 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    const board = await t.app.inject({ method: 'GET', url: '/api/leaderboard' });
+    expect(board.statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/leaderboard',
+          headers: { 'if-none-match': String(board.headers.etag) },
+        })
+      ).statusCode,
+    ).toBe(304);
   });
 });
 

@@ -10,9 +10,23 @@ import {
   RecordsQuerySchema,
   RecordsSchema,
 } from '#common/schemas/cappers.js';
+import { NoBodySchema } from '#common/schemas/api.js';
 import type { Db } from '#server/db/client.js';
-import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
+import { readyBytes, sendReadyBytes, type ReadyBytes } from '#server/lib/ready-bytes.js';
+import { errorResponses, responseSerializer, tagRoutes } from '#server/plugins/api-contract.js';
 import { capperProfile, leaderboard, recordsOf } from './cappers-service.js';
+
+// The profile and leaderboard are the same for everyone until grading runs: each cached answer is written
+// once through its schema and sent as ready-made bytes with an ETag (as the catalog's pages are, decision 012).
+const profileJson = responseSerializer(CapperProfileSchema);
+const leaderboardJson = responseSerializer(LeaderboardSchema);
+const written = new WeakMap<object, ReadyBytes>();
+
+function bytesOf<T extends object>(answer: T, serialize: (value: T) => string): ReadyBytes {
+  let bytes = written.get(answer);
+  if (!bytes) written.set(answer, (bytes = readyBytes(serialize(answer))));
+  return bytes;
+}
 
 /** Public: a capper's record, the leaderboard and the record badges on cards (issue 14). */
 export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
@@ -29,10 +43,14 @@ export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
           'W-L-P, win %, units and ROI for 30 days, 90 days, all time and per league; the cumulative units; the graded picks with their revealed legs (paged); open picks (sealed); unverified and moderated counts. Picks removed by moderation never count.',
         params: CapperParamsSchema,
         querystring: CapperProfileQuerySchema,
-        response: { 200: CapperProfileSchema, ...errorResponses(404) },
+        response: { 200: CapperProfileSchema, 304: NoBodySchema, ...errorResponses(404) },
       },
     },
-    async (request) => capperProfile(db, request.params.username, request.query),
+    async (request, reply) => {
+      const answer = await capperProfile(db, request.params.username, request.query);
+      await sendReadyBytes(request, reply, bytesOf(answer, profileJson));
+      return reply;
+    },
   );
 
   api.get(
@@ -42,10 +60,14 @@ export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
         summary: 'Cappers ranked by units won or ROI',
         description: `Only cappers with at least ${LEADERBOARD_MIN_PICKS} graded picks in the period (and league).`,
         querystring: LeaderboardQuerySchema,
-        response: { 200: LeaderboardSchema },
+        response: { 200: LeaderboardSchema, 304: NoBodySchema },
       },
     },
-    async (request) => leaderboard(db, request.query),
+    async (request, reply) => {
+      const answer = await leaderboard(db, request.query);
+      await sendReadyBytes(request, reply, bytesOf(answer, leaderboardJson));
+      return reply;
+    },
   );
 
   api.get(

@@ -2,7 +2,7 @@ import os from 'node:os';
 import pLimit from 'p-limit';
 import { HttpError } from '#server/lib/http-errors.js';
 import { DeepPages } from './deep-pages.js';
-import type { ReadyBytes } from './ready-bytes.js';
+import type { ReadyBytes } from '#server/lib/ready-bytes.js';
 import type { VideoWithCapper } from './videos-repository.js';
 
 interface Entry<T> {

@@ -17,7 +17,7 @@ import { OwnVideosQuerySchema, VideoIdParamsSchema } from '#common/schemas/ids.j
 import type { Db } from '#server/db/client.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import type { CatalogCache } from './catalog-cache.js';
-import { readyBytes, sendReadyBytes } from './ready-bytes.js';
+import { readyBytes, sendReadyBytes } from '#server/lib/ready-bytes.js';
 import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import {
