@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
 import { validateExternalVideoUrl } from '../video-links.js';
 import { VideoDetailsSchema } from './videos.js';
-import { LegInputSchema, LegsTextSchema, MAX_LEGS, parlayProblem, TOO_MANY_LEGS_MESSAGE } from './picks.js';
+import {
+  LegInputSchema,
+  LegsTextSchema,
+  legsStartInFuture,
+  MAX_LEGS,
+  parlayProblem,
+  START_IN_FUTURE_MESSAGE,
+  TOO_MANY_LEGS_MESSAGE,
+  type Leg,
+} from './picks.js';
 
 export const UPLOAD_TOO_LARGE_MESSAGE =
   'File size too large. Please use the chunked upload option for files larger than 50MB.';
@@ -94,6 +103,17 @@ const PickedFileSchema = z.custom<PickedFile>(
   { message: ONLY_MOV_MESSAGE },
 );
 
+/** issue 14: the legs as the upload and edit forms hold them (each already checked by the leg form). */
+export const FormLegsSchema = z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE);
+
+/** The pick-wide rules the server applies at posting: a parlay's legs and stake, every leg still to start. */
+export function pickLegsProblem(
+  pick: { legs: readonly Leg[]; parlay: boolean },
+  now = new Date(),
+): string | null {
+  return parlayProblem(pick) ?? (legsStartInFuture(pick.legs, now) ? null : START_IN_FUTURE_MESSAGE);
+}
+
 /** The upload form (spec 5 'Upload form'). */
 export const UploadFormSchema = VideoDetailsSchema.extend({
   // spec 5: the price input is whole dollars, minimum 1; the schema underneath still allows $0.99.
@@ -102,7 +122,11 @@ export const UploadFormSchema = VideoDetailsSchema.extend({
   }),
   videoFile: PickedFileSchema.optional(),
   externalVideoUrl: z.string().trim(),
+  legs: FormLegsSchema.default([]),
+  parlay: z.boolean().default(false),
 }).superRefine((value, ctx) => {
+  const legs = pickLegsProblem(value);
+  if (legs) ctx.addIssue({ code: 'custom', path: ['legs'], message: legs });
   const file = value.videoFile;
   if (file) {
     if (!looksLikeMov(file)) ctx.addIssue({ code: 'custom', path: ['videoFile'], message: ONLY_MOV_MESSAGE });

@@ -7,6 +7,7 @@ import {
   STANDARD_UPLOAD_MAX_BYTES,
   STANDARD_UPLOAD_TIMEOUT_MS,
 } from '#common/constants.js';
+import type { Leg } from '#common/schemas/picks.js';
 import type { UploadResult } from '#common/schemas/uploads.js';
 import type { Video } from '#common/schemas/videos.js';
 import { messageForStatus, NETWORK_ERROR_MESSAGE, TIMEOUT_MESSAGE, UploadError } from './upload-errors';
@@ -22,6 +23,9 @@ export interface UploadRequest {
   userId: number;
   file?: File;
   externalVideoUrl?: string;
+  /** issue 14: the pick's legs (none: sold as unverified), and whether they make a parlay. */
+  legs?: Leg[];
+  parlay?: boolean;
   /**
    * Aborting stops the upload. Aborted with USER_CANCELLED as the reason, a tus upload is also ended on
    * the server; with any other reason (the page going away) it stays there, to be resumed.
@@ -54,6 +58,9 @@ function textFields(request: UploadRequest): Record<string, string> {
     isPremium: 'true',
     userId: String(request.userId),
     isExternalVideo: isExternal ? 'true' : 'false',
+    // issue 14: JSON text in the multipart form and the tus metadata alike.
+    legs: JSON.stringify(request.legs ?? []),
+    parlay: request.parlay ? 'true' : 'false',
   };
 }
 
@@ -144,7 +151,9 @@ async function sendResumable(request: UploadRequest & { file: File }, onPhase: O
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
       removeFingerprintOnSuccess: true,
       metadata: {
-        ...textFields(request),
+        // An empty value reaches the server as a key without one (null), which the text fields refuse
+        // ("expected string"): left out, it takes the field's default, as in the multipart form.
+        ...Object.fromEntries(Object.entries(textFields(request)).filter(([, value]) => value !== '')),
         filename: request.file.name,
         filetype: request.file.type || 'video/quicktime',
       },
@@ -218,6 +227,8 @@ export function useUploadVideo(onPhase: OnPhase) {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['/api/videos'] }),
         queryClient.invalidateQueries({ queryKey: ['/api/user/videos'] }),
+        // A new game posted on is a known event now.
+        queryClient.invalidateQueries({ queryKey: ['/api/events'] }),
       ]);
     },
   });

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type ComponentProps } from 'react';
+import { useEffect, useRef, useState, type ComponentProps, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircle, Upload as UploadIcon, X } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { DEFAULT_CATEGORY, REDIRECT_AFTER_UPLOAD_MS } from '#common/constants.js';
 import {
@@ -10,12 +10,14 @@ import {
   type UploadForm as UploadFormValues,
   type UploadFormInput,
 } from '#common/schemas/uploads.js';
+import type { Leg } from '#common/schemas/picks.js';
 import { ACCEPTED_VIDEO_URL_FORMATS } from '#common/video-links.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { cn } from '#client/lib/cn.ts';
+import { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from '#client/features/picks/index.ts';
 import { readDuration } from '../api/read-duration';
 import { friendlyUploadMessage } from '../api/upload-errors';
 import { useUploadVideo, USER_CANCELLED, type UploadPhase } from '../api/upload-video';
@@ -43,7 +45,22 @@ const EMPTY: UploadFormInput = {
   category: DEFAULT_CATEGORY,
   videoFile: undefined,
   externalVideoUrl: '',
+  legs: [],
+  parlay: false,
 };
+
+/** The legs' message wherever the resolver put it: on the list, or on one leg's field. */
+function legsMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const { message, root } = error as { message?: unknown; root?: { message?: unknown } };
+  if (typeof message === 'string') return message;
+  if (typeof root?.message === 'string') return root.message;
+  for (const item of Object.values(error)) {
+    const nested = legsMessage(item);
+    if (nested) return nested;
+  }
+  return undefined;
+}
 
 function formatSize(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
@@ -60,6 +77,9 @@ export function UploadForm({ userId }: { userId: number }) {
   const abort = useRef<AbortController | null>(null);
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [redirecting, setRedirecting] = useState(false);
+  // issue 14: a leg still open in its form is neither sent nor silently dropped.
+  const [legOpen, setLegOpen] = useState(false);
+  const [legsNotice, setLegsNotice] = useState<string | undefined>(undefined);
   // issue 12: the percentage never goes back within one upload (a retried tus chunk is sent again, the
   // simulated ticker gives way to the real bytes); the next upload starts from nothing.
   const upload = useUploadVideo((next) => {
@@ -81,12 +101,16 @@ export function UploadForm({ userId }: { userId: number }) {
     setValue,
     watch,
     reset,
-    formState: { errors },
+    control,
+    formState: { errors, isSubmitted },
   } = useForm<UploadFormInput, unknown, UploadFormValues>({
     resolver: zodResolver(UploadFormSchema),
     defaultValues: EMPTY,
   });
   const file = watch('videoFile');
+  // The editor stores only legs its form has checked (LegInputSchema's output).
+  const legs = useWatch({ control, name: 'legs' }) as Leg[] | undefined;
+  const parlay = useWatch({ control, name: 'parlay' }) ?? false;
   const busy = upload.isPending || redirecting;
 
   useEffect(
@@ -119,7 +143,13 @@ export function UploadForm({ userId }: { userId: number }) {
     },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const changeLegs = (next: PickLegsValue) => {
+    setLegsNotice(undefined);
+    setValue('legs', next.legs, { shouldValidate: isSubmitted });
+    setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
+  };
+
+  const submit = handleSubmit(async (values) => {
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ phase: 'uploading', percent: 0, real: false });
@@ -135,6 +165,8 @@ export function UploadForm({ userId }: { userId: number }) {
         userId,
         file: picked,
         externalVideoUrl: picked ? undefined : values.externalVideoUrl,
+        legs: values.legs,
+        parlay: values.parlay,
         signal: controller.signal,
       });
     } catch (error) {
@@ -163,6 +195,15 @@ export function UploadForm({ userId }: { userId: number }) {
     redirect.current = setTimeout(() => navigate('/'), REDIRECT_AFTER_UPLOAD_MS);
   });
 
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (legOpen) {
+      event.preventDefault();
+      setLegsNotice(OPEN_LEG_MESSAGE);
+      return;
+    }
+    void submit(event);
+  };
+
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Upload a video">
       <FormField label="Title" error={errors.title?.message}>
@@ -178,6 +219,16 @@ export function UploadForm({ userId }: { userId: number }) {
       >
         <TextArea rows={4} disabled={busy} {...register('emailInformation')} />
       </FormField>
+      <LegsEditor
+        value={{ legs: legs ?? [], parlay }}
+        onChange={changeLegs}
+        onEditingChange={(open) => {
+          setLegOpen(open);
+          if (!open) setLegsNotice(undefined);
+        }}
+        error={legsNotice ?? legsMessage(errors.legs)}
+        disabled={busy}
+      />
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField label="Price ($)" error={errors.price?.message} hint="minimum $1">
           <Input type="number" inputMode="numeric" min={1} step={1} disabled={busy} {...register('price')} />

@@ -1,10 +1,13 @@
-import { useMemo } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { LoaderCircle } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CATEGORIES } from '#common/constants.js';
+import type { Leg } from '#common/schemas/picks.js';
+import { FormLegsSchema, pickLegsProblem } from '#common/schemas/uploads.js';
 import {
   DESCRIPTION_MAX_LENGTH,
   PriceSchema,
@@ -12,6 +15,7 @@ import {
   TITLE_MAX_LENGTH,
   VideoDetailsSchema,
   type Video,
+  type VideoUpdate,
 } from '#common/schemas/videos.js';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
@@ -19,33 +23,67 @@ import { Input } from '#client/components/ui/input.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { Textarea } from '#client/components/ui/textarea.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
-import { errorMessage } from '#client/lib/error-message.ts';
+import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
+import { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from '#client/features/picks/index.ts';
 import { useUpdateVideo } from '../api/update-video';
 
 /**
  * The upload rules (VideoDetailsSchema), with spec 5's price input: whole dollars, at least $1. A price
- * that already has cents (the schema allows $0.99 and cents) may be kept as it is.
+ * that already has cents (the schema allows $0.99 and cents) may be kept as it is. issue 14: the legs
+ * with the upload form's rules, checked only while they can still change.
  */
-function editVideoSchema(currentPrice: number) {
+function editVideoSchema(currentPrice: number, legsEditable: boolean) {
   return VideoDetailsSchema.extend({
     price: PriceSchema.refine((price) => price === currentPrice || price >= 1, {
       message: 'Price must be at least $1',
     }).refine((price) => price === currentPrice || Number.isInteger(price), {
       message: 'Enter the price in whole dollars',
     }),
+    legs: FormLegsSchema,
+    parlay: z.boolean(),
+  }).superRefine((value, ctx) => {
+    const problem = legsEditable ? pickLegsProblem(value) : null;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['legs'], message: problem });
   });
 }
 type EditVideoSchema = ReturnType<typeof editVideoSchema>;
 type EditVideoInput = z.input<EditVideoSchema>;
 type EditVideoValues = z.output<EditVideoSchema>;
 
-export function EditVideoForm({ video, onSaved }: { video: Video; onSaved: () => void }) {
+/** issue 14: why the legs can no longer change, or undefined while they can. */
+function legsLockedReason(video: Video): string | undefined {
+  if (!video.pick || video.pick.status === 'open') return undefined;
+  return video.pick.status === 'graded'
+    ? 'This pick has been graded: its legs are sealed for good. Title, description and price can still change.'
+    : 'The first game of this pick has started: its legs are sealed for good. Title, description and price can still change.';
+}
+
+const sameLegs = (a: PickLegsValue, b: PickLegsValue) =>
+  a.parlay === b.parlay && JSON.stringify(a.legs) === JSON.stringify(b.legs);
+
+export function EditVideoForm({
+  video,
+  pick,
+  onSaved,
+}: {
+  video: Video;
+  /** The pick's current legs (none for an unverified video). */
+  pick: PickLegsValue;
+  onSaved: () => void;
+}) {
   const update = useUpdateVideo();
-  const schema = useMemo(() => editVideoSchema(video.price), [video.price]);
+  const queryClient = useQueryClient();
+  const lockedReason = legsLockedReason(video);
+  const schema = useMemo(() => editVideoSchema(video.price, !lockedReason), [video.price, lockedReason]);
+  // issue 14: a leg still open in its form is neither sent nor silently dropped; the server's 409 is shown.
+  const [legOpen, setLegOpen] = useState(false);
+  const [legsNotice, setLegsNotice] = useState<string | undefined>(undefined);
   const {
     register,
     handleSubmit,
-    formState: { errors },
+    setValue,
+    control,
+    formState: { errors, isSubmitted },
   } = useForm<EditVideoInput, unknown, EditVideoValues>({
     resolver: zodResolver(schema),
     defaultValues: {
@@ -56,18 +94,37 @@ export function EditVideoForm({ video, onSaved }: { video: Video; onSaved: () =>
       category: (CATEGORIES as readonly string[]).includes(video.category)
         ? (video.category as EditVideoInput['category'])
         : undefined,
+      legs: pick.legs,
+      parlay: pick.parlay,
     },
   });
+  // The editor stores only legs its form has checked (LegInputSchema's output).
+  const legs = useWatch({ control, name: 'legs' }) as Leg[];
+  const parlay = useWatch({ control, name: 'parlay' });
 
-  const onSubmit = handleSubmit((changes) =>
+  const changeLegs = (next: PickLegsValue) => {
+    setLegsNotice(undefined);
+    setValue('legs', next.legs, { shouldValidate: isSubmitted });
+    setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
+  };
+
+  const submit = handleSubmit(({ legs: nextLegs, parlay: nextParlay, ...details }) => {
+    // Only a change of the legs is sent: an unchanged pick keeps its sealed version.
+    const legsChanged = !lockedReason && !sameLegs({ legs: nextLegs, parlay: nextParlay }, pick);
+    const changes: VideoUpdate = legsChanged ? { ...details, legs: nextLegs, parlay: nextParlay } : details;
     update.mutate(
       { id: video.id, changes },
       {
         onSuccess: () => {
           toast({ title: 'Video updated', description: 'Your changes have been saved.', variant: 'success' });
+          // A new version of the pick: its public view and its legs.
+          void queryClient.invalidateQueries({ queryKey: ['/api/picks', video.id] });
+          if (legsChanged) void queryClient.invalidateQueries({ queryKey: ['/api/events'] });
           onSaved();
         },
         onError: (error) => {
+          // Sold or started since the page was opened: the server says so, beside the legs.
+          if (errorStatus(error) === 409) setLegsNotice(errorMessage(error));
           toast({
             title: 'Could not save your changes',
             description: errorMessage(error),
@@ -75,8 +132,17 @@ export function EditVideoForm({ video, onSaved }: { video: Video; onSaved: () =>
           });
         },
       },
-    ),
-  );
+    );
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (legOpen) {
+      event.preventDefault();
+      setLegsNotice(OPEN_LEG_MESSAGE);
+      return;
+    }
+    void submit(event);
+  };
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Edit video" className="grid gap-5">
@@ -97,6 +163,17 @@ export function EditVideoForm({ video, onSaved }: { video: Video; onSaved: () =>
       >
         <Textarea rows={5} maxLength={SELECTIONS_MAX_LENGTH} {...register('emailInformation')} />
       </FormField>
+      <LegsEditor
+        value={{ legs, parlay }}
+        onChange={changeLegs}
+        onEditingChange={(open) => {
+          setLegOpen(open);
+          if (!open) setLegsNotice(undefined);
+        }}
+        error={legsNotice ?? errors.legs?.message ?? errors.legs?.root?.message}
+        disabled={update.isPending}
+        lockedReason={lockedReason}
+      />
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField label="Price ($)" hint="minimum $1" error={errors.price?.message}>
           <Input type="number" inputMode="numeric" min={1} step={1} {...register('price')} />

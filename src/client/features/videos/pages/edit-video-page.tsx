@@ -6,6 +6,7 @@ import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
+import { legsFromSealed, usePickLegs, type PickLegsValue } from '#client/features/picks/index.ts';
 import { parseVideoId, useVideo } from '../api/get-video';
 import { EditVideoForm } from '../components/edit-video-form';
 import { VideoGridError } from '../components/video-grid';
@@ -21,6 +22,9 @@ export function EditVideoPage() {
   const { data: user } = useUser();
   const { data: video, isPending, isError, error } = useVideo(id);
   const [, navigate] = useLocation();
+  const mayEdit = Boolean(video && (video.isOwner || user?.isAdmin));
+  // issue 14: the current legs (the same secret as the selections), for a verified pick only.
+  const pickLegs = usePickLegs(id ?? 0, { enabled: mayEdit && Boolean(video?.pick) });
   const status = errorStatus(error);
   const notFound = id === null || status === 404 || status === 400;
   useDocumentTitle(notFound ? 'Video not found' : 'Edit Video');
@@ -35,7 +39,7 @@ export function EditVideoPage() {
     );
   }
 
-  if (!video.isOwner && !user?.isAdmin) {
+  if (!mayEdit) {
     return (
       <div className="mx-auto flex min-h-[50vh] w-full max-w-xl flex-col items-center justify-center gap-5 px-4 text-center">
         <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
@@ -52,6 +56,27 @@ export function EditVideoPage() {
     );
   }
 
+  let pick: PickLegsValue | null = { legs: [], parlay: false };
+  if (video.pick) {
+    if (pickLegs.isPending) return <PageSpinner label="Loading the pick's legs" />;
+    if (pickLegs.isError) {
+      return (
+        <div className="mx-auto w-full max-w-2xl px-4 py-12">
+          <VideoGridError>Could not load this pick's legs: {errorMessage(pickLegs.error)}</VideoGridError>
+        </div>
+      );
+    }
+    const legs = legsFromSealed(pickLegs.data.legs);
+    pick = legs && { legs, parlay: pickLegs.data.parlay };
+  }
+  if (!pick) {
+    return (
+      <div className="mx-auto w-full max-w-2xl px-4 py-12">
+        <VideoGridError>This pick's legs could not be read. Please reload the page.</VideoGridError>
+      </div>
+    );
+  }
+
   return (
     <div className="mx-auto grid w-full max-w-2xl gap-6 px-4 py-8 sm:px-6">
       <div className="grid gap-1.5">
@@ -63,7 +88,13 @@ export function EditVideoPage() {
       </div>
       <Card>
         <CardContent className="p-5 sm:p-8">
-          <EditVideoForm video={video} onSaved={() => navigate(`/video/${video.id}`)} />
+          <EditVideoForm
+            // A new version of the legs (another tab's edit) starts the form afresh.
+            key={pickLegs.data?.version ?? 0}
+            video={video}
+            pick={pick}
+            onSaved={() => navigate(`/video/${video.id}`)}
+          />
         </CardContent>
       </Card>
     </div>
