@@ -1,25 +1,15 @@
 // Structured picks (issue 14): a pick's legs as the upload form, the multipart form, the tus metadata and
 // the edit page send them, with their messages, once for the client and the server.
 import { z } from 'zod';
+import { CATEGORIES, type Category } from '../constants.js';
 
-/** The leagues a leg can be on: the sports among the categories (spec 5), not 'General' or 'Parlays'. */
-export const LEAGUES = [
-  'NBA',
-  'NFL',
-  'MLB',
-  'NHL',
-  'College Basketball',
-  'College Football',
-  'Soccer',
-  'UFC/MMA',
-  'Boxing',
-  'Golf',
-  'Tennis',
-  'Horse Racing',
-  'NASCAR',
-  'Formula 1',
-] as const;
-export type League = (typeof LEAGUES)[number];
+/** The categories that are not a league (spec 5): a leg is on a game of one of the others. */
+const NOT_LEAGUES = ['General', 'Fantasy Sports', 'Player Props', 'Parlays', 'Daily Picks'] as const;
+export type League = Exclude<Category, (typeof NOT_LEAGUES)[number]>;
+/** The leagues a leg can be on: the sports among the categories, in the categories' order. */
+export const LEAGUES = CATEGORIES.filter(
+  (category): category is League => !(NOT_LEAGUES as readonly string[]).includes(category),
+) as [League, ...League[]];
 
 export const MARKETS = ['moneyline', 'spread', 'total', 'prop', 'other'] as const;
 export type Market = (typeof MARKETS)[number];
