@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Banknote, Film, ScrollText, Users } from 'lucide-react';
+import { Banknote, Film, ScrollText, Trophy, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { AdminUser } from '#common/schemas/admin.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
@@ -10,10 +10,11 @@ import { DeleteDialog, type DeleteTarget } from '../components/delete-dialog';
 import { EarningsDialog } from '../components/earnings-dialog';
 import { PayoutsPanel } from '../components/payouts-panel';
 import { RejectPayoutDialog } from '../components/reject-payout-dialog';
+import { ResultsPanel } from '../components/results-panel';
 import { UsersPanel } from '../components/users-panel';
 import { VideosPanel } from '../components/videos-panel';
 
-const TABS = ['users', 'videos', 'payouts', 'audit'] as const;
+const TABS = ['users', 'videos', 'payouts', 'results', 'audit'] as const;
 type AdminTab = (typeof TABS)[number];
 
 function parseTab(search: string): AdminTab {
@@ -57,8 +58,9 @@ export function AdminPage() {
     <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-8 sm:px-6 lg:px-8">
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       <Tabs value={tab} onValueChange={(value) => showTab(value as AdminTab)}>
-        {/* Four tabs fit a 390 px phone with their icons hidden and tighter padding. */}
-        <TabsList className="grid w-full grid-cols-4 sm:inline-flex sm:w-auto [&>*]:px-1.5 sm:[&>*]:px-4">
+        {/* Five tabs on a 320 px phone: two rows of three with their icons hidden; one row from sm up. cn() does
+            not merge classes, so the phone's grid is a max-sm: variant, which wins over TabsList's inline-flex. */}
+        <TabsList className="w-full grid-cols-3 max-sm:grid max-sm:h-auto sm:w-auto [&>*]:px-1.5 max-sm:[&>*]:h-9 sm:[&>*]:px-4">
           <TabsTrigger value="users">
             <Users aria-hidden className="hidden size-4 sm:block" />
             Users
@@ -70,6 +72,10 @@ export function AdminPage() {
           <TabsTrigger value="payouts">
             <Banknote aria-hidden className="hidden size-4 sm:block" />
             Payouts
+          </TabsTrigger>
+          <TabsTrigger value="results">
+            <Trophy aria-hidden className="hidden size-4 sm:block" />
+            Results
           </TabsTrigger>
           <TabsTrigger value="audit">
             <ScrollText aria-hidden className="hidden size-4 sm:block" />
@@ -91,6 +97,9 @@ export function AdminPage() {
         </TabsContent>
         <TabsContent value="payouts">
           <PayoutsPanel onReject={(payout, opener) => select({ dialog: 'reject', payout }, opener)} />
+        </TabsContent>
+        <TabsContent value="results">
+          <ResultsPanel />
         </TabsContent>
         <TabsContent value="audit">
           <AuditLogPanel />
