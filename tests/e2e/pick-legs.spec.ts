@@ -251,6 +251,36 @@ test("a sold pick's legs are refused with the server's message; a leg left open 
   expect((await pickOf(page.request, video.id)).versions).toHaveLength(1);
 });
 
+test('once the first game has started, the edit page shows the legs locked, with the reason', async ({
+  page,
+}) => {
+  await registerAndLogin(page);
+  const game = teams();
+  const video = await postPick(page.request, uniqueTitle('Started legs'), [
+    {
+      league: 'MLB',
+      home: game.home,
+      away: game.away,
+      startsAt: startIn(3),
+      market: 'moneyline',
+      side: game.home,
+      odds: -130,
+      units: 1,
+    },
+  ]);
+  // The clock cannot be moved on the server: the video answers as it will once the game has started.
+  await page.route(`**/api/videos/${video.id}`, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Video;
+    await route.fulfill({ response, json: { ...body, pick: { ...body.pick!, status: 'started' } } });
+  });
+  await page.goto(`/edit-video/${video.id}`);
+  const editor = page.getByTestId('legs-editor');
+  await expect(editor.getByTestId('legs-locked')).toHaveText(/first game of this pick has started/);
+  await expect(editor.getByTestId('leg-row')).toContainText(`${game.home} ML (−130)`);
+  await expect(editor.getByRole('button', { name: /Edit leg|Remove leg|Add leg/ })).toHaveCount(0);
+});
+
 test('a file above 50 MB carries its legs in the tus metadata', async ({ page }) => {
   test.setTimeout(90_000);
   // The size upload.spec.ts uses: the fixture is made once.
