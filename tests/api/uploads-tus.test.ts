@@ -116,6 +116,29 @@ describe('tus: creating an upload', () => {
     expect(tusFiles()).toEqual([]);
   });
 
+  it('takes a key sent without a value (no winning selections yet) as empty text', async () => {
+    const { emailInformation: _none, ...fields } = { ...VALID_FIELDS, filename: 'pick.mov' };
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...TUS,
+        'upload-length': '1000',
+        // tus 1.0: a key with no value is allowed ("emailInformation" alone)
+        'upload-metadata': `${tusMetadata(fields)},emailInformation`,
+        cookie: capper.cookie,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    // Not left open: it would count against this capper's open uploads in the tests below.
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: response.headers.location as string,
+      headers: { ...TUS, cookie: capper.cookie },
+    });
+    expect(removed.statusCode).toBe(204);
+  });
+
   it('answers 404 to ids it did not make, and to other people', async () => {
     const created = await create(1000);
     expect(created.statusCode).toBe(201);

@@ -41,7 +41,10 @@ export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
     if (hasNulCharacter(key) || (typeof value === 'string' && hasNulCharacter(value)))
       throw badRequest(NUL_CHARACTER_MESSAGE);
   }
-  const parsed = UploadMetadataSchema.safeParse(fields);
+  // tus writes a key sent without a value ('emailInformation' alone, tus 1.0 Upload-Metadata) as null: it is
+  // an empty text, as the multipart form sends it.
+  const texts = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, value ?? '']));
+  const parsed = UploadMetadataSchema.safeParse(texts);
   if (!parsed.success)
     throw badRequest(parsed.error.issues[0]?.message ?? 'Upload validation failed. Please check your input.');
   return parsed.data;
