@@ -37,9 +37,21 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
               {formatWholeDollars(purchase.amount)}
             </span>
           </div>
-          <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+          <p className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground">
             <CalendarDays aria-hidden className="size-4" />
             Purchased {formatShortDate(purchase.purchaseDate)}
+            {video && (
+              <>
+                <span aria-hidden>·</span>
+                {/* issue 14: the capper's record, from every purchase. */}
+                <Link
+                  href={`/cappers/${encodeURIComponent(video.capper.username)}`}
+                  className="font-medium text-foreground underline-offset-2 hover:underline"
+                >
+                  {video.capper.displayName || video.capper.username}
+                </Link>
+              </>
+            )}
           </p>
           {video && (
             <div className="grid gap-1 rounded-xl border p-1">
