@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { createLinkVideo, expect, test } from './catalog-helpers';
 import { registerAndLogin } from './helpers';
 
 const PROTECTED = ['/dashboard', '/dashboard/analytics', '/upload', '/checkout/1', '/edit-video/1', '/admin'];
@@ -11,13 +11,16 @@ for (const path of PROTECTED) {
   });
 }
 
-test('protected pages open for a signed-in user', async ({ page }) => {
+test('protected pages open for a signed-in user', async ({ page, newUser }) => {
+  // A video of its own to check out: another test may have deleted any video whose id it assumed.
+  const capper = await newUser('capper');
+  const video = await createLinkVideo(capper.api, { title: 'Navigation checkout pick' });
   await registerAndLogin(page);
   const expectations: [string, string][] = [
     ['/dashboard', 'Dashboard'],
     ['/dashboard/analytics', 'Analytics'],
     ['/upload', 'Upload a New Video'],
-    ['/checkout/3', 'Checkout'],
+    [`/checkout/${video.id}`, 'Checkout'],
     // A signed-in visitor gets the page itself; for a video that does not exist, its not-found state.
     ['/edit-video/999999999', 'Video not found'],
   ];
