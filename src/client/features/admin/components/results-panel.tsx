@@ -59,6 +59,44 @@ function parseScore(raw: string): number | null {
 
 const gameName = (event: { home: string; away: string }) => `${event.away} at ${event.home}`;
 
+/** The two score inputs, away first as scores are read ('Celtics 99, at Lakers 101'). */
+function ScoreFields({
+  event,
+  home,
+  away,
+  onHome,
+  onAway,
+  errors,
+}: {
+  event: { home: string; away: string };
+  home: string;
+  away: string;
+  onHome: (value: string) => void;
+  onAway: (value: string) => void;
+  errors: { home?: string; away?: string };
+}) {
+  const score = (value: string, onChange: (value: string) => void) => (
+    <Input
+      inputMode="numeric"
+      pattern="[0-9]*"
+      autoComplete="off"
+      maxLength={3}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
+  );
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <FormField label={`${event.away} (away)`} error={errors.away}>
+        {score(away, onAway)}
+      </FormField>
+      <FormField label={`${event.home} (home)`} error={errors.home}>
+        {score(home, onHome)}
+      </FormField>
+    </div>
+  );
+}
+
 // issue 14, 'Graded by the scoreboard': the admin's Results tab. Events past their start get their final
 // score (or postponed / cancelled) here, once; props are graded by hand with a reason; a settled event is
 // corrected with a reason; a results file can be imported instead of typing scores.
@@ -282,28 +320,14 @@ function SettleEventCard({ event }: { event: UnsettledEvent }) {
         </span>
       </div>
       <form noValidate onSubmit={submitScore} className="grid gap-3">
-        <div className="grid grid-cols-2 gap-3">
-          <FormField label={`${event.away} (away)`} error={errors.away}>
-            <Input
-              inputMode="numeric"
-              pattern="[0-9]*"
-              autoComplete="off"
-              maxLength={3}
-              value={awayScore}
-              onChange={(e) => setAwayScore(e.currentTarget.value)}
-            />
-          </FormField>
-          <FormField label={`${event.home} (home)`} error={errors.home}>
-            <Input
-              inputMode="numeric"
-              pattern="[0-9]*"
-              autoComplete="off"
-              maxLength={3}
-              value={homeScore}
-              onChange={(e) => setHomeScore(e.currentTarget.value)}
-            />
-          </FormField>
-        </div>
+        <ScoreFields
+          event={event}
+          home={homeScore}
+          away={awayScore}
+          onHome={setHomeScore}
+          onAway={setAwayScore}
+          errors={errors}
+        />
         <div className="flex flex-wrap gap-2">
           <Button
             type="submit"
@@ -633,26 +657,14 @@ function CorrectForm({
         </NativeSelect>
       </FormField>
       {status === 'final' && (
-        <div className="grid grid-cols-2 gap-3">
-          <FormField label={`${event.away} (away)`} error={errors.away}>
-            <Input
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={3}
-              value={awayScore}
-              onChange={(e) => setAwayScore(e.currentTarget.value)}
-            />
-          </FormField>
-          <FormField label={`${event.home} (home)`} error={errors.home}>
-            <Input
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={3}
-              value={homeScore}
-              onChange={(e) => setHomeScore(e.currentTarget.value)}
-            />
-          </FormField>
-        </div>
+        <ScoreFields
+          event={event}
+          home={homeScore}
+          away={awayScore}
+          onHome={setHomeScore}
+          onAway={setAwayScore}
+          errors={errors}
+        />
       )}
       <FormField label="Reason" error={errors.reason}>
         <Input
