@@ -1,6 +1,6 @@
-// The API document (issue 13): GET /api/openapi.json describes every route, from the routes' own schemas;
-// /api/docs serves the reference. That every response of the suite matches it is checked for every test
-// (tests/setup/api-contract.ts).
+// The API document (issue 13): GET /api/openapi.json describes every route, from the routes' own schemas
+// (the reference page at /api/docs: api-docs-route.test.ts). That every response of the suite matches it is
+// checked for every test (tests/setup/api-contract.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
@@ -179,26 +179,5 @@ describe('the response schemas', () => {
     expect(Object.keys(response.json()).sort()).toEqual(
       Object.keys((document.components.schemas.User as { properties: object }).properties).sort(),
     );
-  });
-});
-
-describe('/api/docs', () => {
-  it('is the reference page, under the pages’ Content-Security-Policy, loading its code from this server', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!);
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const src of scripts) {
-      expect(src).toMatch(/^\/api\/docs\//);
-      const script = await t.app.inject({ method: 'GET', url: src });
-      expect(script.statusCode, src).toBe(200);
-    }
-  });
-
-  it('reads the same document as GET /api/openapi.json', async () => {
-    const fromUi = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
-    expect(fromUi.json()).toEqual(document);
   });
 });

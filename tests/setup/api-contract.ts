@@ -115,6 +115,8 @@ class ContractChecker {
 
 function decoded({ headers, body }: Exchange): Buffer {
   const encoding = headers['content-encoding'];
+  // A compressed stream (the API reference's files) is seen here without its bytes.
+  if (body.length === 0) return body;
   if (encoding === 'br') return brotliDecompressSync(body);
   if (encoding === 'gzip') return gunzipSync(body);
   return body;

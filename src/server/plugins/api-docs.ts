@@ -1,11 +1,11 @@
 // The OpenAPI 3.1 document of the API, generated from the routes' zod schemas (issue 13), at
 // GET /api/openapi.json, and Swagger UI reading it at /api/docs (docs/decisions/015).
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { API_PATHS } from './api-contract.js';
+import { registerApiReference } from './api-reference.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 export const OPENAPI_PATH = '/api/openapi.json';
-/** Swagger UI and its files: pages, so they get the pages' headers (security-headers.ts). */
+/** The reference page and its files: pages, so they get the pages' headers (security-headers.ts). */
 export const DOCS_PREFIX = '/api/docs';
 
 const DESCRIPTION = `PickReel's HTTP API: what the web client calls. Requests and answers are JSON unless a route says
@@ -158,11 +158,7 @@ export async function registerApiDocs(app: FastifyInstance, options: ApiDocsOpti
     transformObject: (documentObject) => withoutUnusedInputs(jsonSchemaTransformObject(documentObject)),
   });
 
-  await app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
-    uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
-    theme: { title: 'PickReel API' },
-  });
+  registerApiReference(app, { prefix: DOCS_PREFIX, documentUrl: OPENAPI_PATH, title: 'PickReel API' });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(app.swagger()),
