@@ -60,6 +60,24 @@ export default tseslint.config(
     },
   },
   {
+    // The verifier is compiled on its own to dist/verifier (tsconfig.verifier.json), where the package's `#`
+    // imports do not lead: it reaches src/common by relative paths.
+    files: ['src/verifier/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^#',
+              message: 'Import common by a relative path (../common/...): see tsconfig.verifier.json.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
     // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
     // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/
@@ -73,6 +91,8 @@ export default tseslint.config(
       // First match wins: the feature and app folders before the rest of each side.
       'boundaries/elements': [
         { type: 'common', pattern: 'src/common', partialMatch: false },
+        // The independent verifier (issue 15): trusts nothing of the server's, so it may import only common.
+        { type: 'verifier', pattern: 'src/verifier', partialMatch: false },
         { type: 'feature', pattern: 'src/*/features/*', capture: ['side', 'feature'], partialMatch: false },
         { type: 'app', pattern: 'src/*/{app,scripts}', capture: ['side'], partialMatch: false },
         { type: 'shared', pattern: 'src/*/*', capture: ['side', 'folder'], partialMatch: false },
@@ -87,6 +107,7 @@ export default tseslint.config(
           default: 'disallow',
           policies: [
             { from: { element: { type: 'common' } }, allow: [common] },
+            { from: { element: { type: 'verifier' } }, allow: [common] },
             { from: { element: { type: 'shared' } }, allow: [common, sharedOfSide] },
             { from: { element: { type: 'feature' } }, allow: [common, sharedOfSide, featureEntry] },
             {

@@ -1,0 +1,190 @@
+// `npm run verify -- <site URL> [--capper <username>]` (issue 15): the command line around verifySite.
+// Exit 0 when everything holds, 1 on the first failure (one message, no stack trace), 2 on a usage error.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { formatUnits, formatWinLoss, formatPercent } from './record.js';
+import { defaultStateDir, stateFile } from './state.js';
+import { VerificationError, messageOf } from './verification-error.js';
+import { MAX_PAGE, verifySite, type VerifyResult } from './verify-site.js';
+import type { Fetch } from './http.js';
+
+export const USAGE = `Usage: npm run verify -- <site URL> [options]
+
+Checks a PickReel site's public pick log without trusting the site: the log's signature, that it extends
+the checkpoint verified last time (trust on first use), every entry against the signed root, the log's
+rules, revealed commitments, and a capper's record against their profile.
+
+Options:
+  --capper <username>  recompute this capper's record from the log and compare it with their profile;
+                       check the reveal of each of their graded picks
+  --key <verifier key> the log's key must be this one (replaces a remembered key the site changed)
+  --reveals            check the reveal of every graded pick, not only the capper's
+  --concurrency <n>    entries requests in flight at once (default 4)
+  --quiet, -q          no progress bar and no remarks; only the result or the error
+  --help, -h           this text
+
+State: ~/.pickreel-verify/state.json (the folder is PICKREEL_VERIFY_HOME when set).
+Exit status: 0 verified, 1 a check failed or the site could not be read, 2 a usage error.`;
+
+export interface RunIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  fetch?: Fetch;
+}
+
+export async function run(argv: readonly string[], io: RunIo): Promise<number> {
+  const out = (text: string) => io.stdout.write(text + '\n');
+  const err = (text: string) => io.stderr.write(text + '\n');
+
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        capper: { type: 'string' },
+        key: { type: 'string' },
+        reveals: { type: 'boolean', default: false },
+        concurrency: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    err(`${messageOf(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    err(`${positionals.length === 0 ? 'Give the site URL.' : 'Give one site URL.'}\n\n${USAGE}`);
+    return 2;
+  }
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (
+    concurrency !== undefined &&
+    !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)
+  ) {
+    err('--concurrency takes a whole number from 1 to 64.');
+    return 2;
+  }
+
+  const bar = !values.quiet && io.stderr.isTTY ? progressBar(io.stderr) : null;
+  const stateDir = defaultStateDir(io.env);
+  try {
+    const result = await verifySite(
+      positionals[0]!,
+      { capper: values.capper, key: values.key, reveals: values.reveals, concurrency, pageSize: MAX_PAGE },
+      {
+        stateDir,
+        fetch: io.fetch,
+        progress: bar ? (done, total) => bar.update(done, total) : undefined,
+        // The table goes out even when the record then fails: the reader sees which figure differs.
+        print: (text) => {
+          bar?.stop();
+          out(text);
+        },
+        note: values.quiet
+          ? undefined
+          : (text) => {
+              bar?.stop();
+              err(text);
+            },
+      },
+    );
+    bar?.stop();
+    if (!values.quiet) for (const remark of remarks(result, stateFile(stateDir))) err(remark);
+    out(summary(result));
+    return 0;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof VerificationError) {
+      err(`✗ ${error.message}`);
+      return 1;
+    }
+    // Not a finding about the site but a fault here (a full disk, a bug): still one line, no stack.
+    err(`✗ the verifier failed: ${messageOf(error)}`);
+    return 1;
+  }
+}
+
+/** '✓ https://x.example: 1,234 entries, root …, signed by x.example/pick-log; alice: 24-13-2, +24.7u, ROI 12.3%' */
+export function summary(result: VerifyResult): string {
+  let line = `✓ ${result.origin}: ${result.size.toLocaleString('en-US')} entries, root ${result.root}, signed by ${result.keyName}`;
+  if (result.capper) {
+    const { username, log } = result.capper;
+    line += `; ${username}: ${formatWinLoss(log)}, ${formatUnits(log.unitsWon)}, ROI ${formatPercent(log.roi)}`;
+  }
+  if (result.revealsChecked > 0)
+    line += `; ${result.revealsChecked.toLocaleString('en-US')} ${result.revealsChecked === 1 ? 'reveal matches its commitment' : 'reveals match their commitments'}`;
+  return line;
+}
+
+function remarks(result: VerifyResult, file: string): string[] {
+  const lines: string[] = [];
+  if (result.previous)
+    lines.push(
+      result.previous.size === result.size
+        ? `unchanged since the checkpoint verified last time`
+        : `extends the checkpoint of ${result.previous.size.toLocaleString('en-US')} entries verified last time`,
+    );
+  lines.push(`remembered in ${file}`);
+  return lines;
+}
+
+interface ProgressBar {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
+/** A bar on the terminal for the download; started at the first update, stopped once. */
+function progressBar(stream: NodeJS.WritableStream): ProgressBar {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: 'entries {bar} {percentage}% | {value}/{total} | ETA {eta_formatted}',
+      formatValue: (value, _options, type) =>
+        type === 'value' || type === 'total' ? value.toLocaleString('en-US') : String(value),
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let state: 'new' | 'running' | 'stopped' = 'new';
+  return {
+    update(done, total) {
+      if (state === 'stopped') return;
+      if (state === 'new') {
+        bar.start(total, done);
+        state = 'running';
+      } else bar.update(done);
+    },
+    stop() {
+      if (state === 'running') bar.stop();
+      state = 'stopped';
+    },
+  };
+}
+
+// Run when started as a program (node dist/verifier/verifier/main.js), not when a test imports it.
+function startedAsProgram(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (startedAsProgram()) {
+  process.exitCode = await run(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  });
+}
