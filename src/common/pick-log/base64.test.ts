@@ -31,7 +31,19 @@ describe('base64', () => {
   });
 
   it('refuses what is not standard padded base64', () => {
-    for (const bad of ['Zg', 'Zg=', 'Zm8', 'Z===', 'Zg==Zg==', 'Zm9v\n', ' Zm9v', 'Zm-_', 'Zh==', 'Zm9=', '====']) {
+    for (const bad of [
+      'Zg',
+      'Zg=',
+      'Zm8',
+      'Z===',
+      'Zg==Zg==',
+      'Zm9v\n',
+      ' Zm9v',
+      'Zm-_',
+      'Zh==',
+      'Zm9=',
+      '====',
+    ]) {
       expect(() => fromBase64(bad), bad).toThrow(/base64/);
     }
   });

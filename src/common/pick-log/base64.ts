@@ -4,8 +4,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUES = new Map<string, number>([...ALPHABET].map((char, value) => [char, value]));
 // Whole quads, then at most one padded quad whose unused bits are zero: one text per byte string, so a
 // signature line or a root hash cannot be written two ways.
-const STANDARD =
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
+const STANDARD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 
 export function toBase64(bytes: Uint8Array): string {
   let text = '';

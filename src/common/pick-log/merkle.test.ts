@@ -26,7 +26,16 @@ const toHexString = (bytes: Uint8Array): string => Buffer.from(bytes).toString('
 
 // Certificate Transparency's reference tree: the 8 leaves and the roots of D[0:1] … D[0:8], and known proofs,
 // as in transparency-dev/merkle proof/verify_test.go (also Go's crypto/tls and CT's C++ merkle_tree_test).
-const CT_LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'];
+const CT_LEAVES = [
+  '',
+  '00',
+  '10',
+  '2021',
+  '3031',
+  '40414243',
+  '5051525354555657',
+  '606162636465666768696a6b6c6d6e6f',
+];
 const CT_ROOTS = [
   '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
   'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
@@ -186,17 +195,33 @@ describe('the RFC 9162 tree', () => {
       expect(proof.map(toHexString)).toEqual(vector.proof);
       const leaf = await leafHash(leaves[vector.index]!, sha256);
       const root = hex(CT_ROOTS[vector.size - 1]!);
-      expect(await verifyInclusion(leaf, vector.index, vector.size, vector.proof.map(hex), root, sha256)).toBe(true);
+      expect(
+        await verifyInclusion(leaf, vector.index, vector.size, vector.proof.map(hex), root, sha256),
+      ).toBe(true);
     }
     for (const vector of CT_CONSISTENCY) {
       const proof = await proofFromPlan(consistencyProofPlan(vector.first, vector.second), lookup, sha256);
       expect(proof.map(toHexString)).toEqual(vector.proof);
       const [firstRoot, secondRoot] = [hex(CT_ROOTS[vector.first - 1]!), hex(CT_ROOTS[vector.second - 1]!)];
       expect(
-        await verifyConsistency(vector.first, vector.second, firstRoot, secondRoot, vector.proof.map(hex), sha256),
+        await verifyConsistency(
+          vector.first,
+          vector.second,
+          firstRoot,
+          secondRoot,
+          vector.proof.map(hex),
+          sha256,
+        ),
       ).toBe(true);
       expect(
-        await verifyConsistency(vector.first, vector.second, secondRoot, firstRoot, vector.proof.map(hex), sha256),
+        await verifyConsistency(
+          vector.first,
+          vector.second,
+          secondRoot,
+          firstRoot,
+          vector.proof.map(hex),
+          sha256,
+        ),
       ).toBe(false);
     }
   });
@@ -280,9 +305,10 @@ describe('the RFC 9162 tree', () => {
           ]),
         ];
         for (const [i, n, p, r, l] of wrong)
-          expect(await verifyInclusion(l, i, n, p, r, sha256), `index ${i} of ${n} (really ${index} of ${size})`).toBe(
-            false,
-          );
+          expect(
+            await verifyInclusion(l, i, n, p, r, sha256),
+            `index ${i} of ${n} (really ${index} of ${size})`,
+          ).toBe(false);
         checked++;
       }
     }
@@ -303,7 +329,9 @@ describe('the RFC 9162 tree', () => {
         const needed = planNodes(plans);
         expect(new Set(needed.map(key)).size).toBe(needed.length);
         const proof = await proofFromPlan(plans[0]!, lookup, sha256);
-        expect(proof.map(toHexString)).toEqual(subproof(first, leaves.slice(0, second), true).map(toHexString));
+        expect(proof.map(toHexString)).toEqual(
+          subproof(first, leaves.slice(0, second), true).map(toHexString),
+        );
         const [r1, r2] = [roots[first]!, roots[second]!];
         expect(await verifyConsistency(first, second, r1, r2, proof, sha256)).toBe(true);
         if (first === second) {
@@ -339,9 +367,10 @@ describe('the RFC 9162 tree', () => {
           ]),
         ];
         for (const [m, n, a, b, p] of wrong)
-          expect(await verifyConsistency(m, n, a, b, p, sha256), `${m} → ${n} (really ${first} → ${second})`).toBe(
-            false,
-          );
+          expect(
+            await verifyConsistency(m, n, a, b, p, sha256),
+            `${m} → ${n} (really ${first} → ${second})`,
+          ).toBe(false);
       }
     }
   });
@@ -377,7 +406,12 @@ describe('the RFC 9162 tree', () => {
       const order: string[] = [];
       for (let start = 0; start < 200; start += batch) {
         const frontier = rangeNodes(0, start).map((node) => store.get(key(node))!);
-        const added: StoredNode[] = await appendNodes(start, frontier, leafHashes.slice(start, start + batch), sha256);
+        const added: StoredNode[] = await appendNodes(
+          start,
+          frontier,
+          leafHashes.slice(start, start + batch),
+          sha256,
+        );
         for (const node of added) {
           expect(store.has(key(node)), `node ${key(node)} twice`).toBe(false);
           store.set(key(node), node.hash);

@@ -178,7 +178,9 @@ export async function appendNodes(
   requireCount(start, 'first new leaf index');
   const frontierIds = rangeNodes(0, start);
   if (frontier.length !== frontierIds.length)
-    throw new Error(`a tree of size ${start} has ${frontierIds.length} frontier nodes, not ${frontier.length}`);
+    throw new Error(
+      `a tree of size ${start} has ${frontierIds.length} frontier nodes, not ${frontier.length}`,
+    );
   if (!isCount(start + leafHashes.length)) throw new Error('the tree would outgrow safe integers');
   // The frontier's levels strictly decrease, so appending works as a binary counter: a new node merges
   // with the top of the stack while they are on the same level.
