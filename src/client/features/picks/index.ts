@@ -1,7 +1,10 @@
 // The picks feature's public entry (issue 14).
 export { PickSealPanel, UNVERIFIED_PICK_TEXT } from './components/pick-seal-panel';
-export { pickQueryKey } from './api/get-pick';
+export { pickQueryKey, usePick, type PickView } from './api/get-pick';
 // The pick form's legs (issue 14): the upload form and the edit page.
 export { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from './components/legs-editor';
 export { legsFromSealed } from './lib/legs';
 export { usePickLegs } from './api/get-pick-legs';
+// The pick log's Verify (issue 15): the reveal and its commitment check, done once here.
+export { getPickReveal } from './api/get-pick-reveal';
+export { verifyCommitment, type Verification } from './lib/verify';
