@@ -56,6 +56,10 @@ const LeaderboardPage = lazyPage(
   () => import('../features/cappers/pages/leaderboard-page'),
   (m) => m.LeaderboardPage,
 );
+const LogPage = lazyPage(
+  () => import('../features/pick-log/pages/log-page'),
+  (m) => m.LogPage,
+);
 const NotFoundPage = lazyPage(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -73,6 +77,7 @@ export function AppRoutes() {
           <Route path="/video/:id" component={VideoPage} />
           <Route path="/cappers/:username" component={CapperPage} />
           <Route path="/leaderboard" component={LeaderboardPage} />
+          <Route path="/log" component={LogPage} />
           <Route path="/dashboard">
             <RequireAuth>
               <DashboardPage />

@@ -154,7 +154,14 @@ function RecordSection({ profile }: { profile: CapperProfile }) {
       </h2>
       <p className="text-sm text-muted-foreground">
         Every pick is sealed when posted and graded from the final score; deleting a pick does not take it off
-        the record.
+        the record.{' '}
+        {/* issue 15: the record can be checked against the public log without trusting the site. */}
+        <Link
+          href={`/log?capper=${encodeURIComponent(profile.capper.username)}`}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
+          Verify this record in the public pick log
+        </Link>
       </p>
       <Tabs defaultValue="all">
         <TabsList aria-label="Period">

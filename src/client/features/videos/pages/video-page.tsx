@@ -12,6 +12,7 @@ import { formatDuration } from '#client/lib/format.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
+import { PickLogPanel } from '#client/features/pick-log/index.ts';
 import { PickSealPanel } from '#client/features/picks/index.ts';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
@@ -210,6 +211,8 @@ function VideoDetails({ video }: { video: Video }) {
             summary={video.pick}
             canSeeLegs={video.isOwner || purchased || Boolean(user?.isAdmin)}
           />
+          {/* issue 15: the sealed pick's entries in the public log, checked in the browser. */}
+          {video.pick && <PickLogPanel videoId={video.id} />}
           <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
             <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
             <Detail term="Duration">

@@ -1,0 +1,18 @@
+// How the log's entries read on the page (issue 15): product words for the types, times in the viewer's zone.
+import type { LogEntryType } from '#common/pick-log/index.js';
+
+export const ENTRY_TYPE_LABEL: Record<LogEntryType, string> = {
+  posted: 'Posted',
+  revised: 'Revised',
+  graded: 'Graded',
+  removed: 'Removed',
+};
+
+// To the second: two entries a moment apart (a post and its quick revision) read apart.
+const LOG_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** 'Nov 25, 2026, 6:30:05 PM' in the viewer's time zone; the ISO text if it does not parse. */
+export function formatLogTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : LOG_TIME.format(date);
+}
