@@ -20,7 +20,8 @@ import { adminRoutes } from './features/admin/index.js';
 import { capperRoutes } from './features/cappers/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
-import { pickRoutes, resultsRoutes } from './features/picks/index.js';
+import { backfillPickLog, pickRoutes, resultsRoutes } from './features/picks/index.js';
+import { registerPickLog } from './features/pick-log/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -208,6 +209,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : new SandboxProvider(db));
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
+  // issue 15: picks sealed before the log existed are logged once, before the first checkpoint is signed.
+  const backfilled = await backfillPickLog(db);
+  if (backfilled) app.log.info({ entries: backfilled }, 'pick log: logged the picks sealed before it existed');
+  await registerPickLog(app, { db, settings: { dataDir: config.dataDir, ...config.pickLog } });
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
   await app.register(resultsRoutes, { db, feed: config.resultsFeed });

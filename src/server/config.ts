@@ -89,6 +89,25 @@ const EnvSchema = z
         .min(30, 'must be at least 30 seconds')
         .default(300),
     ),
+    // issue 15: the public pick log's name and key (docs/decisions/021).
+    PICK_LOG_ORIGIN: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(
+          /^[^\s+]+$/,
+          'must have no spaces and no "+" (it is the log\'s key name), e.g. pickreel.example/pick-log',
+        )
+        .optional(),
+    ),
+    PICK_LOG_KEY_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
+    PICK_LOG_NEW_KEY: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -145,6 +164,8 @@ export interface Config {
   resultsFeed: { url: string; intervalSeconds: number } | undefined;
   /** ffmpeg and ffprobe, found and checked at start (FFMPEG_PATH, FFPROBE_PATH). */
   mediaTools: MediaTools;
+  /** The public pick log (PICK_LOG_ORIGIN, PICK_LOG_KEY_FILE, PICK_LOG_NEW_KEY). */
+  pickLog: { origin: string | undefined; keyFile: string | undefined; acceptNewKey: boolean };
 }
 
 /**
@@ -245,6 +266,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { url: e.RESULTS_FEED_URL, intervalSeconds: e.RESULTS_FEED_INTERVAL_SECONDS }
       : undefined,
     mediaTools,
+    pickLog: {
+      origin: e.PICK_LOG_ORIGIN,
+      keyFile: e.PICK_LOG_KEY_FILE ? path.resolve(e.PICK_LOG_KEY_FILE) : undefined,
+      acceptNewKey: e.PICK_LOG_NEW_KEY,
+    },
   };
 }
 

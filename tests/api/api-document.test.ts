@@ -107,6 +107,12 @@ describe('GET /api/openapi.json', () => {
       // a capper's record (issue 14)
       'GET /api/cappers/{username}',
       'GET /api/leaderboard',
+      // issue 15: the public pick log (pick-log.md 'Endpoints').
+      'GET /api/log/checkpoint',
+      'GET /api/log/entries',
+      'GET /api/log/key',
+      'GET /api/log/proof/consistency',
+      'GET /api/log/proof/inclusion',
       'GET /api/records',
     ];
     expect(

@@ -1,6 +1,7 @@
 // What the picks API answers (issue 14): a pick's public face before it is graded, its reveal after, and
 // the events a capper can post on. The server writes its answers through these; the client reads them.
 import { z } from 'zod';
+import { LOG_ENTRY_TYPES } from '../pick-log/entry.js';
 import { LEAGUES, MARKETS } from './picks.js';
 
 export const PICK_RESULTS = ['win', 'loss', 'push', 'void'] as const;
@@ -15,6 +16,14 @@ export const PickVersionSchema = z.object({
   postedAt: IsoTime,
 });
 
+/** Where a pick's event sits in the public pick log (issue 15, pick-log.md 'Endpoints'). */
+export const PickLogRefSchema = z.object({
+  index: z.int().meta({ description: 'The entry number in the log, from 0' }),
+  type: z.enum(LOG_ENTRY_TYPES),
+  at: IsoTime,
+});
+export type PickLogRef = z.infer<typeof PickLogRefSchema>;
+
 export const PickViewSchema = z
   .object({
     videoId: z.int(),
@@ -27,6 +36,9 @@ export const PickViewSchema = z
     versions: z.array(PickVersionSchema),
     result: z.enum(PICK_RESULTS).optional(),
     unitsWon: z.number().optional(),
+    log: z
+      .array(PickLogRefSchema)
+      .meta({ description: "The pick's entries in the public pick log (issue 15), oldest first" }),
   })
   .meta({ id: 'Pick' });
 export type PickView = z.infer<typeof PickViewSchema>;

@@ -3,6 +3,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
+  smallint,
   boolean,
   check,
   index,
@@ -10,6 +12,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -519,4 +522,75 @@ export const pickLegs = pgTable(
     check('pick_legs_result', sql`${t.result} in ('win', 'loss', 'push', 'void')`),
     check('pick_legs_market', sql`${t.market} in ('moneyline', 'spread', 'total', 'prop', 'other')`),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// The public pick log (issue 15, ../shared/spec/pick-log.md, docs/decisions/021): an append-only RFC 9162
+// Merkle tree. Entries are numbered by log_state's one row, which every append updates in its action's
+// transaction: appends queue on that row lock, and a rolled-back action takes its number back (no gaps).
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** One row: how many entries the log holds. */
+export const logState = pgTable(
+  'log_state',
+  {
+    id: smallint('id').primaryKey().default(1),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('log_state_one_row', sql`${t.id} = 1`)],
+);
+
+/** Every entry: its RFC 8785 bytes as logged, and what the pages look it up by. */
+export const logEntries = pgTable(
+  'log_entries',
+  {
+    idx: bigint('idx', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    videoId: integer('video_id').notNull(),
+    capper: text('capper').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [
+    index('log_entries_video_idx').on(t.videoId, t.idx),
+    check('log_entries_type', sql`${t.type} in ('posted', 'revised', 'graded', 'removed')`),
+  ],
+);
+
+/**
+ * Every complete perfect subtree's hash (level 0: the leaves): a proof or a root reads O(log n) of these,
+ * never the leaves.
+ */
+export const logNodes = pgTable(
+  'log_nodes',
+  {
+    level: smallint('level').notNull(),
+    idx: bigint('idx', { mode: 'number' }).notNull(),
+    hash: bytea('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.idx] })],
+);
+
+/** The signed checkpoints, one per tree size signed. */
+export const logCheckpoints = pgTable('log_checkpoints', {
+  size: bigint('size', { mode: 'number' }).primaryKey(),
+  root: bytea('root').notNull(),
+  note: text('note').notNull(),
+  signedAt: timestamp('signed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The log's identity, fixed at its first start: its origin and verifier key. A start with another key is
+ * refused unless told to re-key (docs/decisions/021), so a lost key is never replaced silently.
+ */
+export const logIdentity = pgTable(
+  'log_identity',
+  {
+    id: smallint('id').primaryKey().default(1),
+    origin: text('origin').notNull(),
+    verifierKey: text('verifier_key').notNull(),
+    keyChangedAt: timestamp('key_changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('log_identity_one_row', sql`${t.id} = 1`)],
 );

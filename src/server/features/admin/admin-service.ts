@@ -16,7 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-erro
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
-import { removePick } from '../picks/index.js';
+import { removePick, removePicksOfCapper } from '../picks/index.js';
 import { deleteVideo, findVideoRow } from '../videos/index.js';
 import {
   deleteUser,
@@ -81,6 +81,8 @@ export async function adminDeleteUser(
     if (!user) throw notFound('User not found');
     if (user.isAdmin) throw forbidden('Admin accounts cannot be deleted.');
     const ids = await videoIdsOfUser(tx, userId);
+    // issue 15: the account's picks leave the record by moderation, and the public log says so.
+    await removePicksOfCapper(tx, userId);
     await deleteUser(tx, userId);
     await writeAudit(tx, {
       actorId: adminId,

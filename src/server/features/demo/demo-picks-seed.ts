@@ -13,7 +13,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { videos } from '#server/db/schema.js';
 import { findUserByUsername } from '../auth/index.js';
-import { postPick } from '../picks/index.js';
+import { postPick, recordGrades, type PickGradeUpdate } from '../picks/index.js';
 import { DEMO_CAPPERS } from './demo-content.js';
 import {
   demoPickPlan,
@@ -272,31 +272,22 @@ async function gradeDemoPicks(tx: Executor, videoIds: number[]): Promise<number>
     if (!entry) byPick.set(row.video_id, (entry = { parlay: row.parlay, legs: [] }));
     entry.legs.push(row);
   }
-  const ids: number[] = [];
-  const results: string[] = [];
-  const won: number[] = [];
-  const risked: number[] = [];
-  const at: string[] = [];
+  const updates: PickGradeUpdate[] = [];
   for (const [videoId, entry] of byPick) {
     const grade = gradePick(
       entry.legs.map((leg) => ({ result: leg.result, odds: leg.odds, units: Number(leg.units) })),
       entry.parlay,
     );
     if (!grade) continue;
-    ids.push(videoId);
-    results.push(grade.result);
-    won.push(grade.unitsWon);
-    risked.push(grade.unitsRisked);
-    at.push(new Date(Math.max(...entry.legs.map((leg) => new Date(leg.graded_at!).getTime()))).toISOString());
+    updates.push({
+      videoId,
+      result: grade.result,
+      unitsWon: grade.unitsWon,
+      unitsRisked: grade.unitsRisked,
+      at: new Date(Math.max(...entry.legs.map((leg) => new Date(leg.graded_at!).getTime()))),
+    });
   }
-  if (!ids.length) return 0;
-  await tx.execute(sql`
-    update picks set result = g.result, units_won = g.won, units_risked = g.risked, graded_at = g.at
-    from (
-      select unnest(${sql.param(ids)}::int[]) as id, unnest(${sql.param(results)}::text[]) as result,
-        unnest(${sql.param(won)}::numeric[]) as won, unnest(${sql.param(risked)}::numeric[]) as risked,
-        unnest(${sql.param(at)}::timestamptz[]) as at
-    ) as g
-    where picks.video_id = g.id`);
-  return ids.length;
+  // Through the picks feature: the grades are written and logged in the public pick log as any grade is.
+  await recordGrades(tx, updates);
+  return updates.length;
 }

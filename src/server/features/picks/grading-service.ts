@@ -3,12 +3,14 @@
 // event voids its legs; corrections are an admin's, logged with before and after, and regrade.
 import { sql } from 'drizzle-orm';
 import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
+import type { PickResult } from '#common/schemas/pick-views.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import { forgetRecords } from '../cappers/index.js';
+import { appendToLog, type LogAppend } from '../pick-log/index.js';
 
 export type EventOutcome =
   { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
@@ -244,26 +246,90 @@ export async function regradePicks(db: Executor, videoIds: readonly number[], no
     if (!pick) byPick.set(row.video_id, (pick = { parlay: row.parlay, legs: [] }));
     pick.legs.push({ result: row.result, odds: row.odds, units: Number(row.units) });
   }
-  const ids: number[] = [];
-  const results: (string | null)[] = [];
-  const won: (number | null)[] = [];
-  const risked: (number | null)[] = [];
+  const updates: PickGradeUpdate[] = [];
   for (const [videoId, pick] of byPick) {
     const grade = gradePick(pick.legs, pick.parlay);
-    ids.push(videoId);
-    results.push(grade?.result ?? null);
-    won.push(grade?.unitsWon ?? null);
-    risked.push(grade?.unitsRisked ?? null);
+    updates.push({
+      videoId,
+      result: grade?.result ?? null,
+      unitsWon: grade?.unitsWon ?? null,
+      unitsRisked: grade?.unitsRisked ?? null,
+      at: now,
+    });
   }
+  await recordGrades(db, updates);
+}
+
+/** A pick's grade as it is to be recorded: all null while a leg is ungraded. */
+export interface PickGradeUpdate {
+  videoId: number;
+  result: PickResult | null;
+  unitsWon: number | null;
+  unitsRisked: number | null;
+  /** When it was graded: graded_at keeps the first grading time, the log entry says this one. */
+  at: Date;
+}
+
+interface GradedBefore {
+  video_id: number;
+  result: PickResult | null;
+  units_won: string | number | null;
+  units_risked: string | number | null;
+  commitment: string;
+  username: string;
+}
+
+const sameNumber = (a: string | number | null, b: number | null) =>
+  a === null ? b === null : Number(a) === b;
+
+/**
+ * Writes picks' grades, and appends a `graded` entry to the public log (issue 15) for each pick whose grade
+ * changed: a first grade, a correction, or a grade withdrawn (result null) when a leg is ungraded again.
+ */
+export async function recordGrades(db: Executor, updates: readonly PickGradeUpdate[]): Promise<void> {
+  if (!updates.length) return;
+  const ids = updates.map((u) => u.videoId);
+  const before = new Map(
+    rowsOf<GradedBefore>(
+      await db.execute(sql`
+        select p.video_id, p.result, p.units_won, p.units_risked, p.commitment, u.username
+        from picks p join users u on u.id = p.user_id
+        where p.video_id = any(${sql.param(ids)}::int[])`),
+    ).map((row) => [row.video_id, row]),
+  );
   await db.execute(sql`
     update picks set
       result = graded.result,
       units_won = graded.won,
       units_risked = graded.risked,
-      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, ${now}::timestamptz) end
+      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, graded.at) end
     from (
-      select unnest(${sql.param(ids)}::int[]) as id, unnest(${sql.param(results)}::text[]) as result,
-        unnest(${sql.param(won)}::numeric[]) as won, unnest(${sql.param(risked)}::numeric[]) as risked
+      select unnest(${sql.param(ids)}::int[]) as id,
+        unnest(${sql.param(updates.map((u) => u.result))}::text[]) as result,
+        unnest(${sql.param(updates.map((u) => u.unitsWon))}::numeric[]) as won,
+        unnest(${sql.param(updates.map((u) => u.unitsRisked))}::numeric[]) as risked,
+        unnest(${sql.param(updates.map((u) => u.at.toISOString()))}::timestamptz[]) as at
     ) as graded
     where picks.video_id = graded.id`);
+  const changed: LogAppend[] = [];
+  for (const update of updates) {
+    const was = before.get(update.videoId);
+    if (!was) continue;
+    const unchanged =
+      was.result === update.result &&
+      sameNumber(was.units_won, update.unitsWon) &&
+      sameNumber(was.units_risked, update.unitsRisked);
+    if (unchanged) continue;
+    changed.push({
+      type: 'graded',
+      videoId: update.videoId,
+      capper: was.username,
+      commitment: was.commitment,
+      at: update.at,
+      result: update.result,
+      unitsWon: update.unitsWon,
+      unitsRisked: update.unitsRisked,
+    });
+  }
+  await appendToLog(db, changed);
 }

@@ -3,5 +3,7 @@
 export { pickRoutes } from './routes.js';
 export { resultsRoutes } from './results-routes.js';
 export { FileResultsProvider, runResultsImport, type ResultsProvider } from './results-feed.js';
-export { postPick, removePick, revisePick, type PickContent } from './picks-service.js';
+export { postPick, removePick, removePicksOfCapper, revisePick, type PickContent } from './picks-service.js';
+export { recordGrades, type PickGradeUpdate } from './grading-service.js';
 export { lockPickForSale } from './picks-repository.js';
+export { backfillPickLog } from './log-backfill.js';

@@ -56,6 +56,11 @@ export async function findPickForUpdate(db: Executor, videoId: number): Promise<
   return row;
 }
 
+/** A capper's picks, locked (their account is being deleted). */
+export async function findPicksOfUserForUpdate(db: Executor, userId: number): Promise<PickRow[]> {
+  return db.select().from(picks).where(eq(picks.userId, userId)).orderBy(asc(picks.videoId)).for('update');
+}
+
 export async function insertPick(db: Executor, row: NewPickRow): Promise<void> {
   await db.insert(picks).values(row);
 }

@@ -12,12 +12,14 @@ import {
 import type { PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
 import {
   deletePick,
   eventIdFor,
   findPick,
   findPickForUpdate,
+  findPicksOfUserForUpdate,
   hasBeenSold,
   insertPick,
   insertVersion,
@@ -129,6 +131,16 @@ export async function postPick(
   });
   await insertVersion(db, { videoId: video.id, version: 1, ...sealed });
   await writeLegs(db, video.id, content.legs);
+  await appendToLog(db, [
+    {
+      type: 'posted',
+      videoId: video.id,
+      capper: capper.username,
+      commitment: sealed.commitment,
+      at: sealed.postedAt,
+      version: 1,
+    },
+  ]);
 }
 
 /** Locked once sold or once the first leg has started. */
@@ -199,6 +211,16 @@ export async function revisePick(
   });
   await insertVersion(db, { videoId: video.id, version, ...sealed });
   await writeLegs(db, video.id, next.legs);
+  await appendToLog(db, [
+    {
+      type: 'revised',
+      videoId: video.id,
+      capper: capper.username,
+      commitment: sealed.commitment,
+      at: sealed.postedAt,
+      version,
+    },
+  ]);
 }
 
 /**
@@ -214,12 +236,43 @@ export async function removePick(
 ): Promise<void> {
   const pick = await findPickForUpdate(db, videoId);
   if (!pick || pick.removed === 'moderation') return;
-  if (by.moderation) {
-    await updatePick(db, videoId, { removed: 'moderation', removedAt: now });
-    return;
-  }
-  if (await isLocked(db, pick, now)) await updatePick(db, videoId, { removed: 'capper', removedAt: now });
+  const reason = by.moderation ? 'moderation' : 'capper';
+  if (by.moderation) await updatePick(db, videoId, { removed: 'moderation', removedAt: now });
+  else if (await isLocked(db, pick, now))
+    await updatePick(db, videoId, { removed: 'capper', removedAt: now });
   else await deletePick(db, videoId);
+  // issue 15: the log keeps the posting, so it records the removal too (an untouched pick's as well).
+  await appendToLog(db, [removedEntry(pick, reason, now)]);
+}
+
+/** The capper's username as the pick was sealed (usernames never change). */
+function capperOf(pick: PickRow): string {
+  return (JSON.parse(pick.sealed) as SealedPick).capper;
+}
+
+function removedEntry(pick: PickRow, reason: 'moderation' | 'capper', at: Date): LogAppend {
+  return {
+    type: 'removed',
+    videoId: pick.videoId,
+    capper: capperOf(pick),
+    commitment: pick.commitment,
+    at,
+    reason,
+  };
+}
+
+/**
+ * A capper's account is being deleted (inside its transaction): their picks go with it, by moderation, and
+ * the log says so for each one still on the record.
+ */
+export async function removePicksOfCapper(db: Executor, userId: number, now = new Date()): Promise<void> {
+  const picks = await findPicksOfUserForUpdate(db, userId);
+  await appendToLog(
+    db,
+    picks
+      .filter((pick) => pick.removed !== 'moderation')
+      .map((pick) => removedEntry(pick, 'moderation', now)),
+  );
 }
 
 export function pickStatus(pick: PickRow, now: Date): 'open' | 'started' | 'graded' {
@@ -248,6 +301,7 @@ export async function pickView(db: Executor, videoId: number, now = new Date()):
     })),
     ...(pick.result !== null && !moderated && { result: pick.result as NonNullable<PickView['result']> }),
     ...(pick.unitsWon !== null && !moderated && { unitsWon: pick.unitsWon }),
+    log: await logRefsOf(db, videoId),
   };
 }
 

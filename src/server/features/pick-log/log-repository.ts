@@ -1,0 +1,153 @@
+// The pick log's queries (issue 15). Hashes travel as hex text in bulk statements: both drivers bind a
+// text[] the same way, where a bytea[] of Uint8Arrays is not portable.
+import { sql } from 'drizzle-orm';
+import type { NodeId, StoredNode } from '#common/pick-log/merkle.js';
+import type { Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
+
+export interface LogEntryRow {
+  idx: number;
+  type: string;
+  videoId: number;
+  capper: string;
+  at: Date;
+  bytes: Uint8Array;
+}
+
+const hex = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
+/** A bytea as either driver returns it (Buffer from pg, Uint8Array from PGlite), as a plain Uint8Array. */
+export function asBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === 'string' && value.startsWith('\\x')) return Buffer.from(value.slice(2), 'hex');
+  throw new Error('not a bytea value');
+}
+
+/**
+ * Takes the next `count` entry numbers: the row lock it takes is held until the caller's transaction ends,
+ * so appends are numbered in commit order and a rollback gives its numbers back. Returns the first.
+ */
+export async function reserveIndices(db: Executor, count: number): Promise<number> {
+  const [row] = rowsOf<{ size: string | number }>(
+    await db.execute(sql`update log_state set size = size + ${count} where id = 1 returning size`),
+  );
+  return Number(row!.size) - count;
+}
+
+/** How many entries the log holds (committed). */
+export async function logSize(db: Executor): Promise<number> {
+  const [row] = rowsOf<{ size: string | number }>(
+    await db.execute(sql`select size from log_state where id = 1`),
+  );
+  return Number(row?.size ?? 0);
+}
+
+export async function insertEntries(db: Executor, rows: readonly LogEntryRow[]): Promise<void> {
+  if (!rows.length) return;
+  await db.execute(sql`
+    insert into log_entries (idx, type, video_id, capper, at, bytes)
+    select e.idx, e.type, e.video_id, e.capper, e.at, decode(e.bytes, 'hex')
+    from unnest(
+      ${sql.param(rows.map((r) => r.idx))}::bigint[], ${sql.param(rows.map((r) => r.type))}::text[],
+      ${sql.param(rows.map((r) => r.videoId))}::int[], ${sql.param(rows.map((r) => r.capper))}::text[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[], ${sql.param(rows.map((r) => hex(r.bytes)))}::text[]
+    ) as e(idx, type, video_id, capper, at, bytes)`);
+}
+
+export async function insertNodes(db: Executor, nodes: readonly StoredNode[]): Promise<void> {
+  if (!nodes.length) return;
+  await db.execute(sql`
+    insert into log_nodes (level, idx, hash)
+    select n.level, n.idx, decode(n.hash, 'hex')
+    from unnest(
+      ${sql.param(nodes.map((n) => n.level))}::smallint[], ${sql.param(nodes.map((n) => n.index))}::bigint[],
+      ${sql.param(nodes.map((n) => hex(n.hash)))}::text[]
+    ) as n(level, idx, hash)`);
+}
+
+/** The stored hashes of these perfect subtrees, keyed `level:index`; a missing one is a broken log. */
+export async function readNodes(db: Executor, ids: readonly NodeId[]): Promise<Map<string, Uint8Array>> {
+  const found = new Map<string, Uint8Array>();
+  if (!ids.length) return found;
+  const rows = rowsOf<{ level: number; idx: string | number; hash: unknown }>(
+    await db.execute(sql`
+      select n.level, n.idx, n.hash
+      from unnest(${sql.param(ids.map((id) => id.level))}::smallint[], ${sql.param(ids.map((id) => id.index))}::bigint[])
+        as wanted(level, idx)
+      join log_nodes n on n.level = wanted.level and n.idx = wanted.idx`),
+  );
+  for (const row of rows) found.set(nodeKey({ level: row.level, index: Number(row.idx) }), asBytes(row.hash));
+  for (const id of ids) {
+    if (!found.has(nodeKey(id))) throw new Error(`pick log: node ${nodeKey(id)} is missing`);
+  }
+  return found;
+}
+
+export const nodeKey = (id: NodeId) => `${id.level}:${id.index}`;
+
+export async function readEntryBytes(db: Executor, start: number, end: number): Promise<Uint8Array[]> {
+  const rows = rowsOf<{ bytes: unknown }>(
+    await db.execute(sql`select bytes from log_entries where idx >= ${start} and idx < ${end} order by idx`),
+  );
+  return rows.map((row) => asBytes(row.bytes));
+}
+
+export interface LogRefRow {
+  idx: number;
+  type: string;
+  at: Date;
+}
+
+export async function entriesOfVideo(db: Executor, videoId: number): Promise<LogRefRow[]> {
+  const rows = rowsOf<{ idx: string | number; type: string; at: Date | string }>(
+    await db.execute(sql`select idx, type, at from log_entries where video_id = ${videoId} order by idx`),
+  );
+  return rows.map((row) => ({ idx: Number(row.idx), type: row.type, at: new Date(row.at) }));
+}
+
+export interface CheckpointRow {
+  size: number;
+  root: Uint8Array;
+  note: string;
+}
+
+export async function latestCheckpoint(db: Executor): Promise<CheckpointRow | null> {
+  const [row] = rowsOf<{ size: string | number; root: unknown; note: string }>(
+    await db.execute(sql`select size, root, note from log_checkpoints order by size desc limit 1`),
+  );
+  return row ? { size: Number(row.size), root: asBytes(row.root), note: row.note } : null;
+}
+
+export async function insertCheckpoint(db: Executor, checkpoint: CheckpointRow): Promise<void> {
+  await db.execute(sql`
+    insert into log_checkpoints (size, root, note)
+    values (${checkpoint.size}, decode(${hex(checkpoint.root)}, 'hex'), ${checkpoint.note})
+    on conflict (size) do nothing`);
+}
+
+export interface IdentityRow {
+  origin: string;
+  verifierKey: string;
+}
+
+export async function readIdentity(db: Executor): Promise<IdentityRow | null> {
+  const [row] = rowsOf<{ origin: string; verifier_key: string }>(
+    await db.execute(sql`select origin, verifier_key from log_identity where id = 1`),
+  );
+  return row ? { origin: row.origin, verifierKey: row.verifier_key } : null;
+}
+
+/** Records a new log's identity unless another instance got there first (then the caller re-reads it). */
+export async function claimIdentity(db: Executor, identity: IdentityRow): Promise<void> {
+  await db.execute(sql`
+    insert into log_identity (id, origin, verifier_key) values (1, ${identity.origin}, ${identity.verifierKey})
+    on conflict (id) do nothing`);
+}
+
+/** A re-key (PICK_LOG_NEW_KEY): the log keeps its origin, its verifiers see a new key. */
+export async function changeIdentityKey(db: Executor, verifierKey: string): Promise<void> {
+  await db.execute(
+    sql`update log_identity set verifier_key = ${verifierKey}, key_changed_at = now() where id = 1`,
+  );
+}

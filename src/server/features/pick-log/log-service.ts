@@ -1,0 +1,207 @@
+// Appending to the public pick log and proving what it holds (issue 15, docs/decisions/021). Every append
+// runs inside the transaction of the action it records: the entry and the action commit or vanish together.
+import { createHash } from 'node:crypto';
+import { toBase64 } from '#common/pick-log/base64.js';
+import { entryBytes, type LogEntry, type LogEntryType, type LoggedResult } from '#common/pick-log/entry.js';
+import {
+  appendNodes,
+  consistencyProofPlan,
+  inclusionProofPlan,
+  leafHash,
+  planNodes,
+  proofFromPlan,
+  rangeNodes,
+  rootFromFrontier,
+  type NodeId,
+} from '#common/pick-log/merkle.js';
+import { isoSeconds } from '#common/pick-seal.js';
+import { LOG_ENTRIES_PAGE, type ConsistencyProof, type InclusionProof } from '#common/schemas/pick-log.js';
+import type { PickLogRef } from '#common/schemas/pick-views.js';
+import type { Executor } from '#server/db/client.js';
+import { badRequest } from '#server/lib/http-errors.js';
+import {
+  entriesOfVideo,
+  insertEntries,
+  insertNodes,
+  latestCheckpoint,
+  nodeKey,
+  readEntryBytes,
+  readNodes,
+  reserveIndices,
+  type CheckpointRow,
+} from './log-repository.js';
+
+export const sha256 = (bytes: Uint8Array): Uint8Array => createHash('sha256').update(bytes).digest();
+
+/** What a pick's action appends; `at` is when the action happened (a grade's time, a post's time). */
+export interface LogAppend {
+  type: LogEntryType;
+  videoId: number;
+  capper: string;
+  commitment: string;
+  at: Date;
+  version?: number;
+  result?: LoggedResult | null;
+  unitsWon?: number | null;
+  unitsRisked?: number | null;
+  reason?: 'moderation' | 'capper';
+}
+
+const appendListeners = new Set<() => void>();
+
+/** Called after every append (the checkpoint signer wakes up; the append's transaction may not have committed yet). */
+export function onLogAppend(listener: () => void): () => void {
+  appendListeners.add(listener);
+  return () => appendListeners.delete(listener);
+}
+
+function toEntry(item: LogAppend): LogEntry {
+  const entry: LogEntry = {
+    v: 1,
+    type: item.type,
+    videoId: item.videoId,
+    capper: item.capper,
+    commitment: item.commitment,
+    at: isoSeconds(item.at),
+  };
+  if (item.version !== undefined) entry.version = item.version;
+  if (item.type === 'graded') {
+    entry.result = item.result ?? null;
+    entry.unitsWon = item.unitsWon ?? null;
+    entry.unitsRisked = item.unitsRisked ?? null;
+  }
+  if (item.reason) entry.reason = item.reason;
+  return entry;
+}
+
+/**
+ * Appends entries in order, numbered after every committed one. The first statement takes the log's row
+ * lock, held to the end of the caller's transaction: call this as late in the transaction as the action
+ * allows, so concurrent actions queue on it for as short a time as possible.
+ */
+export async function appendToLog(db: Executor, items: readonly LogAppend[]): Promise<void> {
+  if (!items.length) return;
+  const start = await reserveIndices(db, items.length);
+  const frontierIds = rangeNodes(0, start);
+  const stored = await readNodes(db, frontierIds);
+  const frontier = frontierIds.map((id) => stored.get(nodeKey(id))!);
+  const entries = items.map(toEntry);
+  const bytes = entries.map(entryBytes);
+  const leaves = await Promise.all(bytes.map((b) => leafHash(b, sha256)));
+  const nodes = await appendNodes(start, frontier, leaves, sha256);
+  await insertEntries(
+    db,
+    items.map((item, i) => ({
+      idx: start + i,
+      type: item.type,
+      videoId: item.videoId,
+      capper: item.capper,
+      at: item.at,
+      bytes: bytes[i]!,
+    })),
+  );
+  await insertNodes(db, nodes);
+  for (const listener of appendListeners) listener();
+}
+
+/** The root of the first `size` entries, from the stored perfect subtrees (at most log2(size) rows). */
+export async function rootAt(db: Executor, size: number): Promise<Uint8Array> {
+  const ids = rangeNodes(0, size);
+  const stored = await readNodes(db, ids);
+  return rootFromFrontier(
+    ids.map((id) => stored.get(nodeKey(id))!),
+    sha256,
+  );
+}
+
+/** The latest signed checkpoint, read at most every quarter second (proofs are asked for far more often). */
+export class CheckpointCache {
+  private cached: { row: CheckpointRow | null; at: number } | null = null;
+  private loading: Promise<CheckpointRow | null> | null = null;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly maxAgeMs = 250,
+  ) {}
+
+  set(row: CheckpointRow): void {
+    if (!this.cached?.row || this.cached.row.size <= row.size) this.cached = { row, at: Date.now() };
+  }
+
+  async get(): Promise<CheckpointRow | null> {
+    if (this.cached && Date.now() - this.cached.at < this.maxAgeMs) return this.cached.row;
+    this.loading ??= latestCheckpoint(this.db)
+      .then((row) => {
+        this.cached = { row, at: Date.now() };
+        return row;
+      })
+      .finally(() => {
+        this.loading = null;
+      });
+    return this.loading;
+  }
+
+  /** The latest checkpoint's tree size; 0 before the first is signed. */
+  async size(): Promise<number> {
+    return (await this.get())?.size ?? 0;
+  }
+}
+
+export const NO_CHECKPOINT_MESSAGE = 'The pick log has no signed checkpoint yet. Try again in a second.';
+
+function pastCheckpoint(name: string, value: number, size: number): never {
+  throw badRequest(
+    `${name} ${value} is past the latest checkpoint's tree size (${size}): fetch /api/log/checkpoint first.`,
+  );
+}
+
+export async function entriesBetween(
+  db: Executor,
+  checkpoints: CheckpointCache,
+  start: number,
+  end: number,
+): Promise<{ entries: string[] }> {
+  const size = await checkpoints.size();
+  if (end > size) pastCheckpoint('end', end, size);
+  if (start >= end) throw badRequest('start must be less than end.');
+  const last = Math.min(end, start + LOG_ENTRIES_PAGE);
+  const bytes = await readEntryBytes(db, start, last);
+  return { entries: bytes.map(toBase64) };
+}
+
+async function proofHashes(db: Executor, plan: NodeId[][]): Promise<string[]> {
+  const stored = await readNodes(db, planNodes([plan]));
+  const hashes = await proofFromPlan(plan, (id) => stored.get(nodeKey(id))!, sha256);
+  return hashes.map(toBase64);
+}
+
+export async function inclusionProof(
+  db: Executor,
+  checkpoints: CheckpointCache,
+  index: number,
+  treeSize: number,
+): Promise<InclusionProof> {
+  const size = await checkpoints.size();
+  if (treeSize > size) pastCheckpoint('treeSize', treeSize, size);
+  if (index >= treeSize)
+    throw badRequest(`index ${index} is outside a tree of ${treeSize} entries (indices start at 0).`);
+  return { index, treeSize, hashes: await proofHashes(db, inclusionProofPlan(index, treeSize)) };
+}
+
+export async function consistencyProof(
+  db: Executor,
+  checkpoints: CheckpointCache,
+  first: number,
+  second: number,
+): Promise<ConsistencyProof> {
+  const size = await checkpoints.size();
+  if (second > size) pastCheckpoint('second', second, size);
+  if (first > second) throw badRequest(`first (${first}) must not be larger than second (${second}).`);
+  return { first, second, hashes: await proofHashes(db, consistencyProofPlan(first, second)) };
+}
+
+/** A pick's entries in the log, for its page (GET /api/picks/{videoId}). */
+export async function logRefsOf(db: Executor, videoId: number): Promise<PickLogRef[]> {
+  const rows = await entriesOfVideo(db, videoId);
+  return rows.map((row) => ({ index: row.idx, type: row.type as LogEntryType, at: isoSeconds(row.at) }));
+}

@@ -1,0 +1,116 @@
+// The public pick log's endpoints (issue 15, ../shared/spec/pick-log.md 'Endpoints').
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ConsistencyProofQuerySchema,
+  ConsistencyProofSchema,
+  InclusionProofQuerySchema,
+  InclusionProofSchema,
+  LogEntriesQuerySchema,
+  LogEntriesSchema,
+} from '#common/schemas/pick-log.js';
+import type { Db } from '#server/db/client.js';
+import { HttpError } from '#server/lib/http-errors.js';
+import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
+import type { LogKey } from './log-key.js';
+import {
+  consistencyProof,
+  entriesBetween,
+  inclusionProof,
+  NO_CHECKPOINT_MESSAGE,
+  type CheckpointCache,
+} from './log-service.js';
+
+const TEXT = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: z.string() } },
+});
+
+export async function pickLogRoutes(
+  app: FastifyInstance,
+  options: { db: Db; key: LogKey; checkpoints: CheckpointCache },
+) {
+  const { db, key, checkpoints } = options;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  tagRoutes(app, 'Pick log');
+
+  api.get(
+    '/api/log/checkpoint',
+    {
+      schema: {
+        summary: "The log's latest signed checkpoint",
+        description:
+          'A C2SP tlog-checkpoint (origin, tree size, base64 root) in a C2SP signed note, signed with Ed25519 by the key at /api/log/key.',
+        response: { 200: TEXT('The signed note'), ...errorResponses(503) },
+      },
+    },
+    async (_request, reply) => {
+      const checkpoint = await checkpoints.get();
+      if (!checkpoint) throw new HttpError(503, NO_CHECKPOINT_MESSAGE, { 'retry-after': '1' });
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(checkpoint.note);
+    },
+  );
+
+  api.get(
+    '/api/log/key',
+    {
+      schema: {
+        summary: "The log's verifier key",
+        description:
+          '`<origin>+<key id, 8 hex>+<base64(0x01 ‖ Ed25519 public key)>`, as C2SP signed-note verifier keys are written.',
+        response: { 200: TEXT('The verifier key string') },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(`${key.verifierKey}\n`),
+  );
+
+  api.get(
+    '/api/log/entries',
+    {
+      schema: {
+        summary: 'Entries of the log',
+        description:
+          'The entries start ≤ i < end (at most 1,000: a longer range gets the first 1,000), each the base64 of its RFC 8785 bytes. end may not pass the latest checkpoint.',
+        querystring: LogEntriesQuerySchema,
+        response: { 200: LogEntriesSchema },
+      },
+    },
+    async (request) => entriesBetween(db, checkpoints, request.query.start, request.query.end),
+  );
+
+  api.get(
+    '/api/log/proof/inclusion',
+    {
+      schema: {
+        summary: 'An inclusion proof (RFC 9162 §2.1.3)',
+        description:
+          'That the entry at index is in the tree of treeSize entries (no larger than the latest checkpoint).',
+        querystring: InclusionProofQuerySchema,
+        response: { 200: InclusionProofSchema },
+      },
+    },
+    async (request) => inclusionProof(db, checkpoints, request.query.index, request.query.treeSize),
+  );
+
+  api.get(
+    '/api/log/proof/consistency',
+    {
+      schema: {
+        summary: 'A consistency proof (RFC 9162 §2.1.4)',
+        description:
+          'That the tree of second entries extends the tree of first entries (second no larger than the latest checkpoint).',
+        querystring: ConsistencyProofQuerySchema,
+        response: { 200: ConsistencyProofSchema },
+      },
+    },
+    async (request) => consistencyProof(db, checkpoints, request.query.first, request.query.second),
+  );
+}

@@ -1,0 +1,415 @@
+// The public pick log (issue 15, ../shared/spec/pick-log.md): every post, revision, grade and removal is one
+// entry, appended in the action's own transaction; signed checkpoints, entries and proofs verify with the
+// common formats, as an outside verifier would check them.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBase64 } from '#common/pick-log/base64.js';
+import { parseEntry, type LogEntry } from '#common/pick-log/entry.js';
+import { leafHash, TreeBuilder, verifyConsistency, verifyInclusion } from '#common/pick-log/merkle.js';
+import {
+  parseCheckpoint,
+  parseVerifierKey,
+  verifySignedNote,
+  webCryptoEd25519Verify,
+  type Checkpoint,
+} from '#common/pick-log/note.js';
+import type { PickView } from '#common/schemas/pick-views.js';
+import type { Video } from '#common/schemas/videos.js';
+import { rowsOf } from '#server/db/rows.js';
+import { setAdmin } from '#server/features/auth/users-repository.js';
+import { loadLogKey, LogKeyError } from '#server/features/pick-log/log-key.js';
+import { correctEvent, settleEvent } from '#server/features/picks/grading-service.js';
+import { backfillPickLog } from '#server/features/picks/log-backfill.js';
+import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+
+let t: TestApp;
+let capper: { cookie: string; id: number; username: string };
+let admin: { cookie: string; id: number };
+let ip = 0;
+const nextIp = () => `10.15.0.${++ip}`;
+const HOUR = 3600_000;
+const inHours = (hours: number) =>
+  new Date(Date.now() + hours * HOUR).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const LATER = new Date(Date.now() + 1000 * HOUR);
+let game = 0;
+
+function newGame(overrides: Record<string, unknown> = {}) {
+  game += 1;
+  return {
+    league: 'NBA',
+    home: `Home ${game}`,
+    away: `Away ${game}`,
+    startsAt: inHours(24),
+    market: 'moneyline',
+    side: `Home ${game}`,
+    line: null,
+    odds: -110,
+    units: 1,
+    ...overrides,
+  };
+}
+
+async function postPickVideo(legs: unknown[], cookie = capper.cookie): Promise<Video> {
+  const response = await postVideo(t.app, cookie, {
+    ...VALID_FIELDS,
+    isExternalVideo: 'true',
+    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    duration: '',
+    legs: JSON.stringify(legs),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Video>();
+}
+
+const get = (url: string) => t.app.inject({ method: 'GET', url });
+const pickOf = async (videoId: number) => (await get(`/api/picks/${videoId}`)).json<PickView>();
+
+async function logSize(): Promise<number> {
+  const [row] = rowsOf<{ size: string | number }>(
+    await t.database.db.execute(sql`select size from log_state`),
+  );
+  return Number(row!.size);
+}
+
+async function eventIdOf(videoId: number): Promise<number> {
+  const rows = rowsOf<{ event_id: number }>(
+    await t.database.db.execute(
+      sql`select event_id from pick_legs where video_id = ${videoId} order by position`,
+    ),
+  );
+  return rows[0]!.event_id;
+}
+
+/** The latest checkpoint, verified with the log's key, once it covers at least `size` entries. */
+async function checkpointAtLeast(size: number): Promise<{ checkpoint: Checkpoint; note: string }> {
+  const key = await parseVerifierKey((await get('/api/log/key')).body.trim(), sha256);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await get('/api/log/checkpoint');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const text = await verifySignedNote(response.body, key, webCryptoEd25519Verify);
+    const checkpoint = parseCheckpoint(text);
+    expect(checkpoint.origin).toBe(key.name);
+    if (checkpoint.size >= size) return { checkpoint, note: response.body };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no checkpoint of ${size} entries was signed`);
+}
+
+async function entries(start: number, end: number): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  while (start < end) {
+    const response = await get(`/api/log/entries?start=${start}&end=${end}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json<{ entries: string[] }>().entries.map(fromBase64);
+    expect(page.length).toBeGreaterThan(0);
+    out.push(...page);
+    start += page.length;
+  }
+  return out;
+}
+
+/** The entry at `index`, once a checkpoint covers it (within a second of its append). */
+async function entryAt(index: number): Promise<LogEntry> {
+  await checkpointAtLeast(index + 1);
+  const [bytes] = await entries(index, index + 1);
+  return parseEntry(bytes!);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  capper = await registerUser(t.app, {}, nextIp());
+  admin = await registerUser(t.app, {}, nextIp());
+  await setAdmin(t.database.db, admin.id, true);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the log of a pick', () => {
+  it('appends posted, revised, graded and removed entries, each listed on the pick', async () => {
+    const before = await logSize();
+    const video = await postPickVideo([newGame()]);
+    let pick = await pickOf(video.id);
+    expect(pick.log).toEqual([{ index: before, type: 'posted', at: pick.postedAt }]);
+    expect(await entryAt(before)).toEqual({
+      v: 1,
+      type: 'posted',
+      videoId: video.id,
+      capper: capper.username,
+      commitment: pick.commitment,
+      at: pick.postedAt,
+      version: 1,
+    });
+
+    const revised = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/videos/${video.id}`,
+      payload: { legs: [newGame({ odds: 120 })] },
+      headers: { cookie: capper.cookie },
+    });
+    expect(revised.statusCode, revised.body).toBe(200);
+    pick = await pickOf(video.id);
+    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised']);
+    expect(await entryAt(pick.log[1]!.index)).toMatchObject({
+      type: 'revised',
+      commitment: pick.versions[1]!.commitment,
+      version: 2,
+    });
+
+    const by = { adminId: admin.id, source: 'admin' };
+    const eventId = await eventIdOf(video.id);
+    await settleEvent(t.database.db, eventId, { status: 'final', homeScore: 100, awayScore: 90 }, by, LATER);
+    pick = await pickOf(video.id);
+    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded']);
+    expect(await entryAt(pick.log[2]!.index)).toMatchObject({
+      type: 'graded',
+      commitment: pick.commitment,
+      result: 'win',
+      unitsWon: 1.2,
+      unitsRisked: 1,
+    });
+    // A correction that changes the result is a new graded entry; one that changes nothing adds none.
+    await correctEvent(
+      t.database.db,
+      eventId,
+      { status: 'final', homeScore: 80, awayScore: 90 },
+      admin,
+      'typo',
+      LATER,
+    );
+    await correctEvent(
+      t.database.db,
+      eventId,
+      { status: 'final', homeScore: 81, awayScore: 90 },
+      admin,
+      'typo',
+      LATER,
+    );
+    pick = await pickOf(video.id);
+    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded', 'graded']);
+    expect(await entryAt(pick.log[3]!.index)).toMatchObject({ result: 'loss', unitsWon: -1, unitsRisked: 1 });
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/videos/${video.id}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(deleted.statusCode).toBe(200);
+    pick = await pickOf(video.id);
+    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded', 'graded', 'removed']);
+    expect(await entryAt(pick.log[4]!.index)).toMatchObject({ type: 'removed', reason: 'moderation' });
+  });
+
+  it("logs the removal of an untouched pick that goes with its video, and of a deleted capper's picks", async () => {
+    const video = await postPickVideo([newGame()]);
+    const posted = (await pickOf(video.id)).log[0]!.index;
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/videos/${video.id}`,
+      headers: { cookie: capper.cookie },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(await entryAt(posted + 1)).toMatchObject({ type: 'removed', videoId: video.id, reason: 'capper' });
+
+    const leaving = await registerUser(t.app, {}, nextIp());
+    const first = await postPickVideo([newGame()], leaving.cookie);
+    const second = await postPickVideo([newGame()], leaving.cookie);
+    const sizeBefore = await logSize();
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${leaving.id}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await logSize()).toBe(sizeBefore + 2);
+    await checkpointAtLeast(sizeBefore + 2);
+    const removed = [await entryAt(sizeBefore), await entryAt(sizeBefore + 1)];
+    expect(removed.map((e) => [e.type, e.videoId, e.reason])).toEqual([
+      ['removed', first.id, 'moderation'],
+      ['removed', second.id, 'moderation'],
+    ]);
+  });
+
+  it('appends nothing for an action that is refused', async () => {
+    const video = await postPickVideo([newGame()]);
+    await t.database.db.execute(
+      sql`update picks set locks_at = now() - interval '1 minute' where video_id = ${video.id}`,
+    );
+    const size = await logSize();
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/videos/${video.id}`,
+      payload: { legs: [newGame()] },
+      headers: { cookie: capper.cookie },
+    });
+    expect(refused.statusCode).toBe(409);
+    const bad = await postVideo(t.app, capper.cookie, {
+      ...VALID_FIELDS,
+      isExternalVideo: 'true',
+      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      legs: JSON.stringify([newGame({ odds: 50 })]),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(await logSize()).toBe(size);
+  });
+});
+
+describe('the tree, its checkpoints and proofs', () => {
+  it('numbers 50 concurrent posts without gaps, and its signed root is the root of the entries served', async () => {
+    const size = await logSize();
+    const cappers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => registerUser(t.app, {}, `10.15.1.${i + 1}`)),
+    );
+    const videos = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => postPickVideo([newGame()], cappers[i % 5]!.cookie)),
+    );
+    expect(await logSize()).toBe(size + 50);
+    const { checkpoint } = await checkpointAtLeast(size + 50);
+    const all = await entries(0, checkpoint.size);
+    const tree = new TreeBuilder(sha256);
+    for (const bytes of all) await tree.push(await leafHash(bytes, sha256));
+    expect(Buffer.from(await tree.root()).toString('hex')).toBe(
+      Buffer.from(checkpoint.rootHash).toString('hex'),
+    );
+    const posted = all.slice(size, size + 50).map(parseEntry);
+    expect(posted.every((entry) => entry.type === 'posted')).toBe(true);
+    expect(new Set(posted.map((entry) => entry.videoId))).toEqual(new Set(videos.map((video) => video.id)));
+    const indices = rowsOf<{ idx: string | number }>(
+      await t.database.db.execute(sql`select idx from log_entries order by idx`),
+    ).map((row) => Number(row.idx));
+    expect(indices).toEqual(Array.from({ length: indices.length }, (_, i) => i));
+  });
+
+  it('proves every entry is included, and that a later tree extends an earlier one', async () => {
+    const { checkpoint: first } = await checkpointAtLeast(1);
+    await postPickVideo([newGame()]);
+    await postPickVideo([newGame()]);
+    const { checkpoint: second } = await checkpointAtLeast(first.size + 2);
+    const all = await entries(0, second.size);
+    for (let index = 0; index < second.size; index++) {
+      const response = await get(`/api/log/proof/inclusion?index=${index}&treeSize=${second.size}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const proof = response.json<{ index: number; treeSize: number; hashes: string[] }>();
+      expect(proof.index).toBe(index);
+      const leaf = await leafHash(all[index]!, sha256);
+      expect(
+        await verifyInclusion(
+          leaf,
+          index,
+          second.size,
+          proof.hashes.map(fromBase64),
+          second.rootHash,
+          sha256,
+        ),
+      ).toBe(true);
+    }
+    const consistency = await get(`/api/log/proof/consistency?first=${first.size}&second=${second.size}`);
+    expect(consistency.statusCode, consistency.body).toBe(200);
+    const hashes = consistency.json<{ hashes: string[] }>().hashes.map(fromBase64);
+    expect(
+      await verifyConsistency(first.size, second.size, first.rootHash, second.rootHash, hashes, sha256),
+    ).toBe(true);
+    expect(
+      await verifyConsistency(first.size, second.size, second.rootHash, second.rootHash, hashes, sha256),
+    ).toBe(false);
+  });
+
+  it('answers 400 with a clear message for a size past the checkpoint, an index outside the tree, or a bad number', async () => {
+    const { checkpoint } = await checkpointAtLeast(1);
+    const n = checkpoint.size;
+    const cases: [string, RegExp][] = [
+      [`/api/log/proof/inclusion?index=0&treeSize=${n + 1000}`, /past the latest checkpoint/],
+      [`/api/log/proof/inclusion?index=${n}&treeSize=${n}`, /outside a tree/],
+      [`/api/log/proof/consistency?first=1&second=${n + 1000}`, /past the latest checkpoint/],
+      [`/api/log/proof/consistency?first=${n}&second=1`, /must not be larger/],
+      [`/api/log/entries?start=0&end=${n + 1000}`, /past the latest checkpoint/],
+      [`/api/log/entries?start=1&end=1`, /start must be less than end/],
+      ['/api/log/entries?start=0x1&end=2', /start must be a whole number/],
+      ['/api/log/proof/inclusion?index=1e3&treeSize=2', /index must be a whole number/],
+      ['/api/log/proof/inclusion?index=-1&treeSize=2', /index must be a whole number/],
+      ['/api/log/proof/inclusion?treeSize=2', /index must be a whole number/],
+    ];
+    for (const [url, message] of cases) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json<{ message: string }>().message, url).toMatch(message);
+    }
+  });
+
+  it('serves at most 1,000 entries at once', async () => {
+    const { checkpoint } = await checkpointAtLeast(1);
+    const response = await get(`/api/log/entries?start=0&end=${checkpoint.size}`);
+    expect(response.json<{ entries: string[] }>().entries.length).toBe(Math.min(checkpoint.size, 1000));
+  });
+});
+
+describe("the log's key", () => {
+  it('refuses to start with a lost or different key unless told to re-key, and records the change', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pick-log-key-'));
+    try {
+      const settings = { origin: undefined, defaultOrigin: 'other.example/pick-log', acceptNewKey: false };
+      const served = (await get('/api/log/key')).body.trim();
+      const lost = path.join(dir, 'lost.pem');
+      await expect(loadLogKey(t.database.db, { ...settings, keyFile: lost })).rejects.toThrow(LogKeyError);
+      await expect(loadLogKey(t.database.db, { ...settings, keyFile: lost })).rejects.toThrow(/missing/);
+      // The same file as the server's loads and names the same key.
+      const kept = await loadLogKey(t.database.db, {
+        ...settings,
+        keyFile: path.join(t.config.dataDir, 'pick-log-key.pem'),
+      });
+      expect(kept.verifierKey).toBe(served);
+      await expect(
+        loadLogKey(t.database.db, { ...settings, origin: 'renamed.example/pick-log', keyFile: lost }),
+      ).rejects.toThrow(LogKeyError);
+      const rekeyed = await loadLogKey(t.database.db, { ...settings, keyFile: lost, acceptNewKey: true });
+      expect(rekeyed.verifierKey).not.toBe(served);
+      expect(rekeyed.origin).toBe(kept.origin);
+      const audit = rowsOf<{ action: string }>(
+        await t.database.db.execute(sql`select action from audit_log where action = 'log.rekey'`),
+      );
+      expect(audit).toHaveLength(1);
+      // Put the server's key back for the rest of the file.
+      await loadLogKey(t.database.db, {
+        ...settings,
+        keyFile: path.join(t.config.dataDir, 'pick-log-key.pem'),
+        acceptNewKey: true,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('picks sealed before the log existed', () => {
+  it('are logged once, in the order things happened, when the log is empty', async () => {
+    // Stand in for a database from before migration 0011: the picks are there, the log is empty.
+    await t.database.db.execute(sql`truncate log_entries, log_nodes, log_checkpoints`);
+    await t.database.db.execute(sql`update log_state set size = 0`);
+    const counts = rowsOf<{ versions: number; graded: number; removed: number }>(
+      await t.database.db.execute(sql`
+        select (select count(*)::int from pick_versions) as versions,
+          (select count(*)::int from picks where result is not null) as graded,
+          (select count(*)::int from picks where removed is not null) as removed`),
+    )[0]!;
+    const appended = await backfillPickLog(t.database.db);
+    expect(appended).toBe(counts.versions + counts.graded + counts.removed);
+    expect(await backfillPickLog(t.database.db)).toBe(0);
+    const logged = rowsOf<{ type: string; video_id: number; at: string | Date }>(
+      await t.database.db.execute(sql`select type, video_id, at from log_entries order by idx`),
+    );
+    const times = logged.map((row) => new Date(row.at).getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const firstOfEach = new Map<number, string>();
+    for (const row of logged) if (!firstOfEach.has(row.video_id)) firstOfEach.set(row.video_id, row.type);
+    expect(new Set(firstOfEach.values())).toEqual(new Set(['posted']));
+  });
+});
