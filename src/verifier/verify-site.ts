@@ -80,7 +80,6 @@ export interface VerifyResult {
 export const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest();
 
 const REVEAL_CONCURRENCY = 8;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export async function verifySite(
   siteUrl: string,
@@ -139,14 +138,23 @@ export async function verifySite(
   const previous = remembered ? remembered.checkpoint : null;
   if (previous) await checkConsistency(client, previous, checkpoint, remembered!.verifiedAt, sha256);
 
-  // 4 and 5. Every entry: its shape, its canonical bytes, the log's rules, and the root they make.
+  // 4 and 5. Every entry: its shape, its canonical bytes, the log's rules, and the root they make. A broken
+  // rule is told only once the root matches: entries the log never signed are a root mismatch first.
   const histories = new PickHistories();
   const tree = new TreeBuilder(sha256);
+  let broken: VerificationError | null = null;
   io.progress?.(0, checkpoint.size);
   await downloadEntries(client, checkpoint.size, options, async (start, entries) => {
     for (const [offset, bytes] of entries.entries()) {
       const index = start + offset;
-      histories.add(index, checkedEntry(index, bytes));
+      if (!broken) {
+        try {
+          histories.add(index, checkedEntry(index, bytes));
+        } catch (error) {
+          if (!(error instanceof VerificationError)) throw error;
+          broken = error;
+        }
+      }
       await tree.push(await leafHash(bytes, sha256));
     }
     io.progress?.(start + entries.length, checkpoint.size);
@@ -157,6 +165,7 @@ export async function verifySite(
       'root',
       `root mismatch: the entries served are not the tree the log signed (the ${checkpoint.size.toLocaleString('en-US')} entries hash to ${toBase64(computedRoot)}, the checkpoint says ${root})`,
     );
+  if (broken) throw broken;
 
   // The tree is the one the log signed: remember it before looking at what the site says about it.
   await rememberSite(io.stateDir, site.origin, {
@@ -297,7 +306,7 @@ async function downloadEntries(
   const launch = () => {
     if (launched >= windows) return;
     const start = launched++ * pageSize;
-    const fetched = fetchWindow(client, start, Math.min(size, start + pageSize), abort.signal);
+    const fetched = fetchWindow(client, start, Math.min(size, start + pageSize), size, abort.signal);
     // Awaited in order later; until then a failure must not count as unhandled.
     fetched.catch(() => undefined);
     pending.push(fetched);
@@ -318,6 +327,7 @@ async function fetchWindow(
   client: SiteClient,
   start: number,
   end: number,
+  size: number,
   signal: AbortSignal,
 ): Promise<Uint8Array[]> {
   const entries: Uint8Array[] = [];
@@ -329,8 +339,8 @@ async function fetchWindow(
       throw new VerificationError('network', `GET ${path} did not answer {"entries": [base64, ...]}`);
     if (answer.entries.length === 0)
       throw new VerificationError(
-        'entry',
-        `GET ${path} answered no entries, though the signed tree holds them`,
+        'root',
+        `root mismatch: the log signed a tree of ${size.toLocaleString('en-US')} entries, but GET ${path} answered none`,
       );
     if (answer.entries.length > end - from)
       throw new VerificationError(
@@ -351,15 +361,13 @@ async function fetchWindow(
 /** The entry's fields, checked; its bytes must be the canonical form, so one entry has exactly one hash. */
 function checkedEntry(index: number, bytes: Uint8Array): LogEntry {
   let entry: LogEntry;
-  let canonical: Uint8Array;
   try {
+    // The whole object, fields beyond the format page's list included (parseEntry keeps them).
     entry = parseEntry(bytes);
-    // The whole object as sent, extra fields included: parseEntry's result may hold only the fields it knows.
-    canonical = canonicalBytes(JSON.parse(utf8.decode(bytes)));
   } catch (error) {
     throw new VerificationError('entry', `entry ${index} is not a log entry: ${messageOf(error)}`);
   }
-  if (!bytesEqual(canonical, bytes))
+  if (!bytesEqual(canonicalBytes(entry), bytes))
     throw new VerificationError(
       'entry',
       `entry ${index} is not in RFC 8785 canonical form (the log's entries must be)`,

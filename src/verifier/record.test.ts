@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { LoggedResult } from '../common/pick-log/index.js';
+import type { PickHistory } from './pick-history.js';
+import {
+  countedPicks,
+  recordDifferences,
+  recordOf,
+  round,
+  sameUsername,
+  type CapperRecord,
+} from './record.js';
+
+let nextVideo = 1;
+function pick(
+  capper: string,
+  result: LoggedResult | null,
+  unitsWon: number | null,
+  unitsRisked: number | null,
+  extra: Partial<PickHistory> = {},
+): PickHistory {
+  return {
+    videoId: nextVideo++,
+    capper,
+    commitment: 'ab'.repeat(32),
+    grade: { index: nextVideo, result, unitsWon, unitsRisked },
+    removedByModeration: false,
+    removedByCapper: false,
+    ...extra,
+  };
+}
+
+describe('round', () => {
+  it('rounds half away from zero as the printed number reads, never -0', () => {
+    expect(round(1.005, 2)).toBe(1.01);
+    expect(round(-1.005, 2)).toBe(-1.01);
+    expect(round(2.675, 2)).toBe(2.68);
+    expect(round(34.032258, 1)).toBe(34);
+    expect(round(-0.004, 2)).toBe(0);
+    expect(Object.is(round(-0.004, 2), -0)).toBe(false);
+    expect(round(12.25, 1)).toBe(12.3);
+    expect(round(-12.25, 1)).toBe(-12.3);
+  });
+});
+
+describe('recordOf', () => {
+  it('counts each result, sums units (to the cent, float noise gone), ROI from the rounded sums', () => {
+    const picks = [
+      pick('a', 'win', 0.1, 1),
+      pick('a', 'win', 0.2, 1),
+      pick('a', 'loss', -1, 1),
+      pick('a', 'push', 0, 1),
+      pick('a', 'void', 0, 0),
+    ];
+    expect(recordOf(picks)).toEqual({
+      wins: 2,
+      losses: 1,
+      pushes: 1,
+      voids: 1,
+      graded: 5,
+      unitsWon: -0.7,
+      unitsRisked: 4,
+      roi: -17.5,
+      winPct: 66.7,
+    });
+  });
+
+  it('has no ROI while nothing was risked and no win rate before a win or loss', () => {
+    expect(recordOf([pick('a', 'void', 0, 0)])).toMatchObject({ roi: null, winPct: null, graded: 1 });
+    expect(recordOf([])).toMatchObject({ graded: 0, unitsWon: 0, roi: null, winPct: null });
+  });
+
+  it('refuses a graded pick whose entry lacks the units', () => {
+    expect(() => recordOf([pick('a', 'win', 1, null)])).toThrow(/without unitsWon and unitsRisked/);
+  });
+});
+
+describe('countedPicks', () => {
+  it("keeps the capper's graded picks, removed by the capper or not, without moderated or ungraded ones", () => {
+    const kept = pick('Alice', 'loss', -1, 1, { removedByCapper: true });
+    const picks = [
+      kept,
+      pick('alice', 'win', 1, 1, { removedByModeration: true }),
+      pick('alice', null, null, null),
+      { ...pick('alice', 'win', 1, 1), grade: null },
+      pick('bob', 'win', 1, 1),
+    ];
+    expect(countedPicks(picks, 'ALICE')).toEqual([kept]);
+  });
+
+  it('compares usernames as the site does: NFKC and case folded', () => {
+    expect(sameUsername('ＣＡＰＰＥＲ', 'capper')).toBe(true);
+    expect(sameUsername('Straße', 'STRASSE')).toBe(true);
+    expect(sameUsername('capper', 'capper2')).toBe(false);
+  });
+});
+
+describe('recordDifferences', () => {
+  const log: CapperRecord = {
+    wins: 24,
+    losses: 13,
+    pushes: 2,
+    voids: 0,
+    graded: 39,
+    unitsWon: 24.7,
+    unitsRisked: 200.8,
+    roi: 12.3,
+    winPct: 64.9,
+  };
+
+  it('is empty when the profile agrees, units compared to the cent', () => {
+    const claim = {
+      username: 'a',
+      gradedTotal: 39,
+      record: { ...log, unitsWon: 24.700000001, roi: 12.30001 },
+    };
+    expect(recordDifferences(log, claim)).toEqual([]);
+  });
+
+  it('names every figure that differs', () => {
+    const claim = {
+      username: 'a',
+      gradedTotal: 41,
+      record: { ...log, graded: 41, wins: 1, unitsRisked: 200.81, roi: null, winPct: 65 },
+    };
+    expect(recordDifferences(log, claim)).toEqual([
+      'the profile claims 41 graded picks, the log has 39',
+      'the profile lists 41 graded picks, the log has 39',
+      'the profile claims 1 win, the log has 24',
+      'the profile claims 200.81u risked, the log has 200.80u',
+      'the profile claims an ROI of none, the log has 12.3%',
+      'the profile claims a win rate of 65.0%, the log has 64.9%',
+    ]);
+  });
+});

@@ -1,0 +1,376 @@
+// A pick log site for the verifier's tests, played honest or not: written from pick-log.md with node:crypto
+// (its own tree, proofs, keys and notes), so that it checks the common formats rather than repeating them.
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LogEntry, LoggedResult } from '../../common/pick-log/index.js';
+import { canonicalBytes, commitmentOf, type SealedPick } from '../../common/pick-seal.js';
+
+export const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+// ---- Keys and signed notes (pick-log.md 'The checkpoint') ----
+
+export interface LogKey {
+  name: string;
+  /** The verifier key string: `<name>+<key id hex>+<base64(0x01 ‖ public key)>`. */
+  verifierKey: string;
+  /** One signature line over `text`: `— <name> <base64(key id ‖ signature)>\n`. */
+  signatureLine(text: string): string;
+}
+
+export function makeKey(name: string): LogKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  return keyFrom(name, publicKey, privateKey);
+}
+
+function keyFrom(name: string, publicKey: KeyObject, privateKey: KeyObject): LogKey {
+  // An Ed25519 SPKI is a 12-byte header and the 32-byte key.
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(12);
+  const keyId = sha256(Buffer.concat([Buffer.from(name), Buffer.from([0x0a, 0x01]), raw])).subarray(0, 4);
+  return {
+    name,
+    verifierKey: `${name}+${keyId.toString('hex')}+${b64(Buffer.concat([Buffer.from([0x01]), raw]))}`,
+    signatureLine: (text) =>
+      `— ${name} ${b64(Buffer.concat([keyId, sign(null, Buffer.from(text, 'utf8'), privateKey)]))}\n`,
+  };
+}
+
+export function checkpointText(origin: string, entries: readonly Uint8Array[]): string {
+  return `${origin}\n${entries.length}\n${b64(treeRoot(entries))}\n`;
+}
+
+export function signedCheckpoint(key: LogKey, entries: readonly Uint8Array[], origin = key.name): string {
+  const text = checkpointText(origin, entries);
+  return `${text}\n${key.signatureLine(text)}`;
+}
+
+// ---- RFC 9162 §2.1, written plainly from the definitions ----
+
+const leaf = (entry: Uint8Array) => sha256(Buffer.concat([Buffer.from([0]), entry]));
+const node = (left: Uint8Array, right: Uint8Array) => sha256(Buffer.concat([Buffer.from([1]), left, right]));
+/** The largest power of two smaller than n (n > 1). */
+function split(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+function mth(entries: readonly Uint8Array[]): Buffer {
+  if (entries.length === 0) return sha256(new Uint8Array());
+  if (entries.length === 1) return leaf(entries[0]!);
+  const k = split(entries.length);
+  return node(mth(entries.slice(0, k)), mth(entries.slice(k)));
+}
+
+export function treeRoot(entries: readonly Uint8Array[]): Buffer {
+  return mth(entries);
+}
+
+/** RFC 9162 §2.1.4.1 PROOF(m, D[n]). */
+export function consistencyProof(m: number, entries: readonly Uint8Array[]): Buffer[] {
+  const subproof = (m: number, d: readonly Uint8Array[], whole: boolean): Buffer[] => {
+    if (m === d.length) return whole ? [] : [mth(d)];
+    const k = split(d.length);
+    return m <= k
+      ? [...subproof(m, d.slice(0, k), whole), mth(d.slice(k))]
+      : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
+  };
+  return m === 0 || m === entries.length ? [] : subproof(m, entries, true);
+}
+
+// ---- An honest log of picks, with what the site says about them ----
+
+export interface FakePick {
+  videoId: number;
+  capper: string;
+  sealed: SealedPick;
+  commitment: string;
+  version: number;
+  grade: { result: LoggedResult; unitsWon: number; unitsRisked: number } | null;
+  removed: 'moderation' | 'capper' | null;
+}
+
+export class HonestLog {
+  readonly entries: LogEntry[] = [];
+  readonly picks = new Map<number, FakePick>();
+  private nextVideo = 100;
+  private clock = Date.parse('2026-03-01T12:00:00Z');
+
+  get bytes(): Uint8Array[] {
+    return this.entries.map((entry) => canonicalBytes(entry));
+  }
+
+  async post(capper: string, odds = -110): Promise<number> {
+    const videoId = this.nextVideo++;
+    const sealed = this.sealed(capper, videoId, odds);
+    const pick: FakePick = {
+      videoId,
+      capper,
+      sealed,
+      commitment: await commitmentOf(sealed, sha256),
+      version: 1,
+      grade: null,
+      removed: null,
+    };
+    this.picks.set(videoId, pick);
+    this.append({ type: 'posted', videoId, capper, commitment: pick.commitment, version: 1 });
+    return videoId;
+  }
+
+  async revise(videoId: number, odds: number): Promise<void> {
+    const pick = this.pick(videoId);
+    pick.sealed = { ...pick.sealed, legs: pick.sealed.legs.map((leg) => ({ ...leg, odds })) };
+    pick.commitment = await commitmentOf(pick.sealed, sha256);
+    pick.version++;
+    this.append({
+      type: 'revised',
+      videoId,
+      capper: pick.capper,
+      commitment: pick.commitment,
+      version: pick.version,
+    });
+  }
+
+  /** Grades (or, with a null result, withdraws the grade of) a pick. */
+  grade(videoId: number, result: LoggedResult | null, unitsWon = 0, unitsRisked = 1): void {
+    const pick = this.pick(videoId);
+    pick.grade = result === null ? null : { result, unitsWon, unitsRisked };
+    this.append({
+      type: 'graded',
+      videoId,
+      capper: pick.capper,
+      commitment: pick.commitment,
+      result,
+      unitsWon: result === null ? null : unitsWon,
+      unitsRisked: result === null ? null : unitsRisked,
+    });
+  }
+
+  remove(videoId: number, reason: 'moderation' | 'capper'): void {
+    const pick = this.pick(videoId);
+    pick.removed = reason;
+    this.append({ type: 'removed', videoId, capper: pick.capper, commitment: pick.commitment, reason });
+  }
+
+  /** GET /api/cappers/{username}, as an honest site would answer it, summed here from the picks. */
+  profile(username: string, hide: (pick: FakePick) => boolean = () => false): unknown {
+    const counted = [...this.picks.values()].filter(
+      (pick) => pick.capper === username && pick.grade && pick.removed !== 'moderation' && !hide(pick),
+    );
+    const count = (result: LoggedResult) => counted.filter((pick) => pick.grade!.result === result).length;
+    const cents = (units: number) => Math.round(units * 100);
+    const unitsWon = counted.reduce((sum, pick) => sum + cents(pick.grade!.unitsWon), 0) / 100;
+    const unitsRisked = counted.reduce((sum, pick) => sum + cents(pick.grade!.unitsRisked), 0) / 100;
+    const [wins, losses] = [count('win'), count('loss')];
+    const all = {
+      wins,
+      losses,
+      pushes: count('push'),
+      voids: count('void'),
+      graded: counted.length,
+      winPct: wins + losses === 0 ? null : Math.round((wins / (wins + losses)) * 1000) / 10,
+      unitsWon,
+      unitsRisked,
+      roi: unitsRisked === 0 ? null : Math.round((unitsWon / unitsRisked) * 1000) / 10,
+    };
+    return {
+      capper: { username, displayName: null, bio: null, avatarUrl: null },
+      records: { last30: all, last90: all, all },
+      byLeague: [],
+      chart: [],
+      graded: [],
+      gradedTotal: counted.length,
+      open: [],
+      unverified: 0,
+      removedByModeration: 0,
+    };
+  }
+
+  private pick(videoId: number): FakePick {
+    const pick = this.picks.get(videoId);
+    if (!pick) throw new Error(`no pick ${videoId}`);
+    return pick;
+  }
+
+  private append(fields: Omit<LogEntry, 'v' | 'at'>): void {
+    this.clock += 60_000;
+    const at = new Date(this.clock).toISOString().replace('.000Z', 'Z');
+    this.entries.push({ v: 1, ...fields, at } as LogEntry);
+  }
+
+  private sealed(capper: string, videoId: number, odds: number): SealedPick {
+    return {
+      v: 1,
+      capper,
+      videoId,
+      postedAt: new Date(this.clock).toISOString().replace('.000Z', 'Z'),
+      selections: `${capper}'s play on video ${videoId}`,
+      legs: [
+        {
+          league: 'NBA',
+          home: 'Celtics',
+          away: 'Knicks',
+          startsAt: '2026-03-02T00:30:00Z',
+          market: 'spread',
+          side: 'Celtics',
+          line: -4.5,
+          odds,
+          units: 1,
+        },
+      ],
+      parlay: false,
+      salt: createHash('sha256').update(`salt ${videoId}`).digest('hex'),
+    };
+  }
+}
+
+/**
+ * ~50 entries across 3 cappers: posted, revised, graded (wins, losses, a push, a void, a correction, a
+ * withdrawn grade), removed by the capper after grading and by moderation.
+ */
+export async function honestLog(): Promise<HonestLog> {
+  const log = new HonestLog();
+  const results: [LoggedResult, number, number][] = [
+    ['win', 0.91, 1],
+    ['loss', -1.1, 1.1],
+    ['win', 1.5, 1],
+    ['loss', -2, 2],
+    ['push', 0, 1],
+    ['win', 0.87, 1],
+  ];
+  for (const [n, capper] of ['alice', 'bob', 'carol'].entries()) {
+    const videos: number[] = [];
+    for (let i = 0; i < 6; i++) videos.push(await log.post(capper, -110 - n * 5 - i));
+    await log.revise(videos[1]!, -120);
+    for (const [i, [result, won, risked]] of results.entries()) log.grade(videos[i]!, result, won, risked);
+    if (n === 0) {
+      // A correction: the first grade stands corrected by the latest.
+      log.grade(videos[1]!, 'win', 0.83, 1.2);
+      log.remove(videos[3]!, 'capper');
+      log.remove(videos[4]!, 'moderation');
+    }
+    if (n === 1) {
+      log.grade(videos[2]!, null);
+      const voided = await log.post(capper);
+      log.grade(voided, 'void', 0, 0);
+      await log.post(capper);
+    }
+  }
+  return log;
+}
+
+// ---- The site ----
+
+export interface FakeSiteState {
+  /** The tree the checkpoint signs. */
+  signed: Uint8Array[];
+  /** What /api/log/entries serves; the signed tree unless a test says otherwise. */
+  served: Uint8Array[] | null;
+  /** The key the checkpoint is signed with, and the one /api/log/key serves. */
+  signer: LogKey;
+  publishedKey: string;
+  /** A checkpoint note served as is, instead of one signed over `signed`. */
+  checkpoint: string | null;
+  /** At most this many entries per /api/log/entries answer (a server may answer fewer than asked). */
+  pageLimit: number;
+  reveals: Map<number, unknown>;
+  profiles: Map<string, unknown>;
+  /** Status answered for paths starting with a key. */
+  failures: Map<string, number>;
+}
+
+export class FakeSite {
+  readonly requests: string[] = [];
+  url = '';
+  private server: Server | null = null;
+
+  constructor(readonly state: FakeSiteState) {}
+
+  static async honest(log: HonestLog, key = makeKey('fake.test/pick-log')): Promise<FakeSite> {
+    const site = new FakeSite({
+      signed: log.bytes,
+      served: null,
+      signer: key,
+      publishedKey: key.verifierKey,
+      checkpoint: null,
+      pageLimit: 1000,
+      reveals: new Map(),
+      profiles: new Map(),
+      failures: new Map(),
+    });
+    site.publish(log);
+    await site.start();
+    return site;
+  }
+
+  /** Serves `log` as its honest self: the signed tree, the reveals of graded picks, the profiles. */
+  publish(log: HonestLog): void {
+    this.state.signed = log.bytes;
+    this.state.served = null;
+    this.state.reveals.clear();
+    for (const pick of log.picks.values())
+      if (pick.grade && pick.removed !== 'moderation')
+        this.state.reveals.set(pick.videoId, { sealed: pick.sealed, commitment: pick.commitment });
+    for (const capper of new Set([...log.picks.values()].map((pick) => pick.capper)))
+      this.state.profiles.set(capper, log.profile(capper));
+  }
+
+  async start(): Promise<void> {
+    const server = createServer((request, response) => this.answer(request, response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.server = server;
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private answer(request: IncomingMessage, response: ServerResponse): void {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    this.requests.push(url.pathname + url.search);
+    const state = this.state;
+    const text = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
+      response.writeHead(status, { 'content-type': type });
+      response.end(body);
+    };
+    const json = (status: number, body: unknown) => text(status, JSON.stringify(body), 'application/json');
+    const int = (name: string) => Number(url.searchParams.get(name));
+
+    for (const [prefix, status] of state.failures)
+      if (url.pathname.startsWith(prefix)) return json(status, { message: 'Something went wrong' });
+
+    if (url.pathname === '/api/log/key') return text(200, state.publishedKey + '\n');
+    if (url.pathname === '/api/log/checkpoint')
+      return text(200, state.checkpoint ?? signedCheckpoint(state.signer, state.signed));
+    if (url.pathname === '/api/log/entries') {
+      const served = state.served ?? state.signed;
+      const start = int('start');
+      const end = Math.min(int('end'), start + Math.min(1000, state.pageLimit));
+      return json(200, { entries: served.slice(start, end).map(b64) });
+    }
+    if (url.pathname === '/api/log/proof/consistency') {
+      const [first, second] = [int('first'), int('second')];
+      if (second > state.signed.length || first > second)
+        return json(400, { message: 'Tree size too large' });
+      const proof = consistencyProof(first, state.signed.slice(0, second));
+      return json(200, { first, second, hashes: proof.map(b64) });
+    }
+    const reveal = /^\/api\/picks\/(\d+)\/reveal$/.exec(url.pathname);
+    if (reveal) {
+      const answer = state.reveals.get(Number(reveal[1]));
+      return answer ? json(200, answer) : json(403, { message: 'This pick is not revealed yet.' });
+    }
+    const capper = /^\/api\/cappers\/([^/]+)$/.exec(url.pathname);
+    if (capper) {
+      const profile = state.profiles.get(decodeURIComponent(capper[1]!));
+      return profile ? json(200, profile) : json(404, { message: 'Capper not found' });
+    }
+    json(404, { message: 'Not found' });
+  }
+}
