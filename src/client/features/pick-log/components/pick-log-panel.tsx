@@ -7,13 +7,12 @@ import { cn } from '#client/lib/cn.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { usePick, type PickView } from '#client/features/picks/index.ts';
 import {
-  entryLabel,
   verifyPickLog,
   type EntryCheck,
   type PickLogVerification,
   type VerifyProgress,
 } from '../lib/verify-pick-log';
-import { ENTRY_TYPE_LABEL, formatLogTime } from './log-format';
+import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime } from '../lib/log-format';
 
 /**
  * issue 15, on the video page below the Sealed pick: where this pick stands in the public log, and a Verify

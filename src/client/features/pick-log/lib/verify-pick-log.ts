@@ -25,6 +25,7 @@ import { getInclusionProof } from '../api/get-inclusion-proof';
 import { getLogCheckpoint } from '../api/get-log-checkpoint';
 import { getLogEntries } from '../api/get-log-entries';
 import { getLogKey } from '../api/get-log-key';
+import { entryLabel } from './log-format';
 
 /** What Verify needs of the pick: its log refs as the page shows them, and what they must say. */
 export type PickLogSubject = Pick<PickView, 'videoId' | 'commitment' | 'versions' | 'status' | 'removed'> & {
@@ -84,10 +85,6 @@ const SIGNING_INTERVAL_MS = 1000;
 
 /** A failure of the key or the checkpoint: nothing can be checked against it. */
 class CheckpointFailure extends Error {}
-
-export function entryLabel(index: number): string {
-  return `#${index.toLocaleString('en-US')}`;
-}
 
 function shortHex(hex: string): string {
   return `${hex.slice(0, 12)}…`;

@@ -20,8 +20,7 @@ import { useLogCheckpoint } from '../api/get-log-checkpoint';
 import { useRecentLogEntries, type RecentEntriesPage } from '../api/get-log-entries';
 import { useLogKey } from '../api/get-log-key';
 import { CopyText } from '../components/copy-text';
-import { ENTRY_TYPE_LABEL, formatLogTime } from '../components/log-format';
-import { entryLabel } from '../lib/verify-pick-log';
+import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime } from '../lib/log-format';
 
 // The registration rule's characters (schemas/auth.ts): nothing a shell would read as more than a word, so
 // a link cannot put anything else into the command a visitor copies.

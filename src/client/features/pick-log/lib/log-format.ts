@@ -1,6 +1,11 @@
 // How the log's entries read on the page (issue 15): product words for the types, times in the viewer's zone.
 import type { LogEntryType } from '#common/pick-log/index.js';
 
+/** An entry's number as the page writes it: '#1,234'. */
+export function entryLabel(index: number): string {
+  return `#${index.toLocaleString('en-US')}`;
+}
+
 export const ENTRY_TYPE_LABEL: Record<LogEntryType, string> = {
   posted: 'Posted',
   revised: 'Revised',
