@@ -48,6 +48,12 @@ describe('GET /api/docs', () => {
     ]);
   });
 
+  it('is the same page with a trailing slash', async () => {
+    const slash = await get('/api/docs/');
+    expect(slash.statusCode).toBe(200);
+    expect(slash.body).toBe(page.body);
+  });
+
   it('answers 304 to the copy the browser holds', async () => {
     const again = await get('/api/docs', { 'if-none-match': String(page.headers.etag) });
     expect(again.statusCode).toBe(304);
