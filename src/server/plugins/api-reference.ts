@@ -1,6 +1,6 @@
 // The interactive API reference (issue 13): a page that runs Swagger UI (swagger-ui-dist's files) on the
-// OpenAPI document. Our own small routes instead of @fastify/swagger-ui, whose registration held 5–14 MB
-// at idle (docs/decisions/015): nothing here is read before someone opens the page.
+// OpenAPI document. Our own two routes instead of @fastify/swagger-ui's plugin (docs/decisions/015): nothing
+// is read before someone opens the page, and the files go compressed and cached for a year.
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
