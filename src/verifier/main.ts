@@ -87,13 +87,13 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
         progress: bar ? (done, total) => bar.update(done, total) : undefined,
         // The table goes out even when the record then fails: the reader sees which figure differs.
         print: (text) => {
-          bar?.stop();
+          bar?.interrupt();
           out(text);
         },
         note: values.quiet
           ? undefined
           : (text) => {
-              bar?.stop();
+              bar?.interrupt();
               err(text);
             },
       },
@@ -140,10 +140,12 @@ function remarks(result: VerifyResult, file: string): string[] {
 
 interface ProgressBar {
   update(done: number, total: number): void;
+  /** Clears the bar so a line can be written; the next update draws it again. */
+  interrupt(): void;
   stop(): void;
 }
 
-/** A bar on the terminal for the download; started at the first update, stopped once. */
+/** A bar on the terminal for the download; drawn from the first update until stopped. */
 function progressBar(stream: NodeJS.WritableStream): ProgressBar {
   const bar = new cliProgress.SingleBar(
     {
@@ -164,6 +166,10 @@ function progressBar(stream: NodeJS.WritableStream): ProgressBar {
         bar.start(total, done);
         state = 'running';
       } else bar.update(done);
+    },
+    interrupt() {
+      if (state === 'running') bar.stop();
+      if (state !== 'stopped') state = 'new';
     },
     stop() {
       if (state === 'running') bar.stop();

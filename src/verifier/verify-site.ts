@@ -1,6 +1,6 @@
 // The independent verifier (issue 15, ../shared/spec/pick-log.md): checks a PickReel site's public pick log
 // without trusting the site. It shares only the common formats with the server, never its code.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   TreeBuilder,
   bytesEqual,
@@ -17,7 +17,8 @@ import {
   type LogEntry,
   type VerifierKey,
 } from '../common/pick-log/index.js';
-import { canonicalBytes, commitmentOf, isSealedPick, type Sha256 } from '../common/pick-seal.js';
+import { commitmentOf, isSealedPick, type Sha256 } from '../common/pick-seal.js';
+import { entryFromBase64, isCanonical } from './entry-bytes.js';
 import { SiteClient, type Fetch } from './http.js';
 import { PickHistories, type PickHistory } from './pick-history.js';
 import {
@@ -76,8 +77,8 @@ export interface VerifyResult {
   capper: { username: string; log: CapperRecord; claim: ProfileClaim } | null;
 }
 
-/** node:crypto's synchronous SHA-256: a million entries hash in seconds, without a promise per hash. */
-export const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest();
+/** node:crypto's synchronous one-shot SHA-256: a million entries hash in seconds, without a promise per hash. */
+export const nodeSha256: Sha256 = (bytes) => hash('sha256', bytes, 'buffer');
 
 const REVEAL_CONCURRENCY = 8;
 
@@ -348,11 +349,10 @@ async function fetchWindow(
         `GET ${path} answered ${answer.entries.length} entries for ${end - from} indices`,
       );
     for (const [offset, text] of answer.entries.entries()) {
-      try {
-        entries.push(fromBase64(text));
-      } catch (error) {
-        throw new VerificationError('entry', `entry ${from + offset} is not base64: ${messageOf(error)}`);
-      }
+      const bytes = entryFromBase64(text);
+      if (!bytes)
+        throw new VerificationError('entry', `entry ${from + offset} is not standard padded base64`);
+      entries.push(bytes);
     }
   }
   return entries;
@@ -367,7 +367,7 @@ function checkedEntry(index: number, bytes: Uint8Array): LogEntry {
   } catch (error) {
     throw new VerificationError('entry', `entry ${index} is not a log entry: ${messageOf(error)}`);
   }
-  if (!bytesEqual(canonicalBytes(entry), bytes))
+  if (!isCanonical(entry, bytes))
     throw new VerificationError(
       'entry',
       `entry ${index} is not in RFC 8785 canonical form (the log's entries must be)`,
