@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { formatUnits, formatWinLoss, formatPercent } from './record.js';
+import { counted, formatUnits, formatWinLoss, formatPercent } from './record.js';
 import { defaultStateDir, stateFile } from './state.js';
 import { VerificationError, messageOf } from './verification-error.js';
 import { MAX_PAGE, verifySite, type VerifyResult } from './verify-site.js';
@@ -116,7 +116,7 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
 
 /** '✓ https://x.example: 1,234 entries, root …, signed by x.example/pick-log; alice: 24-13-2, +24.7u, ROI 12.3%' */
 export function summary(result: VerifyResult): string {
-  let line = `✓ ${result.origin}: ${result.size.toLocaleString('en-US')} entries, root ${result.root}, signed by ${result.keyName}`;
+  let line = `✓ ${result.origin}: ${counted(result.size, 'entry', 'entries')}, root ${result.root}, signed by ${result.keyName}`;
   if (result.capper) {
     const { username, log } = result.capper;
     line += `; ${username}: ${formatWinLoss(log)}, ${formatUnits(log.unitsWon)}, ROI ${formatPercent(log.roi)}`;
@@ -127,15 +127,10 @@ export function summary(result: VerifyResult): string {
 }
 
 function remarks(result: VerifyResult, file: string): string[] {
-  const lines: string[] = [];
-  if (result.previous)
-    lines.push(
-      result.previous.size === result.size
-        ? `unchanged since the checkpoint verified last time`
-        : `extends the checkpoint of ${result.previous.size.toLocaleString('en-US')} entries verified last time`,
-    );
-  lines.push(`remembered in ${file}`);
-  return lines;
+  const { previous } = result;
+  if (!previous) return [`remembered the key and this checkpoint in ${file}`];
+  if (previous.size === result.size) return ['unchanged since the checkpoint verified last time'];
+  return [`extends the checkpoint of ${counted(previous.size, 'entry', 'entries')} verified last time`];
 }
 
 interface ProgressBar {

@@ -132,7 +132,8 @@ export function recordDifferences(log: CapperRecord, claim: ProfileClaim): strin
   return differences;
 }
 
-function counted(count: number, one: string, many: string): string {
+/** '1 entry', '1,234 entries'. */
+export function counted(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
@@ -164,7 +165,7 @@ export function recordTable(username: string, log: CapperRecord, claim: ProfileC
     ['graded', String(log.graded), String(record.graded)],
     ['graded, listed', String(log.graded), String(claim.gradedTotal)],
     ['units won', units(log.unitsWon), units(record.unitsWon)],
-    ['units risked', units(log.unitsRisked), units(record.unitsRisked)],
+    ['units risked', round(log.unitsRisked, 2).toFixed(2), round(record.unitsRisked, 2).toFixed(2)],
     ['ROI', percent(log.roi), percent(record.roi)],
     ['win %', percent(log.winPct), percent(record.winPct)],
   ];

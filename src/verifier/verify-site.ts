@@ -22,6 +22,7 @@ import { entryFromBase64, isCanonical } from './entry-bytes.js';
 import { SiteClient, type Fetch } from './http.js';
 import { PickHistories, type PickHistory } from './pick-history.js';
 import {
+  counted,
   countedPicks,
   recordDifferences,
   recordOf,
@@ -164,7 +165,7 @@ export async function verifySite(
   if (!bytesEqual(computedRoot, checkpoint.rootHash))
     throw new VerificationError(
       'root',
-      `root mismatch: the entries served are not the tree the log signed (the ${checkpoint.size.toLocaleString('en-US')} entries hash to ${toBase64(computedRoot)}, the checkpoint says ${root})`,
+      `root mismatch: the entries served are not the tree the log signed (they hash to ${toBase64(computedRoot)}, the checkpoint says ${root})`,
     );
   if (broken) throw broken;
 
@@ -212,6 +213,8 @@ export async function verifySite(
 /** Where the state file of `stateDir` is, for messages. */
 export { stateFile };
 
+const entryCount = (count: number) => counted(count, 'entry', 'entries');
+
 function parseSiteUrl(text: string): URL {
   let url: URL;
   try {
@@ -246,15 +249,15 @@ async function checkConsistency(
   verifiedAt: string,
   sha256: Sha256,
 ): Promise<void> {
-  const was = `${previous.size.toLocaleString('en-US')} entries (root ${previous.root}, verified ${verifiedAt})`;
+  const was = `${entryCount(previous.size)} (root ${previous.root}, verified ${verifiedAt})`;
   const rewritten = (why: string) => new VerificationError('consistency', `the log was rewritten: ${why}`);
-  const size = checkpoint.size.toLocaleString('en-US');
-  if (checkpoint.size < previous.size) throw rewritten(`it now has ${size} entries, it had ${was}`);
+  const size = entryCount(checkpoint.size);
+  if (checkpoint.size < previous.size) throw rewritten(`it now has ${size}, it had ${was}`);
   const previousRoot = fromBase64(previous.root);
   if (checkpoint.size === previous.size) {
     if (!bytesEqual(previousRoot, checkpoint.rootHash))
       throw rewritten(
-        `it still has ${size} entries, but their root is now ${toBase64(checkpoint.rootHash)}; it had ${was}`,
+        `it still has ${size}, but their root is now ${toBase64(checkpoint.rootHash)}; it had ${was}`,
       );
     return;
   }
@@ -285,7 +288,7 @@ async function checkConsistency(
       sha256,
     ))
   )
-    throw rewritten(`the checkpoint of ${size} entries does not extend the one of ${was}`);
+    throw rewritten(`the checkpoint of ${size} does not extend the one of ${was}`);
 }
 
 /**
@@ -341,7 +344,7 @@ async function fetchWindow(
     if (answer.entries.length === 0)
       throw new VerificationError(
         'root',
-        `root mismatch: the log signed a tree of ${size.toLocaleString('en-US')} entries, but GET ${path} answered none`,
+        `root mismatch: the log signed a tree of ${entryCount(size)}, but GET ${path} answered none`,
       );
     if (answer.entries.length > end - from)
       throw new VerificationError(
