@@ -19,6 +19,8 @@ export interface VerifierState {
 }
 
 export const STATE_FILE_NAME = 'state.json';
+/** A SHA-256 root in standard base64. */
+const ROOT_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
 
 /** `PICKREEL_VERIFY_HOME` if set (tests use a temporary folder), else `~/.pickreel-verify`. */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -81,7 +83,8 @@ function isState(value: unknown): value is VerifierState {
       isObject(site.checkpoint) &&
       Number.isSafeInteger(site.checkpoint.size) &&
       (site.checkpoint.size as number) >= 0 &&
-      typeof site.checkpoint.root === 'string',
+      typeof site.checkpoint.root === 'string' &&
+      ROOT_BASE64.test(site.checkpoint.root),
   );
 }
 

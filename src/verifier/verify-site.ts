@@ -31,7 +31,7 @@ import {
   type CapperRecord,
   type ProfileClaim,
 } from './record.js';
-import { loadState, rememberSite, rememberedSite, stateFile } from './state.js';
+import { loadState, rememberSite, rememberedSite } from './state.js';
 import { VerificationError, messageOf } from './verification-error.js';
 
 /** The format page's cap on one entries request. */
@@ -209,9 +209,6 @@ export async function verifySite(
     capper,
   };
 }
-
-/** Where the state file of `stateDir` is, for messages. */
-export { stateFile };
 
 const entryCount = (count: number) => counted(count, 'entry', 'entries');
 
