@@ -1,7 +1,6 @@
 // Appending to the public pick log and proving what it holds (issue 15, docs/decisions/021). Every append
 // runs inside the transaction of the action it records: the entry and the action commit or vanish together.
 import { createHash } from 'node:crypto';
-import { toBase64 } from '#common/pick-log/base64.js';
 import { entryBytes, type LogEntry, type LogEntryType, type LoggedResult } from '#common/pick-log/entry.js';
 import {
   appendNodes,
@@ -32,6 +31,14 @@ import {
 } from './log-repository.js';
 
 export const sha256 = (bytes: Uint8Array): Uint8Array => createHash('sha256').update(bytes).digest();
+
+/**
+ * Standard padded base64, the same text as the common toBase64, by Node's own encoder: a page of 1,000
+ * entries takes ~0.3 ms instead of ~10 ms, most of which was the response serializer flattening the strings
+ * toBase64 builds a character at a time (the bench's verifier row: 20 s of server CPU for 1,000,000 entries).
+ */
+const toBase64 = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 /** What a pick's action appends; `at` is when the action happened (a grade's time, a post's time). */
 export interface LogAppend {
