@@ -524,6 +524,43 @@ export const pickLegs = pgTable(
   ],
 );
 
+/**
+ * Every capper's record totals by league and age band of grading, counted at record_bands_clock's time:
+ * 0 graded within 30 days of it, 1 within 90, 2 earlier. The leaderboard and the badges read these few
+ * rows instead of every graded pick (issue 14 'Speed', docs/decisions/020 'How records are kept'). Kept
+ * by triggers on picks (drizzle/0012_record_bands.sql), so every writer of a grade or a removal keeps them.
+ */
+export const recordBands = pgTable(
+  'record_bands',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    league: text('league').notNull(),
+    band: smallint('band').notNull(),
+    wins: integer('wins').notNull().default(0),
+    losses: integer('losses').notNull().default(0),
+    pushes: integer('pushes').notNull().default(0),
+    voids: integer('voids').notNull().default(0),
+    unitsWon: numeric('units_won', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
+    unitsRisked: numeric('units_risked', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.league, t.band] }),
+    check('record_bands_band', sql`${t.band} in (0, 1, 2)`),
+  ],
+);
+
+/** One row: the time record_bands' age bands are counted from, moved forward before the leaderboard reads them. */
+export const recordBandsClock = pgTable(
+  'record_bands_clock',
+  {
+    id: smallint('id').primaryKey().default(1),
+    asOf: timestamp('as_of', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('record_bands_clock_one_row', sql`${t.id} = 1`)],
+);
+
 // ---------------------------------------------------------------------------------------------------------
 // The public pick log (issue 15, ../shared/spec/pick-log.md, docs/decisions/021): an append-only RFC 9162
 // Merkle tree. Entries are numbered by log_state's one row, which every append updates in its action's

@@ -1,7 +1,7 @@
-// Queries of a capper's record (issue 14): graded picks by capper (picks_user_graded_idx), and the
-// leaderboard's and badges' totals aggregated in SQL over the picks table.
+// Queries of a capper's record (issue 14): graded picks by capper (picks_user_graded_idx) for the profile;
+// the leaderboard's and badges' totals from record_bands, which triggers on picks keep (decision 020).
 import { sql } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.js';
+import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 
 /** Picks that count on a record: graded, and not removed by moderation (a capper's removal still counts). */
@@ -131,52 +131,90 @@ export interface TotalsRow {
   unitsRisked: number;
 }
 
-const TOTALS = sql`
-  count(*) filter (where p.result = 'win')::int as wins,
-  count(*) filter (where p.result = 'loss')::int as losses,
-  count(*) filter (where p.result = 'push')::int as pushes,
-  count(*) filter (where p.result = 'void')::int as voids,
-  count(p.result)::int as graded,
-  coalesce(sum(p.units_won), 0)::float8 as "unitsWon",
-  coalesce(sum(p.units_risked), 0)::float8 as "unitsRisked"`;
-
 /** A capper's totals in one league and one age band of grading: 0 within 30 days, 1 within 90, 2 older. */
 export interface BandTotalsRow extends TotalsRow {
   league: string;
   band: 0 | 1 | 2;
 }
 
+const iso = (date: Date) => date.toISOString();
+
 /**
- * Every capper's totals by league and age band, in one pass over the counted picks: each leaderboard
- * (period × league × sort × page) is then summed from these rows without another query.
+ * Moves record_bands' clock forward to `now`: the counted picks whose grading time passed 30 or 90 days
+ * since the clock's last move change band (read through picks_graded_idx: a few rows a read, all of 60 days
+ * only after months without one). The clock's row lock keeps writers of grades out meanwhile.
  */
-export async function listBandTotals(db: Executor, now: Date): Promise<BandTotalsRow[]> {
-  const day30 = new Date(now.getTime() - 30 * 24 * 3600_000);
-  const day90 = new Date(now.getTime() - 90 * 24 * 3600_000);
-  return rowsOf<BandTotalsRow>(
-    await db.execute(sql`
-      with t as (
-        select p.user_id, p.league,
-          case when p.graded_at >= ${day30} then 0 when p.graded_at >= ${day90} then 1 else 2 end as band,
-          ${TOTALS}
-        from picks p
-        where ${COUNTED}
-        group by 1, 2, 3
-      )
-      select t.user_id as "userId", t.league, t.band, t.wins, t.losses, t.pushes, t.voids, t.graded,
-        t."unitsWon", t."unitsRisked", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl"
-      from t join users u on u.id = t.user_id`),
+async function advanceBands(tx: Executor, now: Date): Promise<void> {
+  const [clock] = rowsOf<{ asOf: Date | string }>(
+    await tx.execute(sql`select as_of as "asOf" from record_bands_clock where id = 1 for update`),
   );
+  const from = toDate(clock!.asOf);
+  if (now <= from) return;
+  await tx.execute(sql`
+    insert into record_bands as b (user_id, league, band, wins, losses, pushes, voids, units_won, units_risked)
+    select m.user_id, m.league, m.band,
+      coalesce(sum(m.sign) filter (where m.result = 'win'), 0),
+      coalesce(sum(m.sign) filter (where m.result = 'loss'), 0),
+      coalesce(sum(m.sign) filter (where m.result = 'push'), 0),
+      coalesce(sum(m.sign) filter (where m.result = 'void'), 0),
+      sum(m.sign * m.units_won), sum(m.sign * m.units_risked)
+    from (
+      select p.user_id, p.league, p.result, p.units_won, p.units_risked, moved.band, moved.sign
+      from picks p
+      cross join lateral (values
+        (record_band(p.graded_at, ${iso(from)}::timestamptz), -1),
+        (record_band(p.graded_at, ${iso(now)}::timestamptz), 1)) as moved(band, sign)
+      where ${COUNTED} and (
+        p.graded_at >= ${iso(from)}::timestamptz - interval '720 hours'
+          and p.graded_at < ${iso(now)}::timestamptz - interval '720 hours'
+        or p.graded_at >= ${iso(from)}::timestamptz - interval '2160 hours'
+          and p.graded_at < ${iso(now)}::timestamptz - interval '2160 hours')
+    ) m
+    group by 1, 2, 3
+    order by 1, 2, 3
+    on conflict (user_id, league, band) do update set
+      wins = b.wins + excluded.wins,
+      losses = b.losses + excluded.losses,
+      pushes = b.pushes + excluded.pushes,
+      voids = b.voids + excluded.voids,
+      units_won = b.units_won + excluded.units_won,
+      units_risked = b.units_risked + excluded.units_risked`);
+  await tx.execute(sql`update record_bands_clock set as_of = ${iso(now)}::timestamptz where id = 1`);
+}
+
+/**
+ * Every capper's totals by league and age band at `now`, from record_bands (a few rows a capper): each
+ * leaderboard (period x league x sort x page) is then summed from these rows without another query.
+ */
+export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]> {
+  return db.transaction(async (tx) => {
+    await advanceBands(tx, now);
+    return rowsOf<BandTotalsRow>(
+      await tx.execute(sql`
+        select b.user_id as "userId", b.league, b.band, b.wins, b.losses, b.pushes, b.voids,
+          b.wins + b.losses + b.pushes + b.voids as graded,
+          b.units_won::float8 as "unitsWon", b.units_risked::float8 as "unitsRisked",
+          u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl"
+        from record_bands b join users u on u.id = b.user_id
+        where b.wins + b.losses + b.pushes + b.voids > 0`),
+    );
+  });
 }
 
 /** All-time totals of these cappers (by username, any case); a capper with no graded pick has zeros. */
 export async function totalsOf(db: Executor, usernames: readonly string[]): Promise<TotalsRow[]> {
   const lowered = usernames.map((name) => name.toLowerCase());
+  // Every band of every league is all time, whatever the clock says.
   return rowsOf<TotalsRow>(
     await db.execute(sql`
-      select u.id as "userId", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl", ${TOTALS}
+      select u.id as "userId", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl",
+        coalesce(sum(b.wins), 0)::int as wins, coalesce(sum(b.losses), 0)::int as losses,
+        coalesce(sum(b.pushes), 0)::int as pushes, coalesce(sum(b.voids), 0)::int as voids,
+        coalesce(sum(b.wins + b.losses + b.pushes + b.voids), 0)::int as graded,
+        coalesce(sum(b.units_won), 0)::float8 as "unitsWon",
+        coalesce(sum(b.units_risked), 0)::float8 as "unitsRisked"
       from users u
-      left join picks p on p.user_id = u.id and ${COUNTED}
+      left join record_bands b on b.user_id = u.id
       where lower(u.username) = any(${sql.param(lowered)}::text[])
       group by u.id`),
   );

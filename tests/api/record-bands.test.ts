@@ -1,0 +1,198 @@
+// The leaderboard's and badges' totals are kept in record_bands by triggers on picks, and moved between age
+// bands as time passes (issue 14 'Speed', decision 020). Whatever writes the picks, every figure must equal
+// summariseRecord over the picks themselves: checked here after inserts, regrades, withdrawn grades,
+// moderation, backdating and deletes written straight in SQL, and with the clock moved days ahead.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summariseRecord, type PickGrade, type RecordSummary } from '#common/pick-grading.js';
+import { LEADERBOARD_MIN_PICKS, type Leaderboard, type Records } from '#common/schemas/cappers.js';
+import type { League } from '#common/schemas/picks.js';
+import { rowsOf } from '#server/db/rows.js';
+import { leaderboard } from '#server/features/cappers/cappers-service.js';
+import { forgetRecords } from '#server/features/cappers/index.js';
+import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+
+type User = { cookie: string; id: number; username: string };
+let t: TestApp;
+let cappers: User[];
+const DAY = 24 * 3600_000;
+const RESULTS = ['win', 'loss', 'push', 'void'] as const;
+const PERIODS = [
+  ['30', 30],
+  ['90', 90],
+  ['all', Infinity],
+] as const;
+
+// A fixed sequence, so a failure repeats.
+let seed = 20261125;
+function random(): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+let nextVideo = 900_000_000;
+const base = Date.now();
+
+/** A pick written straight into the table (as the bench and a bulk import do), graded or not. */
+async function insertPicks(count: number, leagues: readonly string[]) {
+  for (let i = 0; i < count; i += 1) {
+    const capper = pick(cappers);
+    const graded = random() < 0.85;
+    const result = graded ? pick(RESULTS) : null;
+    const risked = result === 'win' || result === 'loss' ? cents(0.5 + random() * 4) : 0;
+    const won = result === 'win' ? cents(random() * 5) : result === 'loss' ? -risked : 0;
+    // Graded from 200 days ago to 40 days ahead (tests grade "later" than now as well).
+    const gradedAt = graded ? new Date(base - 200 * DAY + random() * 240 * DAY) : null;
+    const removed = random() < 0.1 ? pick(['capper', 'moderation']) : null;
+    nextVideo += 1;
+    await t.database.db.execute(sql`
+      insert into picks (video_id, user_id, league, leg_count, commitment, sealed, posted_at, first_posted_at,
+        locks_at, result, units_won, units_risked, graded_at, removed, title)
+      values (${nextVideo}, ${capper.id}, ${pick(leagues)}, 1, ${`c${nextVideo}`}, '{}', now(), now(), now(),
+        ${result}, ${graded ? won : null}, ${graded ? risked : null}, ${gradedAt?.toISOString() ?? null},
+        ${removed}, 'Bench-like pick')`);
+  }
+}
+
+interface PickRow {
+  user_id: number;
+  league: string;
+  result: PickGrade['result'] | null;
+  units_won: string | number | null;
+  units_risked: string | number | null;
+  graded_at: Date | string | null;
+  removed: string | null;
+}
+
+/** What the record should say: summariseRecord over the counted picks, as the profile computes it. */
+async function expected(now: number) {
+  const rows = rowsOf<PickRow>(
+    await t.database.db.execute(
+      sql`select user_id, league, result, units_won, units_risked, graded_at, removed from picks`,
+    ),
+  );
+  const counted = rows.filter((row) => row.result !== null && row.removed !== 'moderation');
+  const records = (filter: (row: PickRow) => boolean) => {
+    const byUser = new Map<number, PickGrade[]>();
+    for (const row of counted.filter(filter)) {
+      const list = byUser.get(row.user_id) ?? [];
+      list.push({
+        result: row.result!,
+        unitsWon: Number(row.units_won),
+        unitsRisked: Number(row.units_risked),
+      });
+      byUser.set(row.user_id, list);
+    }
+    return new Map([...byUser].map(([id, grades]) => [id, summariseRecord(grades)]));
+  };
+  const within = (days: number) => (row: PickRow) =>
+    days === Infinity || new Date(row.graded_at!).getTime() >= now - days * DAY;
+  return { records, within };
+}
+
+const nameOf = (id: number) => cappers.find((capper) => capper.id === id)!.username;
+
+/** Compares every period and league; returns how many cappers each period listed. */
+async function expectBoardsAt(now: number, leagues: readonly string[]) {
+  const { records, within } = await expected(now);
+  const listedBy: Record<string, number> = {};
+  for (const [period, days] of PERIODS) {
+    let listed = 0;
+    for (const league of [undefined, ...leagues]) {
+      forgetRecords(t.database.db);
+      const board: Leaderboard = await leaderboard(
+        t.database.db,
+        { period, league: league as League | undefined, sort: 'units', limit: 100, offset: 0 },
+        new Date(now),
+      );
+      const want = new Map<string, RecordSummary>();
+      for (const [id, summary] of records((row) => within(days)(row) && (!league || row.league === league)))
+        if (summary.graded >= LEADERBOARD_MIN_PICKS) want.set(nameOf(id), summary);
+      const got = new Map(board.entries.map((entry) => [entry.username, entry.record]));
+      expect({ period, league, records: got }).toEqual({ period, league, records: want });
+      listed += got.size;
+    }
+    listedBy[period] = listed;
+  }
+  // Not only empty boards compared with empty expectations.
+  expect(listedBy.all).toBeGreaterThan(0);
+  return listedBy;
+}
+
+async function expectBadges() {
+  const { records } = await expected(Date.now());
+  const all = records(() => true);
+  const names = cappers.map((capper) => capper.username).join(',');
+  const response = await t.app.inject({ method: 'GET', url: `/api/records?usernames=${names}` });
+  expect(response.statusCode, response.body).toBe(200);
+  const want: Records = {};
+  for (const capper of cappers) want[capper.username] = all.get(capper.id) ?? summariseRecord([]);
+  expect(response.json<Records>()).toEqual(want);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cappers = [];
+  for (let i = 0; i < 3; i += 1) cappers.push(await registerUser(t.app, {}, `10.16.0.${i + 1}`));
+  await insertPicks(600, ['NBA', 'NFL']);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('record bands', () => {
+  it('are what summariseRecord gives from the picks written in SQL', async () => {
+    const listed = await expectBoardsAt(Date.now(), ['NBA', 'NFL']);
+    expect(Math.min(...Object.values(listed)), 'a period listed nobody').toBeGreaterThan(0);
+    await expectBadges();
+  });
+
+  it('follow regrades, withdrawn grades, moderation, backdating, deletes and a bulk update', async () => {
+    await t.database.db.execute(sql`
+      update picks set result = 'loss', units_won = -units_risked
+      where video_id % 7 = 0 and result = 'win' and units_risked > 0`);
+    await t.database.db.execute(sql`
+      update picks set result = null, units_won = null, units_risked = null, graded_at = null
+      where video_id % 11 = 0`);
+    await t.database.db.execute(sql`update picks set removed = 'moderation' where video_id % 13 = 0`);
+    await t.database.db.execute(
+      sql`update picks set graded_at = graded_at - interval '45 days' where video_id % 5 = 0`,
+    );
+    await t.database.db.execute(sql`delete from picks where video_id % 17 = 0`);
+    // An update that changes nothing a record counts, and one of two columns on every pick.
+    await t.database.db.execute(sql`update picks set title = 'Renamed' where video_id % 3 = 0`);
+    await t.database.db.execute(sql`update picks set league = 'MLB' where video_id % 4 = 0`);
+    await insertPicks(150, ['NBA', 'MLB']);
+    await expectBoardsAt(Date.now(), ['NBA', 'NFL', 'MLB']);
+    await expectBadges();
+  });
+
+  it('move picks between bands as days pass, also a grade written while the clock is ahead', async () => {
+    await expectBoardsAt(Date.now() + 12 * DAY, ['NBA', 'NFL', 'MLB']);
+    await expectBoardsAt(Date.now() + 61 * DAY, ['NBA', 'NFL', 'MLB']);
+    // Written at a clock 61 days ahead: banded against that clock, and moved on from there.
+    await insertPicks(150, ['NBA', 'NFL']);
+    await t.database.db.execute(
+      sql`update picks set graded_at = graded_at + interval '20 days' where video_id % 9 = 0`,
+    );
+    await expectBoardsAt(Date.now() + 62 * DAY, ['NBA', 'NFL', 'MLB']);
+    await expectBoardsAt(Date.now() + 400 * DAY, ['NBA', 'NFL', 'MLB']);
+    await expectBadges();
+  });
+
+  it('go with a capper whose account is deleted', async () => {
+    const gone = cappers[0]!;
+    await t.database.db.execute(sql`delete from users where id = ${gone.id}`);
+    const left = rowsOf<{ count: number }>(
+      await t.database.db.execute(
+        sql`select count(*)::int as count from record_bands where user_id = ${gone.id}`,
+      ),
+    );
+    expect(left[0]!.count).toBe(0);
+    cappers = cappers.slice(1);
+    await expectBoardsAt(Date.now() + 400 * DAY, ['NBA', 'NFL', 'MLB']);
+  });
+});
