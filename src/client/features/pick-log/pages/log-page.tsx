@@ -19,7 +19,7 @@ import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useLogCheckpoint } from '../api/get-log-checkpoint';
 import { useRecentLogEntries, type RecentEntriesPage } from '../api/get-log-entries';
 import { useLogKey } from '../api/get-log-key';
-import { CopyText } from '../components/copy-text';
+import { CopyText } from '#client/components/ui/copy-text.tsx';
 import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime } from '../lib/log-format';
 
 // The registration rule's characters (schemas/auth.ts): nothing a shell would read as more than a word, so

@@ -1,9 +1,23 @@
 import { useEffect, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
+import { cn } from '#client/lib/cn.ts';
 
-/** A value to compare or paste elsewhere (a key, a command): monospace, wrapping on a phone, with Copy. */
-export function CopyText({ value, label, testId }: { value: string; label: string; testId?: string }) {
+/**
+ * A value to compare or paste elsewhere (a commitment, a key, a command): monospace, wrapping on a phone,
+ * with Copy. `label` names it for a screen reader ("Copy the commitment").
+ */
+export function CopyText({
+  value,
+  label,
+  testId,
+  className,
+}: {
+  value: string;
+  label: string;
+  testId?: string;
+  className?: string;
+}) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   useEffect(() => {
     if (!copied) return;
@@ -22,7 +36,7 @@ export function CopyText({ value, label, testId }: { value: string; label: strin
   };
 
   return (
-    <div className="flex items-start gap-2">
+    <div className={cn('flex items-start gap-2', className)}>
       <code
         className="min-w-0 flex-1 rounded-md bg-muted px-2 py-1.5 font-mono text-xs leading-relaxed break-all"
         data-testid={testId}
