@@ -36,7 +36,7 @@ import {
 } from './features/videos/index.js';
 import { packageRoot } from './lib/package-root.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
-import { LocalMediaStorage } from './media/storage.js';
+import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
 import { RequestLogController } from './lib/request-log.js';
 import { serializeError } from './lib/log-safety.js';
@@ -57,7 +57,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    storage: LocalMediaStorage;
+    /** Where media lives: DATA_DIR/media, or the S3 bucket (docs/decisions/022). */
+    storage: MediaStorage;
     /** Cached public catalog pages; clear() after any change to a video. */
     catalog: CatalogCache;
   }
@@ -165,7 +166,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
-  const storage = new LocalMediaStorage(path.join(config.dataDir, 'media'));
+  // The AWS SDK is loaded only when a bucket is configured: the embedded default never carries it (issue 16).
+  const storage: MediaStorage = config.s3
+    ? await (await import('./media/s3-storage.js')).openS3MediaStorage(config.s3)
+    : new LocalMediaStorage(path.join(config.dataDir, 'media'));
   app.decorate('storage', storage);
   // The embedded database has one writer, this process: deep-page checkpoints live until a change (deep-pages.ts).
   const catalog = new CatalogCache({ soleWriter: database.kind === 'pglite' });
@@ -195,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     storage,
     uploadsDir: path.join(config.dataDir, 'uploads'),
+    s3: config.s3,
     onVideoChanged,
     onJobQueued: () => mediaJobs.notify(),
   });

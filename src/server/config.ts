@@ -7,6 +7,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
+import type { S3Settings } from './media/s3-storage.js';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -108,6 +109,45 @@ const EnvSchema = z
         .default('false')
         .transform((value) => value === 'true' || value === '1'),
     ),
+    // issue 16: media in an S3-compatible bucket (docs/decisions/022); local disk when S3_BUCKET is unset.
+    S3_BUCKET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+        )
+        .optional(),
+    ),
+    S3_ENDPOINT: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'must be an http:// or https:// URL, e.g. https://s3.example.com',
+        })
+        .optional(),
+    ),
+    S3_REGION: z.preprocess(emptyAsUndefined, z.string().trim().min(1).default('us-east-1')),
+    S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
+    S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    S3_FORCE_PATH_STYLE: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
+    // A CDN in front of the bucket: the browser's Content-Security-Policy lets media and pictures come
+    // from https: origins only, so an http:// one could never be shown.
+    S3_PUBLIC_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({ protocol: /^https$/, error: 'must be an https:// URL, e.g. https://media.example.com' })
+        .transform((value) => value.replace(/\/+$/, ''))
+        .optional(),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -131,6 +171,23 @@ const EnvSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (!env.S3_BUCKET) {
+      for (const name of [
+        'S3_ENDPOINT',
+        'S3_ACCESS_KEY_ID',
+        'S3_SECRET_ACCESS_KEY',
+        'S3_PUBLIC_URL',
+      ] as const) {
+        if (env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is set but S3_BUCKET is not' });
+      }
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      });
+    }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',
@@ -166,6 +223,8 @@ export interface Config {
   mediaTools: MediaTools;
   /** The public pick log (PICK_LOG_ORIGIN, PICK_LOG_KEY_FILE, PICK_LOG_NEW_KEY). */
   pickLog: { origin: string | undefined; keyFile: string | undefined; acceptNewKey: boolean };
+  /** Media in an S3-compatible bucket (S3_*); undefined keeps it under DATA_DIR/media. */
+  s3: S3Settings | undefined;
 }
 
 /**
@@ -271,6 +330,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keyFile: e.PICK_LOG_KEY_FILE ? path.resolve(e.PICK_LOG_KEY_FILE) : undefined,
       acceptNewKey: e.PICK_LOG_NEW_KEY,
     },
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          credentials:
+            e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+              : undefined,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined,
   };
 }
 

@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
+import { storedKeys, storeObject } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -112,16 +111,16 @@ describe('users', () => {
     const otherVideo = await createVideo(t, buyer.id);
     await createPurchase(t, buyer.id, theirVideo); // a sale of the capper's
     await createPurchase(t, capper.id, otherVideo); // the capper's own purchase
-    const folder = path.join(t.config.dataDir, 'media', 'videos', String(theirVideo.id));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, 'video.mp4'), 'bytes');
+    await storeObject(t, `videos/${theirVideo.id}/video.mp4`, 'bytes');
+    await storeObject(t, `videos/${otherVideo.id}/video.mp4`, 'the buyer keeps theirs');
     expect((await call('GET', '/api/user', capper.cookie)).statusCode).toBe(200);
 
     const response = await call('DELETE', `/api/admin/users/${capper.id}`, admin.cookie);
     expect(response.statusCode).toBe(200);
 
     expect((await call('GET', '/api/user', capper.cookie)).statusCode).toBe(401);
-    expect(existsSync(folder)).toBe(false);
+    expect(await storedKeys(t, `videos/${theirVideo.id}/`)).toEqual([]);
+    expect(await storedKeys(t, `videos/${otherVideo.id}/`)).toEqual([`videos/${otherVideo.id}/video.mp4`]);
     for (const table of ['videos', 'purchases', 'sessions', 'payout_requests']) {
       expect(
         await count(sql.raw(`select count(*)::int as n from ${table} where user_id = ${capper.id}`)),

@@ -1,4 +1,5 @@
-// GET/HEAD /media/…: ranges, validators, types, who gets the original (issue 4 'Server').
+// GET/HEAD /media/…: ranges, validators, types, who gets the original (issue 4 'Server'), from local disk or
+// from a bucket (TEST_MEDIA_STORAGE=s3, issue 16).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { findVideoRow } from '#server/features/videos/videos-repository.js';
 import { createPurchase } from '../setup/fixtures.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { storedBytes } from '../setup/stored-media.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 
 let t: TestApp;
@@ -41,7 +43,7 @@ beforeAll(async () => {
   ).json<Video>();
   expect(video.transcodingStatus).toBe('ready');
   await createPurchase(t, buyer.id, (await findVideoRow(t.database.db, video.id))!);
-  mp4 = readFileSync(path.join(t.config.dataDir, 'media', 'videos', String(video.id), 'video.mp4'));
+  mp4 = (await storedBytes(t, `videos/${video.id}/video.mp4`))!;
 });
 afterAll(async () => {
   await t?.close();

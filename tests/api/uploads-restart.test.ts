@@ -2,7 +2,8 @@
 // middle of a processing job, then started again on the same DATA_DIR; both finish as if nothing happened.
 // The server runs from the sources through tsx, as `npm start` would run the build, on the embedded database.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -13,6 +14,7 @@ import { resolveMediaTools } from '#server/media/ffmpeg.js';
 import { packageRoot } from '#server/lib/package-root.js';
 import { largeMovFixture, sha256File } from '../setup/media-fixtures.js';
 import { freePort } from '../setup/free-port.js';
+import { inBucket, testBucketEnv } from '../setup/stored-media.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 
 let dataDir: string;
@@ -20,6 +22,8 @@ let port: number;
 let server: ChildProcess | null = null;
 let serverLog = '';
 let cookie: string;
+/** TEST_MEDIA_STORAGE=s3: the bucket every start of the server keeps its media in (issue 16). */
+let bucketEnv: Record<string, string> = {};
 
 const base = () => `http://127.0.0.1:${port}`;
 
@@ -32,6 +36,7 @@ async function startServer(): Promise<void> {
     SESSION_SECRET: 'restart-test-secret-that-is-long-enough-012345',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    ...bucketEnv,
   };
   delete env.DATABASE_URL; // the embedded database: the default deployment, and the one a kill can hurt
   const child = spawn(
@@ -90,6 +95,7 @@ describe('a server killed mid-way', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-restart-'));
     port = await freePort();
+    bucketEnv = await testBucketEnv();
     await startServer();
     const response = await fetch(`${base()}/api/register`, {
       method: 'POST',
@@ -139,8 +145,21 @@ describe('a server killed mid-way', () => {
     expect(killedAt).toBeLessThan(content.length);
     expect(result.header).toBe(String(result.videoId));
 
-    const stored = path.join(dataDir, 'media', 'videos', String(result.videoId), 'original.mov');
-    expect(await sha256File(stored)).toBe(await sha256File(source));
+    // The stored original, as its owner downloads it (from local disk or from the bucket).
+    const original = await fetch(`${base()}/media/videos/${result.videoId}/original.mov`, {
+      headers: { cookie },
+    });
+    expect(original.status).toBe(200);
+    const stored = createHash('sha256')
+      .update(Buffer.from(await original.arrayBuffer()))
+      .digest('hex');
+    expect(stored).toBe(await sha256File(source));
+    // In a bucket, nothing of it is on the server's disk (the tus chunks included).
+    if (inBucket()) {
+      expect(existsSync(path.join(dataDir, 'media'))).toBe(false);
+      expect(readdirSync(path.join(dataDir, 'uploads', 'incoming'))).toEqual([]);
+      expect(existsSync(path.join(dataDir, 'uploads', 'tus'))).toBe(false);
+    }
     const video = await waitFor('the upload to be processed', async () => {
       const v = await getVideo(result.videoId);
       return v.transcodingStatus === 'ready' ? v : undefined;

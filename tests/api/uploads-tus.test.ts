@@ -1,7 +1,6 @@
 // The tus endpoint /api/uploads (docs/decisions/000 'Media'): sign-in, ids, limits, metadata, finishing into
 // a video.
 import {
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -24,6 +23,7 @@ import { uploads } from '#server/db/schema.js';
 import { OPEN_UPLOADS_MAX, RESERVED_BYTES_MAX } from '#server/features/uploads/uploads-repository.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { inBucket, storedBytes, tusBytes, tusLeftovers } from '../setup/stored-media.js';
 import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
 
 let t: TestApp;
@@ -84,10 +84,8 @@ function patch(location: string, offset: number, body: Buffer, cookie = capper.c
 const head = (location: string, cookie = capper.cookie) =>
   t.app.inject({ method: 'HEAD', url: location, headers: { ...TUS, cookie } });
 
-const tusFiles = () => {
-  const dir = path.join(t.config.dataDir, 'uploads', 'tus');
-  return existsSync(dir) ? readdirSync(dir) : [];
-};
+/** What tus keeps of unfinished uploads: files in uploads/tus, or objects at the bucket's root (issue 16). */
+const tusFiles = () => tusLeftovers(t);
 
 /** Sends a file in chunks, as tus-js-client does; returns the last response. */
 async function sendInChunks(location: string, content: Buffer, chunk: number) {
@@ -113,7 +111,7 @@ describe('tus: creating an upload', () => {
     const response = await create(100, { ...VALID_FIELDS, title: '' });
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body)).toEqual({ message: 'Title is required' });
-    expect(tusFiles()).toEqual([]);
+    expect(await tusFiles()).toEqual([]);
   });
 
   it('takes a key sent without a value (no winning selections yet) as empty text', async () => {
@@ -255,9 +253,8 @@ describe('tus: finishing an upload', () => {
     ).json<Video>();
     expect(video.userId).toBe(capper.id);
     expect(video.title).toBe(VALID_FIELDS.title);
-    expect(tusFiles().filter((name) => name.startsWith(uploadId))).toEqual([]);
-    const stored = path.join(t.config.dataDir, 'media', 'videos', String(result.videoId), 'original.mov');
-    expect(readFileSync(stored).equals(content)).toBe(true);
+    expect((await tusFiles()).filter((name) => name.startsWith(uploadId))).toEqual([]);
+    expect((await storedBytes(t, `videos/${result.videoId}/original.mov`))!.equals(content)).toBe(true);
 
     await t.app.mediaJobs.runUntilIdle();
     const ready = (await t.app.inject({ method: 'GET', url: `/api/videos/${result.videoId}` })).json<Video>();
@@ -274,7 +271,7 @@ describe('tus: finishing an upload', () => {
     expect(JSON.parse(last.body)).toEqual({
       message: 'Invalid file format. Please upload a supported video format (MOV, WebM, etc.).',
     });
-    expect(tusFiles().filter((name) => name.startsWith(uploadId))).toEqual([]);
+    expect((await tusFiles()).filter((name) => name.startsWith(uploadId))).toEqual([]);
     expect((await head(location)).statusCode).toBe(404);
   });
 
@@ -292,7 +289,7 @@ describe('tus: finishing an upload', () => {
 
 describe('tus: text the database cannot store (issue 11)', () => {
   it('refuses a NUL in the file name or a field at creation, before any byte is sent', async () => {
-    const before = tusFiles().length;
+    const before = (await tusFiles()).length;
     for (const fields of [
       { ...VALID_FIELDS, filename: 'pick\u0000.mov' },
       { ...VALID_FIELDS, title: 'Lakers\u0000', filename: 'pick.mov' },
@@ -302,7 +299,7 @@ describe('tus: text the database cannot store (issue 11)', () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(JSON.parse(response.body)).toEqual({ message: NUL_CHARACTER_MESSAGE });
     }
-    expect(tusFiles().length).toBe(before);
+    expect((await tusFiles()).length).toBe(before);
   });
 
   it('reads Upload-Offset as decimal digits only', async () => {
@@ -367,26 +364,30 @@ describe('tus: every error is { message } JSON in product words (issue 11)', () 
     expectJsonMessage(gone, 'Upload not found.');
   });
 
-  it('answers an internal failure with a 500 that names no internals, and logs the details', async () => {
-    const directory = path.join(t.config.dataDir, 'uploads', 'tus');
-    const aside = `${directory}-aside`;
-    const before = (await openUploadIds(capper.id)).length;
-    renameSync(directory, aside);
-    writeFileSync(directory, 'not a folder');
-    try {
-      const response = await create(1000);
-      expect(response.statusCode).toBe(500);
-      expectJsonMessage(response, 'Server error. Please try again later.');
-      expect(response.body).not.toContain(t.config.dataDir);
-    } finally {
-      rmSync(directory);
-      renameSync(aside, directory);
-    }
-    expect(t.logs()).toContain('tus request failed');
-    expect(t.logs()).toMatch(/"code":"(EEXIST|ENOTDIR)"/);
-    // The failed creation does not count against the user's open uploads.
-    expect((await openUploadIds(capper.id)).length).toBe(before);
-  });
+  // A file-system failure of the local store; the bucket's own failures go through the same handler.
+  it.skipIf(inBucket())(
+    'answers an internal failure with a 500 that names no internals, and logs the details',
+    async () => {
+      const directory = path.join(t.config.dataDir, 'uploads', 'tus');
+      const aside = `${directory}-aside`;
+      const before = (await openUploadIds(capper.id)).length;
+      renameSync(directory, aside);
+      writeFileSync(directory, 'not a folder');
+      try {
+        const response = await create(1000);
+        expect(response.statusCode).toBe(500);
+        expectJsonMessage(response, 'Server error. Please try again later.');
+        expect(response.body).not.toContain(t.config.dataDir);
+      } finally {
+        rmSync(directory);
+        renameSync(aside, directory);
+      }
+      expect(t.logs()).toContain('tus request failed');
+      expect(t.logs()).toMatch(/"code":"(EEXIST|ENOTDIR)"/);
+      // The failed creation does not count against the user's open uploads.
+      expect((await openUploadIds(capper.id)).length).toBe(before);
+    },
+  );
 });
 
 describe('tus: a finished upload is never lost to a server failure (issue 11)', () => {
@@ -404,8 +405,7 @@ describe('tus: a finished upload is never lost to a server failure (issue 11)', 
       expect(last.statusCode).toBe(500);
       expect(JSON.parse(last.body)).toEqual({ message: 'Server error. Please try again later.' });
       // Every byte is still there.
-      const kept = path.join(t.config.dataDir, 'uploads', 'tus', uploadId);
-      expect(readFileSync(kept).equals(content)).toBe(true);
+      expect((await tusBytes(t, uploadId))!.equals(content)).toBe(true);
       const resumed = await head(location);
       expect(resumed.headers['upload-offset']).toBe(String(content.length));
     } finally {
@@ -418,9 +418,8 @@ describe('tus: a finished upload is never lost to a server failure (issue 11)', 
     });
     expect(retried.statusCode, retried.body).toBe(200);
     const { videoId } = retried.json<UploadResult>();
-    const stored = path.join(t.config.dataDir, 'media', 'videos', String(videoId), 'original.mov');
-    expect(readFileSync(stored).equals(content)).toBe(true);
-    expect(tusFiles().filter((name) => name.startsWith(uploadId))).toEqual([]);
+    expect((await storedBytes(t, `videos/${videoId}/original.mov`))!.equals(content)).toBe(true);
+    expect((await tusFiles()).filter((name) => name.startsWith(uploadId))).toEqual([]);
     // Finished: it no longer counts as open.
     expect(await openUploadIds(capper.id)).not.toContain(uploadId);
   });
@@ -481,11 +480,12 @@ describe('tus: open uploads per user are capped (issue 11)', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(OPEN_UPLOADS_MAX);
     expect(statuses.filter((status) => status === 429)).toHaveLength(50 - OPEN_UPLOADS_MAX);
     expect((await openUploadIds(user.id)).length).toBe(OPEN_UPLOADS_MAX);
-    const files = tusFiles();
+    const files = await tusFiles();
     const created = responses
       .filter((response) => response.statusCode === 201)
       .map((response) => (response.headers.location as string).split('/').pop()!);
-    for (const id of created) expect(files).toContain(id);
+    // On disk the upload's file, in a bucket its record (<id>.info): the multipart upload is no object yet.
+    for (const id of created) expect(files.filter((name) => name.startsWith(id))).not.toEqual([]);
   });
 });
 

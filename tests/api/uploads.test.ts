@@ -1,6 +1,7 @@
-// POST /api/videos (spec 7), the MOV check and the processing jobs (issue 4).
+// POST /api/videos (spec 7), the MOV check and the processing jobs (issue 4), with media on local disk or in
+// a bucket (TEST_MEDIA_STORAGE=s3, issue 16).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { versionedMediaUrl } from '#server/media/storage.js';
 import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { mediaFixture, type FixtureName } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { incomingLeftovers, storedBytes, storedFile } from '../setup/stored-media.js';
 import { postVideo, VALID_FIELDS, type FilePart } from '../setup/upload-requests.js';
 
 const FORMAT_MESSAGE = 'Invalid file format. Please upload a supported video format (MOV, WebM, etc.).';
@@ -40,11 +42,8 @@ const fixturePart = (name: FixtureName): FilePart => ({
   content: readFileSync(mediaFixture(name)),
 });
 
-/** Files still waiting in the upload folder: a refused upload must leave none. */
-function leftovers(): string[] {
-  const dir = path.join(t.config.dataDir, 'uploads', 'incoming');
-  return existsSync(dir) ? readdirSync(dir) : [];
-}
+/** Files still waiting in the upload folder (or the bucket's incoming/): a refused upload must leave none. */
+const leftovers = () => incomingLeftovers(t);
 
 async function videoCount(): Promise<number> {
   return (await t.database.db.select({ id: videos.id }).from(videos)).length;
@@ -71,7 +70,7 @@ describe('POST /api/videos: who may upload', () => {
   it('answers 401 when signed out, and keeps nothing', async () => {
     const response = await upload(VALID_FIELDS, fixturePart('h264Mov'), null);
     expect(response.statusCode).toBe(401);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 });
 
@@ -86,7 +85,7 @@ describe('POST /api/videos: each fixture through the standard path', () => {
     expect(created.transcodingStatus).toBe('pending');
     expect(created.emailInformation).toBe(VALID_FIELDS.emailInformation);
     expect(created.price).toBe(25);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
 
     expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
     const ready = (
@@ -114,8 +113,9 @@ describe('POST /api/videos: each fixture through the standard path', () => {
     }
     expect(ready.availableFormats).toEqual(expect.arrayContaining(['mp4', 'hls']));
 
-    const media = path.join(t.config.dataDir, 'media', 'videos', String(created.id));
-    expect(probeStreams(path.join(media, 'video.mp4'))).toEqual(['h264', 'aac']);
+    const media = `videos/${created.id}`;
+    const mp4File = await storedFile(t, `${media}/video.mp4`);
+    expect(probeStreams(mp4File)).toEqual(['h264', 'aac']);
     // The same H.264 bitstream, not a re-encode: the copy keeps the source's packets byte for byte.
     const packetsOf = (file: string) =>
       execFileSync(resolveMediaTools().ffprobe, [
@@ -129,15 +129,15 @@ describe('POST /api/videos: each fixture through the standard path', () => {
         'csv=p=0',
         file,
       ]).toString();
-    expect(packetsOf(path.join(media, 'video.mp4'))).toBe(packetsOf(mediaFixture('h264Mov')));
+    expect(packetsOf(mp4File)).toBe(packetsOf(mediaFixture('h264Mov')));
     // faststart: the index (moov) comes before the media data (mdat).
-    const mp4 = readFileSync(path.join(media, 'video.mp4'));
+    const mp4 = (await storedBytes(t, `${media}/video.mp4`))!;
     expect(mp4.indexOf('moov')).toBeLessThan(mp4.indexOf('mdat'));
-    expect(readFileSync(path.join(media, 'hls', 'index.m3u8'), 'utf8')).toContain('#EXT-X-ENDLIST');
-    expect(readFileSync(path.join(media, 'thumb.jpg')).subarray(0, 3)).toEqual(
+    expect((await storedBytes(t, `${media}/hls/index.m3u8`))!.toString('utf8')).toContain('#EXT-X-ENDLIST');
+    expect((await storedBytes(t, `${media}/thumb.jpg`))!.subarray(0, 3)).toEqual(
       Buffer.from([0xff, 0xd8, 0xff]),
     );
-    expect(existsSync(path.join(media, 'original.mov'))).toBe(true);
+    expect(await t.app.storage.stat(`${media}/original.mov`)).not.toBeNull();
 
     // Ready videos are in the public catalog at once (the cache was cleared).
     const catalog = (await t.app.inject({ method: 'GET', url: '/api/videos' })).json<Video[]>();
@@ -151,10 +151,7 @@ describe('POST /api/videos: each fixture through the standard path', () => {
     await t.app.mediaJobs.runUntilIdle();
     const [row] = await t.database.db.select().from(videos).where(eq(videos.id, id));
     expect(row).toMatchObject({ transcodingStatus: 'ready', isTranscoded: true, duration: 2 });
-    expect(probeStreams(path.join(t.config.dataDir, 'media', 'videos', String(id), 'video.mp4'))).toEqual([
-      'h264',
-      'aac',
-    ]);
+    expect(probeStreams(await storedFile(t, `videos/${id}/video.mp4`))).toEqual(['h264', 'aac']);
   });
 
   for (const [fixture, label] of [
@@ -168,7 +165,7 @@ describe('POST /api/videos: each fixture through the standard path', () => {
       expect(response.statusCode).toBe(415);
       expect(response.json()).toEqual({ message: FORMAT_MESSAGE });
       expect(await videoCount()).toBe(before);
-      expect(leftovers()).toEqual([]);
+      expect(await leftovers()).toEqual([]);
     });
   }
 
@@ -179,7 +176,7 @@ describe('POST /api/videos: each fixture through the standard path', () => {
       type: 'video/quicktime',
     });
     expect(response.statusCode).toBe(415);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 });
 
@@ -200,7 +197,7 @@ describe('POST /api/videos: size limit of the standard path', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ message: TOO_LARGE_MESSAGE });
     expect(await videoCount()).toBe(before);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 
   it('takes exactly 50 MB', async () => {
@@ -210,8 +207,7 @@ describe('POST /api/videos: size limit of the standard path', () => {
     });
     expect(response.statusCode, response.body).toBe(201);
     const { id } = response.json<Video>();
-    const stored = path.join(t.config.dataDir, 'media', 'videos', String(id), 'original.mov');
-    expect(readFileSync(stored).length).toBe(STANDARD_UPLOAD_MAX_BYTES);
+    expect((await t.app.storage.stat(`videos/${id}/original.mov`))?.size).toBe(STANDARD_UPLOAD_MAX_BYTES);
   });
 });
 
@@ -225,7 +221,7 @@ describe('POST /api/videos: the form fields (spec 5)', () => {
     const response = await upload({ ...VALID_FIELDS, ...change }, fixturePart('h264Mov'));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message });
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 
   it('needs a file or a link', async () => {
@@ -237,7 +233,7 @@ describe('POST /api/videos: the form fields (spec 5)', () => {
   it('ignores a file sent under another field name', async () => {
     const response = await upload(VALID_FIELDS, { ...fixturePart('h264Mov'), field: 'attachment' });
     expect(response.statusCode).toBe(400);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 });
 
@@ -280,7 +276,7 @@ describe('POST /api/videos: external links', () => {
   it('refuses a file and a link together', async () => {
     const response = await upload(external('https://youtu.be/dQw4w9WgXcQ'), fixturePart('h264Mov'));
     expect(response.statusCode).toBe(400);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 });
 
@@ -409,7 +405,7 @@ describe('POST /api/videos: text the database cannot store (issue 11)', () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toEqual({ message: NUL_CHARACTER_MESSAGE });
       expect(await videoCount()).toBe(before);
-      expect(leftovers()).toEqual([]);
+      expect(await leftovers()).toEqual([]);
     },
   );
 
@@ -419,6 +415,6 @@ describe('POST /api/videos: text the database cannot store (issue 11)', () => {
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toEqual({ message: NUL_CHARACTER_MESSAGE });
     expect(await videoCount()).toBe(before);
-    expect(leftovers()).toEqual([]);
+    expect(await leftovers()).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Video } from '#common/schemas/videos.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import type { VideoRow } from '#server/features/videos/videos-repository.js';
+import { jobs } from '#server/db/schema.js';
+import { REMOVE_MEDIA } from '#server/media/media-removal.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
+import { storedKeys, storeObject } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -344,14 +345,16 @@ describe('deleting', () => {
   it('removes the video, what refers to it and its media files', async () => {
     const video = await createVideo(t, owner.id);
     await createPurchase(t, buyer.id, video);
-    const folder = path.join(t.config.dataDir, 'media', 'videos', String(video.id));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, 'video.mp4'), 'bytes');
+    await storeObject(t, `videos/${video.id}/video.mp4`, 'bytes');
+    await storeObject(t, `videos/${video.id}/hls/index.m3u8`, '#EXTM3U');
+    // Another video's folder whose name starts the same ('videos/12' and 'videos/120') stays.
+    await storeObject(t, `videos/${video.id}0/video.mp4`, 'not this one');
 
     const response = await del(video.id, owner.cookie);
     expect(response.statusCode).toBe(200);
     expect((await get(`/api/videos/${video.id}`, owner.cookie)).statusCode).toBe(404);
-    expect(existsSync(folder)).toBe(false);
+    expect(await storedKeys(t, `videos/${video.id}/`)).toEqual([]);
+    expect(await storedKeys(t, `videos/${video.id}0/`)).toEqual([`videos/${video.id}0/video.mp4`]);
     const count = async (table: string) => {
       const result = await t.database.db.execute(
         sql.raw(`select count(*)::int as n from ${table} where video_id = ${video.id}`),
@@ -378,5 +381,48 @@ describe('deleting', () => {
   it('lets an admin delete any video', async () => {
     const video = await createVideo(t, owner.id);
     expect((await del(video.id, admin.cookie)).statusCode).toBe(200);
+  });
+
+  it('removes the files later, retried until the store takes it, when it fails after the commit (issue 16)', async () => {
+    const video = await createVideo(t, owner.id);
+    await storeObject(t, `videos/${video.id}/video.mp4`, 'bytes');
+    const removePrefix = vi
+      .spyOn(t.app.storage, 'removePrefix')
+      .mockRejectedValueOnce(new Error('the store is away'))
+      .mockRejectedValueOnce(new Error('still away'));
+    try {
+      // The rows are gone and the answer says so; the files wait for the job runner.
+      expect((await del(video.id, owner.cookie)).statusCode).toBe(200);
+      expect(await storedKeys(t, `videos/${video.id}/`)).toEqual([`videos/${video.id}/video.mp4`]);
+      const job = async () =>
+        (
+          await t.database.db
+            .select()
+            .from(jobs)
+            .where(
+              and(eq(jobs.kind, REMOVE_MEDIA), sql`${jobs.payload}->>'prefix' = ${`videos/${video.id}`}`),
+            )
+        )[0]!;
+      expect((await job()).status).toBe('queued');
+      expect(t.logs()).toContain('could not remove media now');
+      // Not before it is due (the request's own attempt comes first); then it fails again, and is queued again.
+      expect(await t.app.mediaJobs.runUntilIdle()).toBe(0);
+      const makeDue = async () =>
+        t.database.db
+          .update(jobs)
+          .set({ runAt: sql`now() - interval '1 second'` })
+          .where(eq(jobs.id, (await job()).id));
+      await makeDue();
+      expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
+      expect((await job()).status).toBe('queued');
+      expect(await storedKeys(t, `videos/${video.id}/`)).toEqual([`videos/${video.id}/video.mp4`]);
+      await makeDue();
+      expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
+      expect((await job()).status).toBe('done');
+      expect(await storedKeys(t, `videos/${video.id}/`)).toEqual([]);
+      expect(removePrefix).toHaveBeenCalledTimes(3);
+    } finally {
+      removePrefix.mockRestore();
+    }
   });
 });

@@ -14,6 +14,7 @@ import type { PaymentProvider } from '#server/payments/provider.js';
 import type { ConnectionLimits } from '#server/plugins/connection-limits.js';
 import { checkAgainstApiDocument } from './api-contract.js';
 import { withAdminConnection } from './postgres.js';
+import { testBucketEnv } from './stored-media.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -64,6 +65,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
     LOG_LEVEL: 'info',
+    // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server (issue 16).
+    ...(await testBucketEnv()),
     ...options.env,
   });
   const { database, drop } = await freshDatabase();

@@ -22,6 +22,7 @@ import {
   requeueInterrupted,
   type ClaimedJob,
 } from './jobs-repository.js';
+import { REMOVE_MEDIA, REMOVE_MEDIA_RETRY_DELAYS_MS } from './media-removal.js';
 import { processVideo, type StepTimings } from './process-video.js';
 import type { MediaStorage } from './storage.js';
 import type { VideoRecords } from './video-records.js';
@@ -207,6 +208,12 @@ export class MediaJobRunner {
   }
 
   private async execute(job: ClaimedJob, signal: AbortSignal): Promise<StepTimings> {
+    if (job.kind === REMOVE_MEDIA && job.payload.prefix) {
+      // A deleted video's files whose removal after the commit failed (media-removal.ts).
+      const started = performance.now();
+      await this.options.storage.removePrefix(job.payload.prefix);
+      return { remove: Math.round(performance.now() - started) };
+    }
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
       // Not the media's fault and not for the owner's eyes: the server's words, the kind in the log.
       throw new MediaError(MEDIA_FAILURES.server, { cause: new Error(`Unknown job kind: ${job.kind}`) });
@@ -231,7 +238,8 @@ export class MediaJobRunner {
       await this.fail(job, reason, message);
       return;
     }
-    const delay = RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
+    const delays = job.kind === REMOVE_MEDIA ? REMOVE_MEDIA_RETRY_DELAYS_MS : RETRY_DELAYS_MS;
+    const delay = delays[Math.min(job.attempts - 1, delays.length - 1)]!;
     await releaseFailedJob(this.options.db, job.id, this.workerId, message, delay);
     if (job.videoId !== null) {
       await this.options.videos.update(job.videoId, {

@@ -11,6 +11,13 @@ export const PROCESS_VIDEO = 'process_video';
 export interface ProcessVideoPayload {
   /** A local file to take in as the video's original first (an upload that has just finished). */
   source?: string;
+  /** The same, waiting in the bucket under this key (media in S3: issue 16). */
+  sourceKey?: string;
+}
+
+/** A `remove_media` job's: the folder of a deleted video (media-removal.ts). */
+export interface RemoveMediaPayload {
+  prefix: string;
 }
 
 export async function enqueueJob(
@@ -40,7 +47,7 @@ export interface ClaimedJob {
   id: number;
   kind: string;
   videoId: number | null;
-  payload: ProcessVideoPayload;
+  payload: ProcessVideoPayload & Partial<RemoveMediaPayload>;
   attempts: number;
   maxAttempts: number;
   /** From due to claimed: how long the job sat in the queue (the log's figure). */
@@ -75,7 +82,7 @@ export async function claimJob(db: Executor, workerId: string, leaseMs: number):
     id: row.id,
     kind: row.kind,
     videoId: row.video_id,
-    payload: (payload ?? {}) as ProcessVideoPayload,
+    payload: (payload ?? {}) as ClaimedJob['payload'],
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
     // An int4 of milliseconds overflowed for a job due more than ~24.8 days ago; as a double it is exact up

@@ -200,22 +200,30 @@ export async function processVideo(
   });
   ctx.onVideoChanged();
 
-  if (payload.source && existsSync(payload.source)) {
+  if (payload.sourceKey) {
+    // An upload waiting in the bucket (S3): moved by the request already, or by us now.
+    await storage.move(payload.sourceKey, originalKey).catch(() => {});
+  } else if (payload.source && existsSync(payload.source)) {
     // The upload request may be moving the same file right now; either move is as good.
     await storage.putFile(originalKey, payload.source).catch(() => {});
   }
   if (!(await storage.stat(originalKey))) throw new MediaError(MEDIA_FAILURES.missing);
-  const input = await storage.localCopy(originalKey);
-  lap('start');
-
-  const info = await probe(tools, input);
-  if (!info.video) throw new MediaError(MEDIA_FAILURES.noVideo);
-  lap('probe');
 
   const work = ctx.workDir;
+  let duration: number;
   await rm(work, { recursive: true, force: true });
   await mkdir(path.join(work, 'hls'), { recursive: true });
   try {
+    // On disk, the original itself; from a bucket, a download into the scratch folder, gone with it below
+    // (ffmpeg reads files: issue 16).
+    const input = await storage.localCopy(originalKey, work);
+    lap('start');
+
+    const info = await probe(tools, input);
+    if (!info.video) throw new MediaError(MEDIA_FAILURES.noVideo);
+    duration = info.duration;
+    lap('probe');
+
     const progress = new ProgressWriter(videos, videoId);
     const thumb = path.join(work, 'thumb.jpg');
     const mp4 = path.join(work, 'video.mp4');
@@ -262,7 +270,7 @@ export async function processVideo(
   };
   const updated = await videos.update(videoId, {
     originalFileKey: originalKey,
-    duration: info.duration,
+    duration,
     videoUrl: await versioned(keys.mp4),
     hlsUrl: mediaUrl(keys.hlsPlaylist),
     thumbnailUrl: await versioned(keys.thumbnail),

@@ -1,22 +1,11 @@
 // Answers with a stored media file: ranges, validators and types (issue 4 'Server', docs/decisions/007). Who
 // may have which file is the caller's rule: the videos feature's media routes decide, this only sends.
-import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { attachmentDisposition } from '#common/download-name.js';
+import { CONTENT_TYPES, contentTypeOf } from './content-types.js';
 import { parseRange } from './http-range.js';
 import { mediaVersion, type MediaStorage, type StoredObject } from './storage.js';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.m3u8': 'application/vnd.apple.mpegurl',
-  '.ts': 'video/mp2t',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webm': 'video/webm',
-};
 
 /** A media file's bytes, for the API document: its type follows its extension (CONTENT_TYPES). */
 export const MEDIA_FILE_CONTENT = {
@@ -72,6 +61,30 @@ export interface MediaFileAnswer {
   downloadName: string | null;
 }
 
+/** Whether the URL names this very version of the file (versionedMediaUrl): then it never changes. */
+function isCurrentVersion(request: FastifyRequest<{ Querystring: { v?: unknown } }>, object: StoredObject) {
+  return request.query.v === mediaVersion(object);
+}
+
+/**
+ * A public file a CDN serves (S3_PUBLIC_URL, docs/decisions/022): 302 to its URL there, with the same cache
+ * policy as the file itself, so a browser asks the app once per version. The HLS segments, named relative to
+ * the playlist, then come from the CDN straight away.
+ */
+export function redirectToPublicUrl(
+  request: FastifyRequest<{ Querystring: { v?: unknown } }>,
+  reply: FastifyReply,
+  url: string,
+  object: StoredObject,
+) {
+  const current = isCurrentVersion(request, object);
+  return reply
+    .code(302)
+    .header('location', current ? `${url}?v=${mediaVersion(object)}` : url)
+    .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+    .send();
+}
+
 /** GET or HEAD of one stored file: 200, 206 for a range, 304 when the browser's copy is current, 416. */
 export async function sendMediaFile(
   request: FastifyRequest<{ Querystring: { v?: unknown } }>,
@@ -83,7 +96,7 @@ export async function sendMediaFile(
   const etag = etagOf(object);
   // A URL naming this very version (versionedMediaUrl) never answers anything else: kept for a year
   // (issue 12). Without it, or naming an older version, the browser asks again after 5 minutes.
-  const current = request.query.v === mediaVersion(object);
+  const current = isCurrentVersion(request, object);
   reply
     .header('accept-ranges', 'bytes')
     .header('etag', etag)
@@ -97,7 +110,7 @@ export async function sendMediaFile(
           ? 'public, max-age=31536000, immutable'
           : 'public, max-age=300',
     )
-    .type(CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream');
+    .type(contentTypeOf(key));
   // The original is a download ("direct download after purchase"), saved under the video's title.
   if (downloadName !== null) reply.header('content-disposition', attachmentDisposition(downloadName));
 
@@ -118,5 +131,5 @@ export async function sendMediaFile(
     reply.code(206).header('content-range', `bytes ${start}-${end}/${object.size}`);
   reply.header('content-length', String(end - start + 1));
   if (request.method === 'HEAD' || object.size === 0) return reply.send();
-  return reply.send(storage.read(key, { start, end }));
+  return reply.send(await storage.read(key, { start, end }));
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { centsToDollars, dollarsToCents } from '#common/money.js';
 import {
@@ -13,6 +14,7 @@ import {
   type PayoutDecision,
 } from '#common/schemas/earnings.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
@@ -48,8 +50,9 @@ export async function adminDeleteVideo(
   storage: MediaStorage,
   adminId: number,
   videoId: number,
+  log?: FastifyBaseLogger,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  const removal = await db.transaction(async (tx) => {
     const video = await findVideoRow(tx, videoId);
     if (!video) throw notFound('Video not found');
     // issue 14: moderation takes a pick off the record's results (the record says it was removed).
@@ -62,8 +65,10 @@ export async function adminDeleteVideo(
       targetId: videoId,
       before: { title: video.title, userId: video.userId, priceCents: video.priceCents },
     });
+    // issue 16: the files go after the commit, retried by the job runner until the store takes it.
+    return queueMediaRemoval(tx, [videoMediaPrefix(videoId)]);
   });
-  await storage.removePrefix(videoMediaPrefix(videoId));
+  await removeQueuedMedia(db, storage, removal, log);
 }
 
 /**
@@ -75,8 +80,9 @@ export async function adminDeleteUser(
   storage: MediaStorage,
   adminId: number,
   userId: number,
+  log?: FastifyBaseLogger,
 ): Promise<void> {
-  const videoIds = await db.transaction(async (tx) => {
+  const removal = await db.transaction(async (tx) => {
     const user = await findUserById(tx, userId);
     if (!user) throw notFound('User not found');
     if (user.isAdmin) throw forbidden('Admin accounts cannot be deleted.');
@@ -91,9 +97,9 @@ export async function adminDeleteUser(
       targetId: userId,
       before: { username: user.username, email: user.email, videos: ids.length },
     });
-    return ids;
+    return queueMediaRemoval(tx, ids.map(videoMediaPrefix));
   });
-  for (const id of videoIds) await storage.removePrefix(videoMediaPrefix(id));
+  await removeQueuedMedia(db, storage, removal, log);
 }
 
 export async function adminSetManualEarnings(

@@ -81,7 +81,7 @@ export async function adminRoutes(
       },
     },
     async (request) => {
-      await adminDeleteVideo(db, storage, currentUser(request).id, request.params.id);
+      await adminDeleteVideo(db, storage, currentUser(request).id, request.params.id, request.log);
       catalog.clear();
       return { message: 'Video deleted' };
     },
@@ -98,7 +98,7 @@ export async function adminRoutes(
       },
     },
     async (request) => {
-      await adminDeleteUser(db, storage, currentUser(request).id, request.params.id);
+      await adminDeleteUser(db, storage, currentUser(request).id, request.params.id, request.log);
       app.sessions.invalidateUser(request.params.id);
       catalog.clear();
       return { message: 'User deleted' };

@@ -1,6 +1,7 @@
 // Uploads: the multipart form, retries and the tus endpoint, with the upload sweep on the app (issue 4).
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import type { S3Settings } from '#server/media/s3-storage.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { uploadRoutes } from './routes.js';
 
@@ -14,8 +15,10 @@ declare module 'fastify' {
 export interface UploadsOptions {
   db: Db;
   storage: MediaStorage;
-  /** DATA_DIR/uploads: files being received (tus and multipart). */
+  /** DATA_DIR/uploads: files being received (tus and multipart), when media is on local disk. */
   uploadsDir: string;
+  /** The bucket, when media lives in one (S3_*): uploads are received into it too. */
+  s3: S3Settings | undefined;
   /** A video was created or changed state (the catalog cache is cleared). */
   onVideoChanged: () => void;
   /** A media job was queued: the runner takes it now rather than at its next poll. */

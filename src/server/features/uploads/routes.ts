@@ -1,9 +1,9 @@
 // POST /api/videos (multipart, spec 7), POST /api/videos/{id}/retry, and the tus endpoint /api/uploads.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { pipeline as pipe, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -23,6 +23,7 @@ import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js'
 import type { Db } from '#server/db/client.js';
 import { badRequest, HttpError } from '#server/lib/http-errors.js';
 import { MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
+import type { S3Settings } from '#server/media/s3-storage.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
@@ -31,9 +32,12 @@ import { registerTus } from './tus.js';
 import {
   createExternalVideo,
   createUploadedVideo,
+  discardSource,
+  INCOMING_PREFIX,
   parseMetadata,
   retryVideo,
   type UploadEffects,
+  type UploadSource,
 } from './uploads-service.js';
 
 export interface UploadRoutesOptions {
@@ -41,6 +45,8 @@ export interface UploadRoutesOptions {
   storage: MediaStorage;
   /** DATA_DIR/uploads: files being received (tus and multipart), on the media's file system. */
   uploadsDir: string;
+  /** The bucket, when media lives in one: uploads are received into it too (docs/decisions/022). */
+  s3: S3Settings | undefined;
   onVideoChanged: () => void;
   onJobQueued: () => void;
   /** The upload sweep, filled in by the tus endpoint (plugin.ts exposes it as app.sweepUploads). */
@@ -50,13 +56,13 @@ export interface UploadRoutesOptions {
 const tooLarge = () => new HttpError(413, UPLOAD_TOO_LARGE_MESSAGE);
 
 interface ReceivedFile {
-  path: string;
+  source: UploadSource;
   name: string;
   head: Buffer;
 }
 
 export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOptions) {
-  const { db } = options;
+  const { db, storage } = options;
   const effects: UploadEffects = options;
   // Every upload route, tus's included, is for the signed-in user (401 otherwise): one hook for them all.
   app.addHook('preHandler', requireUser);
@@ -75,13 +81,18 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
     },
   });
 
-  /** Streams the file part to disk (never into memory), keeping its first bytes for the MOV check. */
+  /**
+   * Streams the file part to disk, or into the bucket when media lives in one (never into memory, nor on
+   * this instance's disk: issue 16), keeping its first bytes for the MOV check.
+   */
   async function receiveFile(part: {
     file: NodeJS.ReadableStream & { truncated?: boolean };
     filename: string;
   }) {
+    const name = `${randomBytes(16).toString('hex')}.part`;
     const file: ReceivedFile = {
-      path: path.join(incomingDir, `${randomBytes(16).toString('hex')}.part`),
+      source:
+        storage.kind === 's3' ? { key: `${INCOMING_PREFIX}${name}` } : { file: path.join(incomingDir, name) },
       name: part.filename || 'video.mov',
       head: Buffer.alloc(0),
     };
@@ -94,13 +105,19 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
       },
     });
     try {
-      await pipeline(part.file, sniff, createWriteStream(file.path, { highWaterMark: 1024 * 1024 }));
+      if ('key' in file.source)
+        await storage.putStream(
+          file.source.key,
+          pipe(part.file, sniff, () => {}),
+        );
+      else
+        await pipeline(part.file, sniff, createWriteStream(file.source.file, { highWaterMark: 1024 * 1024 }));
     } catch (error) {
-      await rm(file.path, { force: true });
+      await discardSource(storage, file.source);
       throw error;
     }
     if (part.file.truncated) {
-      await rm(file.path, { force: true });
+      await discardSource(storage, file.source);
       throw tooLarge();
     }
     return file;
@@ -122,7 +139,7 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
         }
       }
     } catch (error) {
-      if (file) await rm(file.path, { force: true });
+      if (file) await discardSource(storage, file.source);
       const code = (error as { code?: string }).code;
       if (error instanceof HttpError) throw error;
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
@@ -158,14 +175,14 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
         if (meta.isExternalVideo && file) throw badRequest(FILE_AND_URL_MESSAGE);
         if (!meta.isExternalVideo && !file) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
       } catch (error) {
-        if (file) await rm(file.path, { force: true });
+        if (file) await discardSource(storage, file.source);
         throw error;
       }
       const video = file
         ? await createUploadedVideo(effects, {
             user,
             meta,
-            source: file.path,
+            source: file.source,
             head: file.head,
             fileName: file.name,
           })

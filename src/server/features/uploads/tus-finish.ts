@@ -1,6 +1,4 @@
 // A finished tus upload becomes a video once (docs/decisions/007 'A finished upload becomes a video once').
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { conflict, HttpError, notFound } from '#server/lib/http-errors.js';
@@ -50,14 +48,14 @@ export function uploadFinisher(options: {
     if (!upload || upload.metadata?.userId !== String(user.id)) throw notFound('Upload not found.');
     if (upload.size === undefined || upload.offset !== upload.size)
       throw conflict('The upload is not finished yet.');
-    const source = path.join(store.directory, uploadId);
+    const source = store.sourceOf(uploadId);
     try {
       const meta = parseMetadata(upload.metadata ?? {});
       const video = await createUploadedVideo(effects, {
         user,
         meta,
         source,
-        head: await readHead(source),
+        head: await readHead(effects.storage, source),
         fileName: upload.metadata?.filename ?? 'video.mov',
         uploadId,
         // A server failure keeps the bytes: GET …/video (or the client's retry) finishes it later.
@@ -67,7 +65,7 @@ export function uploadFinisher(options: {
     } catch (error) {
       // Refused (not a MOV, bad metadata): nothing of it is kept, and it no longer counts as open.
       if (error instanceof HttpError && error.statusCode < 500) {
-        await store.datastore.remove(uploadId).catch(() => {});
+        await store.discard(uploadId).catch(() => {});
         await releaseUpload(db, uploadId).catch((err: unknown) =>
           log.error({ err, uploadId }, 'could not release a refused upload'),
         );
@@ -75,8 +73,7 @@ export function uploadFinisher(options: {
       throw error;
     } finally {
       // The bytes now belong to the video (or are gone): the upload's record goes too.
-      if (!(await stat(source).catch(() => null)))
-        await store.datastore.configstore.delete(uploadId).catch(() => {});
+      if (!(await store.hasBytes(uploadId).catch(() => true))) await store.forget(uploadId).catch(() => {});
     }
   }
 

@@ -1,9 +1,6 @@
 // The tus requests answered here rather than by @tus/server (docs/decisions/007): the ownership check before
 // PATCH, HEAD and DELETE, then PATCH (the hot path of a 15 GB upload) and DELETE (termination).
-import { createWriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import path from 'node:path';
+import { pipeline, Transform } from 'node:stream';
 import type { Upload } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadResult } from '#common/schemas/uploads.js';
@@ -39,7 +36,6 @@ export function tusHandlers(options: {
   finish: FinishUpload;
 }) {
   const { db, storage, store, finish } = options;
-  const { datastore, directory } = store;
 
   /** What checkUpload read, for the PATCH handler: one read of the upload's record and size per chunk. */
   const checked = new WeakMap<FastifyRequest, Upload>();
@@ -121,12 +117,9 @@ export function tusHandlers(options: {
           callback(received > room ? Object.assign(new Error('too long'), { statusCode: 413 }) : null, chunk);
         },
       });
-      const file = path.join(directory, id);
-      await pipeline(
-        request.raw,
-        count,
-        createWriteStream(file, { flags: 'r+', start: offset, highWaterMark: 1024 * 1024 }),
-      );
+      // pipeline, not pipe: a dropped connection must fail the write rather than leave it waiting.
+      const body = pipeline(request.raw, count, () => {});
+      await store.append(body, id, offset);
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 413) {
         return reply
@@ -173,7 +166,7 @@ export function tusHandlers(options: {
       throw badRequest('A finished upload cannot be cancelled.');
     if (writing.has(id))
       return reply.code(423).headers(TUS_HEADERS).send({ message: 'The upload is busy. Retry shortly.' });
-    await datastore.remove(id).catch(() => datastore.configstore.delete(id));
+    await store.discard(id);
     await releaseUpload(db, id);
     return reply.code(204).headers(TUS_HEADERS).send();
   }

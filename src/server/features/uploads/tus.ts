@@ -7,6 +7,7 @@ import { UploadResultSchema, type UploadResult } from '#common/schemas/uploads.j
 import type { Db } from '#server/db/client.js';
 import { notFound } from '#server/lib/http-errors.js';
 import { errorResponses } from '#server/plugins/api-contract.js';
+import type { S3Settings } from '#server/media/s3-storage.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { currentUser } from '../auth/index.js';
 import type { UploadEffects } from './uploads-service.js';
@@ -22,6 +23,8 @@ export interface TusOptions {
   db: Db;
   storage: MediaStorage;
   uploadsDir: string;
+  /** The bucket, when media lives in one: tus keeps its uploads there too. */
+  s3: S3Settings | undefined;
   effects: UploadEffects;
   /** Filled in here: runs the upload sweep now (after the one under way, if any); tests await it. */
   sweep: { run: () => Promise<void> };
@@ -29,7 +32,7 @@ export interface TusOptions {
 
 export async function registerTus(app: FastifyInstance, options: TusOptions): Promise<void> {
   const { db, storage, effects } = options;
-  const store = await openTusStore(options.uploadsDir);
+  const store = await openTusStore(options);
   const finish = uploadFinisher({ db, effects, store, log: app.log });
   const { tus, handOver } = createTusServer({ db, store, finish, log: app.log });
   const { checkUpload, patch, terminate } = tusHandlers({ db, storage, store, finish });
@@ -77,5 +80,5 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     );
   });
 
-  scheduleUploadSweeps(app, { db, tus, uploadsDir: options.uploadsDir, sweep: options.sweep });
+  scheduleUploadSweeps(app, { db, tus, storage, uploadsDir: options.uploadsDir, sweep: options.sweep });
 }

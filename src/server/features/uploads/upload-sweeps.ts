@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Server } from '@tus/server';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import type { MediaStorage } from '#server/media/storage.js';
 import { deleteExpiredUploads } from './uploads-repository.js';
+import { INCOMING_PREFIX } from './uploads-service.js';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** Multipart leftovers (files or folders) under uploads/incoming older than this belong to dead requests. */
@@ -15,12 +17,31 @@ export function scheduleUploadSweeps(
   options: {
     db: Db;
     tus: Server;
+    storage: MediaStorage;
     uploadsDir: string;
     /** Filled in here: runs the upload sweep now (after the one under way, if any); tests await it. */
     sweep: { run: () => Promise<void> };
   },
 ): void {
-  const { db, tus } = options;
+  const { db, tus, storage } = options;
+
+  /** Multipart files a dead request left in the bucket (media in S3). */
+  const sweepIncomingObjects = async (cutoff: number) => {
+    let leftovers: { key: string; modified: Date }[] = [];
+    try {
+      leftovers = await storage.list(INCOMING_PREFIX);
+    } catch (err) {
+      app.log.warn({ err }, 'could not list the incoming uploads in the bucket');
+    }
+    for (const object of leftovers) {
+      if (object.modified.getTime() >= cutoff) continue;
+      await storage
+        .remove(object.key)
+        .catch((err: unknown) =>
+          app.log.warn({ err, key: object.key }, 'could not remove a stale upload leftover'),
+        );
+    }
+  };
 
   /**
    * Unfinished uploads expire; multipart leftovers of a process that died mid-request go too, files and
@@ -38,8 +59,9 @@ export function scheduleUploadSweeps(
     } catch (err) {
       app.log.warn({ err }, 'could not delete expired upload reservations');
     }
-    const incoming = path.join(options.uploadsDir, 'incoming');
     const cutoff = Date.now() - INCOMING_STALE_MS;
+    if (storage.kind === 's3') await sweepIncomingObjects(cutoff);
+    const incoming = path.join(options.uploadsDir, 'incoming');
     let names: string[] = [];
     try {
       names = await readdir(incoming);

@@ -50,9 +50,26 @@ export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
   return parsed.data;
 }
 
-/** The first bytes of a file on disk (the MOV check of a finished tus upload). */
-export async function readHead(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
+/**
+ * Where a received upload waits to become an original: a local file (DATA_DIR/uploads), or an object in the
+ * bucket when media lives in S3 (issue 16: the web instance keeps no whole file on its disk).
+ */
+export type UploadSource = { file: string } | { key: string };
+
+/** Multipart files received into the bucket wait under this prefix until they are moved to their video. */
+export const INCOMING_PREFIX = 'incoming/';
+
+/** The first bytes of a received upload (the MOV check of a finished tus upload). */
+export async function readHead(storage: MediaStorage, source: UploadSource): Promise<Buffer> {
+  if ('key' in source) {
+    const object = await storage.stat(source.key);
+    if (!object || object.size === 0) return Buffer.alloc(0);
+    const end = Math.min(object.size, MOV_SIGNATURE_BYTES) - 1;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.read(source.key, { start: 0, end })) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+  const handle = await open(source.file, 'r');
   try {
     const buffer = Buffer.alloc(MOV_SIGNATURE_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
@@ -60,6 +77,12 @@ export async function readHead(file: string): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/** A received upload that will not become a video: its bytes go. */
+export async function discardSource(storage: MediaStorage, source: UploadSource): Promise<void> {
+  if ('key' in source) await storage.remove(source.key);
+  else await rm(source.file, { force: true });
 }
 
 function detailsOf(meta: UploadMetadata, user: UserRow) {
@@ -107,9 +130,9 @@ export async function createExternalVideo(
 }
 
 /**
- * A finished upload on local disk: checked by its bytes, then a video row and its processing job in one
- * transaction, then the file taken into media storage. Should the process die between the two, the job
- * carries the file's path and takes it in itself. A file that is not a MOV is deleted; when the server
+ * A finished upload (on local disk, or in the bucket): checked by its bytes, then a video row and its
+ * processing job in one transaction, then the file taken into media storage. Should the process die between
+ * the two, the job carries the file's path (or key) and takes it in itself. A file that is not a MOV is deleted; when the server
  * fails (5xx) the source is deleted too unless `keepSourceOnError`: a tus upload keeps its bytes, so that
  * asking for its video again finishes it (issue 11: a finished upload is never lost to a server failure).
  */
@@ -118,7 +141,7 @@ export async function createUploadedVideo(
   input: {
     user: UserRow;
     meta: UploadMetadata;
-    source: string;
+    source: UploadSource;
     head: Uint8Array;
     fileName: string;
     uploadId?: string;
@@ -127,7 +150,7 @@ export async function createUploadedVideo(
 ): Promise<VideoRow> {
   const { db, storage } = effects;
   if (!isQuickTime(input.head)) {
-    await rm(input.source, { force: true });
+    await discardSource(storage, input.source);
     throw unsupportedFormat();
   }
   let video: VideoRow;
@@ -144,13 +167,14 @@ export async function createUploadedVideo(
       await postPick(tx, row, input.user, pickContentOf(input.meta));
       const originalFileKey = videoMediaKeys(row.id).original;
       await updateVideo(tx, row.id, { originalFileKey });
-      await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload: { source: input.source } });
+      const payload = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
+      await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload });
       // The tus upload is a video now: it no longer counts against its owner's open uploads.
       if (input.uploadId) await releaseUpload(tx, input.uploadId);
       return { ...row, originalFileKey };
     });
   } catch (error) {
-    if (!input.keepSourceOnError) await rm(input.source, { force: true });
+    if (!input.keepSourceOnError) await discardSource(storage, input.source);
     throw error;
   }
   await takeInOriginal(storage, video.originalFileKey!, input.source);
@@ -160,9 +184,14 @@ export async function createUploadedVideo(
 }
 
 /** Moves the upload into storage; the job may have done so already (it races the request for it). */
-export async function takeInOriginal(storage: MediaStorage, key: string, source: string): Promise<void> {
+export async function takeInOriginal(
+  storage: MediaStorage,
+  key: string,
+  source: UploadSource,
+): Promise<void> {
   try {
-    await storage.putFile(key, source);
+    if ('key' in source) await storage.move(source.key, key);
+    else await storage.putFile(key, source.file);
   } catch (error) {
     if (!(await storage.stat(key))) throw error;
   }

@@ -6,7 +6,12 @@ import { downloadFileName } from '#common/download-name.js';
 import { NoBodySchema } from '#common/schemas/api.js';
 import type { Db } from '#server/db/client.js';
 import { forbidden, notFound, unauthorized } from '#server/lib/http-errors.js';
-import { findMediaFile, MEDIA_FILE_CONTENT, sendMediaFile } from '#server/media/serve-file.js';
+import {
+  findMediaFile,
+  MEDIA_FILE_CONTENT,
+  redirectToPublicUrl,
+  sendMediaFile,
+} from '#server/media/serve-file.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { findVideoRow, hasPurchased } from './videos-repository.js';
@@ -40,10 +45,13 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     schema: {
       summary: 'A media file',
       description:
-        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download.",
+        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. With a CDN configured (S3_PUBLIC_URL), public files answer 302 to their URL there. An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download, always from here.",
       response: {
         200: { description: 'The file.', ...MEDIA_FILE_CONTENT },
         206: { description: 'The byte range asked for (Range).', ...MEDIA_FILE_CONTENT },
+        302: NoBodySchema.describe(
+          'A public file served by the CDN (S3_PUBLIC_URL): Location is its URL there.',
+        ),
         304: NoBodySchema,
         ...errorResponses(401, 403, 404, 416),
       },
@@ -53,6 +61,9 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
       const object = await findMediaFile(storage, key);
       if (!object) throw notFound('Media file not found.');
       const downloadName = await authorise(request, key);
+      // Originals never leave through the CDN: every request for one is checked here (docs/decisions/022).
+      const publicUrl = downloadName === null ? storage.publicUrl(key) : null;
+      if (publicUrl) return redirectToPublicUrl(request, reply, publicUrl, object);
       return sendMediaFile(request, reply, storage, { key, object, downloadName });
     },
   });

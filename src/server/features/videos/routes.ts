@@ -237,7 +237,7 @@ export async function videoRoutes(
         },
       },
       async (request) => {
-        await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!);
+        await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!, request.log);
         catalog.clear();
         return { message: 'Video deleted' };
       },

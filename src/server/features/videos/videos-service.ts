@@ -1,8 +1,10 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '#server/db/client.js';
 import { dollarsToCents, centsToDollars } from '#common/money.js';
 import { isoSeconds } from '#common/pick-seal.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
 import { forbidden, notFound } from '#server/lib/http-errors.js';
+import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { removePick, revisePick } from '../picks/index.js';
@@ -147,10 +149,17 @@ export async function editVideo(
 
 /**
  * Deletes the video and what refers to it (views, shares, purchases cascade; sales keep their amount
- * but lose the link) in one transaction, then its media files once the rows are gone for good.
+ * but lose the link) in one transaction, then its media files once the rows are gone for good (durably:
+ * media/media-removal.ts).
  */
-export async function removeVideo(db: Db, storage: MediaStorage, id: number, viewer: Viewer): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function removeVideo(
+  db: Db,
+  storage: MediaStorage,
+  id: number,
+  viewer: Viewer,
+  log?: FastifyBaseLogger,
+): Promise<void> {
+  const removal = await db.transaction(async (tx) => {
     const row = await findVideoRow(tx, id);
     if (!row) throw notFound('Video not found');
     if (row.userId !== viewer.id && !viewer.isAdmin)
@@ -158,6 +167,8 @@ export async function removeVideo(db: Db, storage: MediaStorage, id: number, vie
     // issue 14: a sold or started pick stays on its capper's record; an admin's delete is moderation.
     await removePick(tx, id, { moderation: row.userId !== viewer.id });
     await deleteVideo(tx, id);
+    // issue 16: the files go after the commit, retried by the job runner until the store takes it.
+    return queueMediaRemoval(tx, [videoMediaPrefix(id)]);
   });
-  await storage.removePrefix(videoMediaPrefix(id));
+  await removeQueuedMedia(db, storage, removal, log);
 }
