@@ -123,6 +123,61 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps media on local disk unless S3_BUCKET is set, and reads the S3 settings (issue 16)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).s3).toBeUndefined();
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        S3_BUCKET: 'pickreel-media',
+        S3_ENDPOINT: 'https://s3.example.com',
+        S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PUBLIC_URL: 'https://media.example.com/',
+      }).s3,
+    ).toEqual({
+      bucket: 'pickreel-media',
+      endpoint: 'https://s3.example.com',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      publicUrl: 'https://media.example.com',
+    });
+    // AWS itself, credentials from the SDK's own chain (an instance role).
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), S3_BUCKET: 'media.pickreel', S3_REGION: 'eu-west-1' }).s3,
+    ).toEqual({
+      bucket: 'media.pickreel',
+      endpoint: undefined,
+      region: 'eu-west-1',
+      credentials: undefined,
+      forcePathStyle: false,
+      publicUrl: undefined,
+    });
+  });
+
+  it('names each bad S3 setting', () => {
+    expect(problems({ S3_BUCKET: 'My_Bucket' })).toEqual([
+      'S3_BUCKET: must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+    ]);
+    expect(problems({ S3_BUCKET: 'media', S3_ENDPOINT: 's3.example.com' })).toEqual([
+      'S3_ENDPOINT: must be an http:// or https:// URL, e.g. https://s3.example.com',
+    ]);
+    expect(problems({ S3_BUCKET: 'media', S3_PUBLIC_URL: 'http://cdn.example.com' })).toEqual([
+      'S3_PUBLIC_URL: must be an https:// URL, e.g. https://media.example.com',
+    ]);
+    expect(problems({ S3_BUCKET: 'media', S3_FORCE_PATH_STYLE: 'yes' })).toEqual([
+      'S3_FORCE_PATH_STYLE: must be true or false',
+    ]);
+    expect(problems({ S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toEqual([
+      'S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    ]);
+    // Settings of a bucket without the bucket: a forgotten S3_BUCKET would silently keep media on disk.
+    expect(
+      problems({ S3_ENDPOINT: 'https://s3.example.com', S3_PUBLIC_URL: 'https://cdn.example.com' }),
+    ).toEqual(['S3_ENDPOINT: is set but S3_BUCKET is not', 'S3_PUBLIC_URL: is set but S3_BUCKET is not']);
+  });
+
   it('lets any NODE_ENV through: it is not a setting of the server', () => {
     for (const value of ['production', 'development', 'test', 'staging', '']) {
       expect(problems({ NODE_ENV: value }), value).toEqual([]);
