@@ -12,7 +12,7 @@ import { mediaVersion } from '#server/media/storage.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { inBucket, incomingLeftovers, storedBytes, storedKeys } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+import { postVideo, tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
 
 const CDN = 'https://cdn.pickreel.test';
 
@@ -60,6 +60,33 @@ describe('where the files are', () => {
     expect(existsSync(path.join(t.config.dataDir, 'media', 'videos', String(video.id)))).toBe(!inBucket());
     expect(await incomingLeftovers(t)).toEqual([]);
     expect(readdirSync(path.join(t.config.dataDir, 'work'))).toEqual([]);
+  });
+});
+
+describe('what /media/ serves', () => {
+  it("serves a video's files only: never an upload waiting beside them in the bucket", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '1000',
+        'upload-metadata': tusMetadata({ ...VALID_FIELDS, filename: 'pick.mov' }),
+        cookie: owner.cookie,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const uploadId = (created.headers.location as string).split('/').pop()!;
+    // Its record holds the pick's selections: in a bucket it is an object at the root, <id>.info.
+    if (inBucket()) expect(await t.app.storage.stat(`${uploadId}.info`)).not.toBeNull();
+    for (const key of [`${uploadId}.info`, uploadId, 'incoming/x.part', 'session-secret']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/media/${key}`,
+        headers: { cookie: owner.cookie },
+      });
+      expect(response.statusCode, key).toBe(404);
+    }
   });
 });
 

@@ -19,6 +19,12 @@ import { findVideoRow, hasPurchased } from './videos-repository.js';
 /** The uploaded original: only its owner, its buyers and admins (issue 4; checkout's "direct download"). */
 const ORIGINAL_KEY = /^videos\/(\d+)\/original\.[a-z0-9]+$/i;
 
+/**
+ * Only a video's files are media: in a bucket, uploads wait beside them (tus's <id> and <id>.info, the form's
+ * incoming/), and those are nobody's to download here (issue 16).
+ */
+const VIDEO_FILE_KEY = /^videos\/\d+\//;
+
 type MediaRequest = FastifyRequest<{ Params: { '*': string }; Querystring: { v?: unknown } }>;
 
 export async function mediaRoutes(app: FastifyInstance, options: { db: Db; storage: MediaStorage }) {
@@ -58,7 +64,7 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     },
     handler: async (request: MediaRequest, reply) => {
       const key = request.params['*'];
-      const object = await findMediaFile(storage, key);
+      const object = VIDEO_FILE_KEY.test(key) ? await findMediaFile(storage, key) : null;
       if (!object) throw notFound('Media file not found.');
       const downloadName = await authorise(request, key);
       // Originals never leave through the CDN: every request for one is checked here (docs/decisions/022).
