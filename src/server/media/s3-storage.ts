@@ -253,9 +253,12 @@ export async function openS3MediaStorage(settings: S3Settings): Promise<S3MediaS
   try {
     await storage.checkBucket();
   } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     const reason = isNotFound(error)
-      ? 'no such bucket'
-      : ((error as { name?: string }).name ?? 'unreachable');
+      ? 'there is no such bucket'
+      : status === 403 || status === 401
+        ? 'access denied (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)'
+        : ((error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error)));
     throw new Error(
       `S3_BUCKET: the bucket "${settings.bucket}" could not be reached at ${settings.endpoint ?? `AWS (${settings.region})`}: ${reason}`,
       { cause: error },
