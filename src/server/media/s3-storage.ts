@@ -1,7 +1,7 @@
 // Media in an S3-compatible bucket (issue 16, docs/decisions/022): the same keys as on local disk, one bucket.
 // Loaded only when S3_BUCKET is set, so the embedded default never loads the AWS SDK.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +16,7 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   UploadPartCopyCommand,
   type S3ClientConfig,
@@ -58,6 +59,8 @@ const MIB = 1024 * 1024;
  */
 const PART_SIZE = 8 * MIB;
 const PARTS_IN_FLIGHT = 2;
+/** S3's limit for one PutObject. */
+const SINGLE_PUT_MAX = 5 * 1024 * MIB;
 
 export interface CopyLimits {
   /** S3's CopyObject takes objects up to 5 GiB; larger ones are copied part by part. */
@@ -123,7 +126,22 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   async putFile(key: string, localFile: string): Promise<void> {
-    await this.putStream(key, createReadStream(localFile, { highWaterMark: MIB }));
+    const { size } = await stat(localFile);
+    if (size <= SINGLE_PUT_MAX) {
+      // A file of known length goes up in one PutObject, streamed from disk: no part held in memory, one
+      // request (an HLS segment, a thumbnail, an MP4 up to 5 GiB).
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.checked(key),
+          Body: createReadStream(localFile, { highWaterMark: MIB }),
+          ContentLength: size,
+          ContentType: contentTypeOf(key),
+        }),
+      );
+    } else {
+      await this.putStream(key, createReadStream(localFile, { highWaterMark: MIB }));
+    }
     await unlink(localFile);
   }
 
