@@ -106,6 +106,11 @@ describe.runIf(inBucket())('a CDN in front of the bucket (S3_PUBLIC_URL)', () =>
     expect(playlist.headers.location).toBe(`${CDN}/videos/${video.id}/hls/index.m3u8`);
     expect(playlist.headers['cache-control']).toBe('public, max-age=300');
     expect((await get(`/media/videos/${video.id}/nope.jpg`)).statusCode).toBe(404);
+    // HEAD (the player's check that the file exists, a fetch bound to connect-src 'self') is answered here.
+    const head = await t.app.inject({ method: 'HEAD', url: video.videoUrl! });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('video/mp4');
+    expect(head.headers.location).toBeUndefined();
   });
 
   it('never sends an original there: it streams from the app to its owner only, ranges included', async () => {

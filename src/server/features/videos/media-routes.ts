@@ -51,7 +51,7 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
     schema: {
       summary: 'A media file',
       description:
-        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. With a CDN configured (S3_PUBLIC_URL), public files answer 302 to their URL there. An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download, always from here.",
+        "Thumbnails, MP4s, HLS playlists and segments: public, with ranges (206, 416) and validators (ETag, Last-Modified: 304); ?v= naming the file's current version makes it cacheable for a year. With a CDN configured (S3_PUBLIC_URL), a GET of a public file answers 302 to its URL there (HEAD is answered here). An original (videos/{id}/original.*) only for its capper, its buyers and admins, as a download, always from here.",
       response: {
         200: { description: 'The file.', ...MEDIA_FILE_CONTENT },
         206: { description: 'The byte range asked for (Range).', ...MEDIA_FILE_CONTENT },
@@ -68,7 +68,9 @@ export async function mediaRoutes(app: FastifyInstance, options: { db: Db; stora
       if (!object) throw notFound('Media file not found.');
       const downloadName = await authorise(request, key);
       // Originals never leave through the CDN: every request for one is checked here (docs/decisions/022).
-      const publicUrl = downloadName === null ? storage.publicUrl(key) : null;
+      // HEAD is answered here too: the player's existence check is a fetch, which the page's CSP
+      // (connect-src 'self') would refuse to follow to the CDN.
+      const publicUrl = downloadName === null && request.method === 'GET' ? storage.publicUrl(key) : null;
       if (publicUrl) return redirectToPublicUrl(request, reply, publicUrl, object);
       return sendMediaFile(request, reply, storage, { key, object, downloadName });
     },
