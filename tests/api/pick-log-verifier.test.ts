@@ -127,6 +127,7 @@ beforeAll(async () => {
   await settle(losingPick, 0, 2);
   await settle(push, 2, 2);
   await settle(rivals, 5, 0);
+  await t.app.pickLog.flush(); // graded by direct calls: no request waited for the entries' numbers
   await signed();
   // The untouched tables (the latest checkpoint signed), to put back after each trick.
   for (const table of ['log_entries', 'log_nodes', 'log_checkpoints'])
@@ -246,7 +247,7 @@ describe('npm run verify against the real server', () => {
     expect(await failureKind(verify({}, home))).toBe('consistency');
     // Nor does the rewrite hide once the log grows: the server signs the next size over the forged tree.
     await postPick(capper.cookie);
-    await signed();
+    await signed(); // the post waited for its entry's number; the writer signs that size next
     expect(await failureKind(verify({}, home))).toBe('consistency');
   });
 });

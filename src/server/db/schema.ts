@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   customType,
   smallint,
   boolean,
@@ -567,6 +568,20 @@ export const recordBandsClock = pgTable(
 // transaction: appends queue on that row lock, and a rolled-back action takes its number back (no gaps).
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Entries written by their actions' transactions, not numbered yet: the sequencer numbers them in order,
+ * in batches, moments later (issue 15 bench: numbering inside every action's transaction made all posts
+ * queue on one row lock through their commits). An action and its entry still commit together.
+ */
+export const logPending = pgTable('log_pending', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  type: text('type').notNull(),
+  videoId: integer('video_id').notNull(),
+  capper: text('capper').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+  bytes: bytea('bytes').notNull(),
+});
 
 /** One row: how many entries the log holds. */
 export const logState = pgTable(

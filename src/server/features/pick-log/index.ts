@@ -6,11 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { loadLogKey } from './log-key.js';
 import { CheckpointCache, onLogAppend } from './log-service.js';
-import { CheckpointSigner } from './log-signer.js';
+import { LogWriter } from './log-writer.js';
 import { pickLogRoutes } from './routes.js';
 
 export { appendToLog, logRefsOf, type LogAppend } from './log-service.js';
 export { LogKeyError } from './log-key.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public pick log: `flush` numbers every entry committed so far (tests, tools). */
+    pickLog: { flush: () => Promise<void> };
+  }
+}
 
 export interface PickLogSettings {
   dataDir: string;
@@ -29,14 +36,28 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
     acceptNewKey: settings.acceptNewKey,
   });
   const checkpoints = new CheckpointCache(db);
-  const signer = new CheckpointSigner(db, key, checkpoints, (err) =>
-    app.log.warn({ err }, 'pick log: signing a checkpoint failed'),
+  const writer = new LogWriter(db, key, checkpoints, (err) =>
+    app.log.warn({ err }, 'pick log: numbering or signing failed; retrying'),
   );
-  await signer.start();
-  const stopListening = onLogAppend(() => signer.wake());
+  await writer.start();
+  let appended = 0;
+  let flushedUpTo = 0;
+  const stopListening = onLogAppend(() => {
+    appended += 1;
+    writer.wake();
+  });
+  app.decorate('pickLog', { flush: () => writer.flush() });
+  // A change that appended answers once its entries have their numbers, so the pick's page that follows
+  // lists them; concurrent changes share one numbering run (a group commit for the log).
+  app.addHook('onSend', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || appended === flushedUpTo) return;
+    const upTo = appended;
+    await writer.flush();
+    flushedUpTo = Math.max(flushedUpTo, upTo);
+  });
   app.addHook('onClose', async () => {
     stopListening();
-    await signer.stop();
+    await writer.stop();
   });
   await app.register(pickLogRoutes, { db, key, checkpoints });
 }

@@ -24,15 +24,80 @@ export function asBytes(value: unknown): Uint8Array {
   throw new Error('not a bytea value');
 }
 
+export interface PendingEntryRow {
+  type: string;
+  videoId: number;
+  capper: string;
+  at: Date;
+  bytes: Uint8Array;
+}
+
+/** Entries of an action, written in its transaction, numbered later by the sequencer. */
+export async function insertPending(db: Executor, rows: readonly PendingEntryRow[]): Promise<void> {
+  if (!rows.length) return;
+  await db.execute(sql`
+    insert into log_pending (type, video_id, capper, at, bytes)
+    select e.type, e.video_id, e.capper, e.at, decode(e.bytes, 'hex')
+    from unnest(
+      ${sql.param(rows.map((r) => r.type))}::text[], ${sql.param(rows.map((r) => r.videoId))}::int[],
+      ${sql.param(rows.map((r) => r.capper))}::text[], ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[],
+      ${sql.param(rows.map((r) => hex(r.bytes)))}::text[]
+    ) with ordinality as e(type, video_id, capper, at, bytes, n)
+    order by e.n`);
+}
+
 /**
- * Takes the next `count` entry numbers: the row lock it takes is held until the caller's transaction ends,
- * so appends are numbered in commit order and a rollback gives its numbers back. Returns the first.
+ * The log's size, its row locked to the end of the transaction: one sequencer at a time (on every
+ * instance), and appends in the order they were numbered.
  */
-export async function reserveIndices(db: Executor, count: number): Promise<number> {
+export async function lockLogSize(db: Executor): Promise<number> {
   const [row] = rowsOf<{ size: string | number }>(
-    await db.execute(sql`update log_state set size = size + ${count} where id = 1 returning size`),
+    await db.execute(sql`select size from log_state where id = 1 for update`),
   );
-  return Number(row!.size) - count;
+  return Number(row!.size);
+}
+
+export async function setLogSize(db: Executor, size: number): Promise<void> {
+  await db.execute(sql`update log_state set size = ${size} where id = 1`);
+}
+
+/** The oldest committed pending entries, in the order they were written. */
+export async function oldestPending(
+  db: Executor,
+  limit: number,
+): Promise<(PendingEntryRow & { id: number })[]> {
+  const rows = rowsOf<{
+    id: string | number;
+    type: string;
+    video_id: number;
+    capper: string;
+    at: Date | string;
+    bytes: unknown;
+  }>(
+    await db.execute(
+      sql`select id, type, video_id, capper, at, bytes from log_pending order by id limit ${limit}`,
+    ),
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    type: row.type,
+    videoId: row.video_id,
+    capper: row.capper,
+    at: new Date(row.at),
+    bytes: asBytes(row.bytes),
+  }));
+}
+
+export async function deletePending(db: Executor, ids: readonly number[]): Promise<void> {
+  await db.execute(sql`delete from log_pending where id = any(${sql.param(ids)}::bigint[])`);
+}
+
+/** Whether any entry waits for its number. */
+export async function hasPending(db: Executor): Promise<boolean> {
+  const [row] = rowsOf<{ waiting: boolean }>(
+    await db.execute(sql`select exists (select 1 from log_pending) as waiting`),
+  );
+  return Boolean(row?.waiting);
 }
 
 /** How many entries the log holds (committed). */

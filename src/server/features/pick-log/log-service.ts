@@ -16,7 +16,7 @@ import {
 import { isoSeconds } from '#common/pick-seal.js';
 import { LOG_ENTRIES_PAGE, type ConsistencyProof, type InclusionProof } from '#common/schemas/pick-log.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
-import type { Executor } from '#server/db/client.js';
+import type { Db, Executor } from '#server/db/client.js';
 import { badRequest } from '#server/lib/http-errors.js';
 import {
   entriesOfVideo,
@@ -24,9 +24,13 @@ import {
   insertNodes,
   latestCheckpoint,
   nodeKey,
+  deletePending,
+  insertPending,
+  lockLogSize,
+  oldestPending,
   readEntryBytes,
   readNodes,
-  reserveIndices,
+  setLogSize,
   type CheckpointRow,
 } from './log-repository.js';
 
@@ -82,33 +86,52 @@ function toEntry(item: LogAppend): LogEntry {
 }
 
 /**
- * Appends entries in order, numbered after every committed one. The first statement takes the log's row
- * lock, held to the end of the caller's transaction: call this as late in the transaction as the action
- * allows, so concurrent actions queue on it for as short a time as possible.
+ * Appends entries, in order, in the caller's transaction: they commit or vanish with the action. The
+ * sequencer (log-writer.ts) numbers committed entries moments later, in the order they were written, so
+ * that concurrent actions never wait on one another for the log.
  */
 export async function appendToLog(db: Executor, items: readonly LogAppend[]): Promise<void> {
   if (!items.length) return;
-  const start = await reserveIndices(db, items.length);
-  const frontierIds = rangeNodes(0, start);
-  const stored = await readNodes(db, frontierIds);
-  const frontier = frontierIds.map((id) => stored.get(nodeKey(id))!);
-  const entries = items.map(toEntry);
-  const bytes = entries.map(entryBytes);
-  const leaves = await Promise.all(bytes.map((b) => leafHash(b, sha256)));
-  const nodes = await appendNodes(start, frontier, leaves, sha256);
-  await insertEntries(
+  await insertPending(
     db,
-    items.map((item, i) => ({
-      idx: start + i,
+    items.map((item) => ({
       type: item.type,
       videoId: item.videoId,
       capper: item.capper,
       at: item.at,
-      bytes: bytes[i]!,
+      // Checked and canonical now: a malformed entry fails its action, never the sequencer.
+      bytes: entryBytes(toEntry(item)),
     })),
   );
-  await insertNodes(db, nodes);
   for (const listener of appendListeners) listener();
+}
+
+/**
+ * Numbers up to `limit` waiting entries after the last one, in one transaction: their tree nodes are
+ * computed from the left frontier and stored, and the log's size moves. Returns how many it numbered.
+ */
+export async function sequencePending(db: Db, limit: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const start = await lockLogSize(tx);
+    const pending = await oldestPending(tx, limit);
+    if (!pending.length) return 0;
+    const frontierIds = rangeNodes(0, start);
+    const stored = await readNodes(tx, frontierIds);
+    const frontier = frontierIds.map((id) => stored.get(nodeKey(id))!);
+    const leaves = await Promise.all(pending.map((entry) => leafHash(entry.bytes, sha256)));
+    const nodes = await appendNodes(start, frontier, leaves, sha256);
+    await insertEntries(
+      tx,
+      pending.map((entry, i) => ({ ...entry, idx: start + i })),
+    );
+    await insertNodes(tx, nodes);
+    await deletePending(
+      tx,
+      pending.map((entry) => entry.id),
+    );
+    await setLogSize(tx, start + pending.length);
+    return pending.length;
+  });
 }
 
 /** The root of the first `size` entries, from the stored perfect subtrees (at most log2(size) rows). */

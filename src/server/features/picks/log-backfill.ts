@@ -37,6 +37,10 @@ export async function backfillPickLog(db: Db): Promise<number> {
       await tx.execute(sql`select size from log_state where id = 1 for update`),
     );
     if (Number(state!.size) > 0) return 0;
+    const [waiting] = rowsOf<{ any: boolean }>(
+      await tx.execute(sql`select exists (select 1 from log_pending) as any`),
+    );
+    if (waiting!.any) return 0;
     const versions = rowsOf<VersionRow>(
       await tx.execute(sql`
         select v.video_id, v.version, v.commitment, v.posted_at, u.username
