@@ -7,6 +7,8 @@
 //            (uploads-service createExternalVideo: the video row, the sealed pick, its version, the leg and
 //            its event, and the log's entry last), without HTTP, multipart parsing or sessions;
 //  - append: a transaction holding only the log's append of one `posted` entry (appendToLog);
+// In both, one more loop numbers what the transactions wrote, as the server's log writer does
+// (sequencePending, batches of up to 5,000): entries/s is how fast the log's size moves.
 //  - lock:   the floor of any append numbered by a row lock held to commit: a transaction that only updates
 //            one row of a table of its own (bench_lock) and commits; it never touches the log.
 import { createHash } from 'node:crypto';
@@ -19,7 +21,7 @@ const dist = process.env.BENCH_DIST_SERVER;
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { loadConfig } = await load('config.js');
 const { openDatabase } = await load('db/client.js');
-const { appendToLog } = await load('features/pick-log/log-service.js');
+const { appendToLog, sequencePending } = await load('features/pick-log/log-service.js');
 const { createExternalVideo, parseMetadata } = await load('features/uploads/uploads-service.js');
 
 const { mode, clients, poolSize, warmupSeconds, seconds, cappers, startsAt, firstVideoId } = JSON.parse(
@@ -83,6 +85,20 @@ try {
       }
     }
   });
+  // The server's log writer, without the server: numbers what is waiting, batch after batch.
+  const sequencer =
+    mode === 'lock'
+      ? Promise.resolve()
+      : (async () => {
+          while (!state.stopping) {
+            try {
+              if ((await sequencePending(db, 5000)) === 0) await new Promise((r) => setTimeout(r, 2));
+            } catch (error) {
+              state.errors += 1;
+              state.firstError ??= error.message;
+            }
+          }
+        })();
   await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
   const sizeBefore = await size();
   state.measuring = true;
@@ -92,7 +108,7 @@ try {
   const sizeAfter = await size();
   const windowSeconds = (performance.now() - windowStarted) / 1000;
   state.stopping = true;
-  await Promise.all(loops);
+  await Promise.all([...loops, sequencer]);
   const sorted = state.latencies.sort((a, b) => a - b);
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? null;
   console.log(
