@@ -1,6 +1,6 @@
 // Issue 12 'The browser's own checks', the server's part: a session probe that is no error for a visitor,
 // robots.txt and the sitemap, compressed JSON and pages, media URLs cached for good when versioned.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import type { Video } from '#common/schemas/videos.js';
 import { URLS_PER_SITEMAP } from '#server/features/seo/routes.js';
 import { mediaVersion, versionedMediaUrl } from '#server/media/storage.js';
 import { createVideo } from '../setup/fixtures.js';
+import { storeObject } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -253,9 +254,7 @@ describe('preloads', () => {
 describe('media caching', () => {
   it('keeps a versioned URL for a year, and the rest for 5 minutes', async () => {
     const key = 'videos/777/thumb.jpg';
-    const file = path.join(t.config.dataDir, 'media', key);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, Buffer.alloc(2048, 1));
+    await storeObject(t, key, Buffer.alloc(2048, 1));
     const object = (await t.app.storage.stat(key))!;
     const url = versionedMediaUrl(key, object);
     expect(url).toBe(`/media/${key}?v=${mediaVersion(object)}`);
@@ -264,7 +263,7 @@ describe('media caching', () => {
     expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await get(`/media/${key}`)).headers['cache-control']).toBe('public, max-age=300');
     // The file changed: the old URL's version no longer matches, so nobody keeps it for long.
-    writeFileSync(file, Buffer.alloc(4096, 2));
+    await storeObject(t, key, Buffer.alloc(4096, 2));
     const stale = await get(url);
     expect(stale.rawPayload.length).toBe(4096);
     expect(stale.headers['cache-control']).toBe('public, max-age=300');

@@ -4,9 +4,7 @@
 // YouTube's thumbnail; its bettors' purchases go through the sandbox checkout; its cappers' verified picks
 // are sealed and the past ones graded (issue 14); a second run adds nothing.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summariseRecord, type LegResult } from '#common/pick-grading.js';
@@ -39,6 +37,7 @@ import { demoPickPlan } from '#server/features/demo/demo-picks.js';
 import { seedDemo } from '#server/features/demo/demo-seed.js';
 import { correctEvent, type EventOutcome } from '#server/features/picks/grading-service.js';
 import { videoMediaKeys } from '#server/media/storage.js';
+import { storedBytes } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -122,13 +121,11 @@ describe('demo content through the app', () => {
       });
       expect(video.thumbnailUrl).toMatch(new RegExp(`^/media/${keys.thumbnail}\\?v=`));
       expect(video.videoUrl).toMatch(new RegExp(`^/media/${keys.mp4}\\?v=`));
-      for (const key of [keys.thumbnail, keys.mp4, keys.hlsPlaylist]) {
-        const file = path.join(t.config.dataDir, 'media', key);
-        expect(existsSync(file), key).toBe(true);
-      }
+      for (const key of [keys.thumbnail, keys.mp4, keys.hlsPlaylist])
+        expect(await t.app.storage.stat(key), key).not.toBeNull();
       thumbnailHashes.add(
         createHash('sha256')
-          .update(readFileSync(path.join(t.config.dataDir, 'media', keys.thumbnail)))
+          .update((await storedBytes(t, keys.thumbnail))!)
           .digest('hex'),
       );
       // Served as the player asks for them.

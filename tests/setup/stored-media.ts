@@ -46,7 +46,7 @@ export async function storedBytes(t: TestApp, key: string): Promise<Buffer | nul
 }
 
 /** Stores a small object through the app's store (a video's files, for the deletion tests). */
-export async function storeObject(t: TestApp, key: string, content: string): Promise<void> {
+export async function storeObject(t: TestApp, key: string, content: string | Buffer): Promise<void> {
   await t.app.storage.putStream(key, Readable.from([Buffer.from(content)]));
 }
 
