@@ -3,7 +3,7 @@
 // It answers every call our store and lib-storage make, UploadPartCopy and ranges included, but not three
 // multipart calls @tus/s3-store needs: ListParts (the offset of every HEAD and PATCH), ListMultipartUploads
 // (its expiry sweep) and AbortMultipartUpload (cancel). They are answered here, in front of its router, from
-// the folder where it keeps each upload's parts (`<bucket>/<uploadId>._S3rver_uploads/...`).
+// the folder where it keeps each upload's parts (`<directory>/<bucket>/._S3rver_uploads/<uploadId>/`).
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
