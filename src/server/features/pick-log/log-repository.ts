@@ -61,30 +61,36 @@ export async function setLogSize(db: Executor, size: number): Promise<void> {
   await db.execute(sql`update log_state set size = ${size} where id = 1`);
 }
 
-/** The oldest committed pending entries, in the order they were written. */
+/**
+ * The oldest committed pending entries, in the order they were written. Read as one json array: PGlite hands
+ * rows over at ~12 µs each, and a batch is 5,000 (0.14 s as rows, issue 14's grading bench).
+ */
 export async function oldestPending(
   db: Executor,
   limit: number,
 ): Promise<(PendingEntryRow & { id: number })[]> {
-  const rows = rowsOf<{
-    id: string | number;
-    type: string;
-    video_id: number;
-    capper: string;
-    at: Date | string;
-    bytes: unknown;
-  }>(
-    await db.execute(
-      sql`select id, type, video_id, capper, at, bytes from log_pending order by id limit ${limit}`,
-    ),
+  const [row] = rowsOf<{ rows: unknown }>(
+    await db.execute(sql`
+      select coalesce(json_agg(json_build_array(p.id, p.type, p.video_id, p.capper, p.at, encode(p.bytes, 'hex'))
+        order by p.id), '[]') as rows
+      from (select id, type, video_id, capper, at, bytes from log_pending order by id limit ${limit}) p`),
   );
-  return rows.map((row) => ({
-    id: Number(row.id),
-    type: row.type,
-    videoId: row.video_id,
-    capper: row.capper,
-    at: new Date(row.at),
-    bytes: asBytes(row.bytes),
+  const value = row!.rows;
+  const rows = (typeof value === 'string' ? JSON.parse(value) : value) as [
+    string | number,
+    string,
+    number,
+    string,
+    string,
+    string,
+  ][];
+  return rows.map(([id, type, videoId, capper, at, bytes]) => ({
+    id: Number(id),
+    type,
+    videoId,
+    capper,
+    at: new Date(at),
+    bytes: new Uint8Array(Buffer.from(bytes, 'hex')),
   }));
 }
 
