@@ -17,7 +17,7 @@ const dist = process.env.BENCH_DIST_SERVER;
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { loadConfig } = await load('config.js');
 const { openConfiguredDatabase } = await load('db/client.js');
-const { appendToLog } = await load('features/pick-log/log-service.js');
+const { appendToLog, sequencePending } = await load('features/pick-log/log-service.js');
 
 const { total, batch, cappers } = JSON.parse(process.env.BENCH_FILL);
 const FIRST_VIDEO = 10_000_000;
@@ -95,6 +95,8 @@ try {
     }
     const batchStarted = performance.now();
     await database.db.transaction((tx) => appendToLog(tx, items));
+    // Numbered as the server's log writer numbers them (decision 021): in order, in batches.
+    while ((await sequencePending(database.db, batch)) === batch);
     slowestBatchMs = Math.max(slowestBatchMs, performance.now() - batchStarted);
     done += items.length;
     if (done % (batch * 10) === 0 || done === total)
