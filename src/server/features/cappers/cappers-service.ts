@@ -203,7 +203,7 @@ function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOp
 
 /**
  * GET /api/leaderboard: ranked by units won or ROI, only cappers with enough graded picks. Every period,
- * league, order and page comes from one cached aggregate, so only its refresh reads the picks table.
+ * league, order and page comes from one cached read of record_bands (decision 020), not of the picks.
  */
 export async function leaderboard(
   db: Db,

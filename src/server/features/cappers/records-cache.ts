@@ -1,5 +1,5 @@
 // Answers of the record's routes, kept briefly (issue 14, "Speed"): they change only when grading runs,
-// and the leaderboard's aggregate reads every graded pick of the period.
+// and a profile reads every graded pick of its capper.
 
 interface Entry<T> {
   value: Promise<T>;
