@@ -1,49 +1,18 @@
 // A capper's record (issue 14, "The record"): the profile after picks are graded by an admin's final
 // score (record, chart, revealed legs), open sealed picks and unverified videos, the leaderboard's filters
 // in the URL and its empty state, the 404, and the keyboard.
-import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import type { EventView, PickView } from '#common/schemas/pick-views.js';
-import type { Video } from '#common/schemas/videos.js';
 import { E2E_ADMIN } from '../setup/e2e-env';
 import { createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
+import { newLeg as anyLeg, postPick as postAnyPick, type TestLeg } from './pick-helpers';
 
-function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) {
-  const tag = randomBytes(3).toString('hex');
-  const home = `Home ${tag}`;
-  return {
-    league: 'NBA',
-    home,
-    away: `Away ${tag}`,
-    startsAt: startsAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    market: 'moneyline',
-    side: home,
-    line: null,
-    odds: -110,
-    units: 1,
-    ...overrides,
-  };
-}
-
-async function postPick(api: APIRequestContext, title: string, legs: ReturnType<typeof newLeg>[]) {
-  const res = await api.post('/api/videos', {
-    multipart: {
-      title,
-      description: 'Why the line is off, explained.',
-      emailInformation: 'The home side',
-      price: '25',
-      category: 'NBA',
-      isPremium: 'true',
-      duration: '95',
-      isExternalVideo: 'true',
-      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-      legs: JSON.stringify(legs),
-      parlay: 'false',
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as Video;
-}
+/** An NBA moneyline on the home side, on a game of its own. */
+const newLeg = (startsAt: Date, overrides: Record<string, unknown> = {}) =>
+  anyLeg(startsAt, { league: 'NBA', market: 'moneyline', line: null, ...overrides });
+/** Straight picks only, however many legs. */
+const postPick = (api: APIRequestContext, title: string, legs: TestLeg[]) =>
+  postAnyPick(api, title, legs, { parlay: false });
 
 test('a capper profile shows open sealed picks, unverified videos and an empty record', async ({
   page,

@@ -1,55 +1,10 @@
 // The public pick log in the browser (issue 15): the video page's entries and Verify (signature, inclusion
 // proofs, the reveal's commitment once graded), the /log page, the capper profile's link to it, a phone.
-import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { EventView, PickView } from '#common/schemas/pick-views.js';
-import type { Video } from '#common/schemas/videos.js';
+import type { EventView } from '#common/schemas/pick-views.js';
 import { E2E_ADMIN } from '../setup/e2e-env';
 import { expect, test, uniqueTitle } from './catalog-helpers';
-
-/** A leg on a game of its own (team names no other test uses). */
-function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) {
-  const tag = randomBytes(3).toString('hex');
-  const home = `Home ${tag}`;
-  return {
-    league: 'NHL',
-    home,
-    away: `Away ${tag}`,
-    startsAt: startsAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    market: 'spread',
-    side: home,
-    line: -1.5,
-    odds: -110,
-    units: 1,
-    ...overrides,
-  };
-}
-
-async function postPick(api: APIRequestContext, title: string, legs: ReturnType<typeof newLeg>[]) {
-  const res = await api.post('/api/videos', {
-    multipart: {
-      title,
-      description: 'Why the line is off, explained.',
-      emailInformation: 'Sealed: the home side',
-      price: '25',
-      category: 'NHL',
-      isPremium: 'true',
-      duration: '95',
-      isExternalVideo: 'true',
-      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-      legs: JSON.stringify(legs),
-      parlay: legs.length > 1 ? 'true' : 'false',
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as Video;
-}
-
-async function pickOf(api: APIRequestContext, videoId: number): Promise<PickView> {
-  const res = await api.get(`/api/picks/${videoId}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as PickView;
-}
+import { newLeg, pickOf, postPick } from './pick-helpers';
 
 /** The latest signed checkpoint's tree size (its second line). */
 async function signedSize(api: APIRequestContext): Promise<number> {

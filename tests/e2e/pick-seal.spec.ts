@@ -1,65 +1,16 @@
 // The sealed pick where a buyer decides (issue 14): the card's badge, the video page's Sealed pick panel
 // (commitment, versions, no legs before the reveal), the owner's delete confirm once the pick has started,
 // and, once an admin has entered the final score, the revealed pick and the Verify button.
-import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
-import type { EventView, PickView } from '#common/schemas/pick-views.js';
-import type { Video } from '#common/schemas/videos.js';
+import type { Page } from '@playwright/test';
+import type { EventView } from '#common/schemas/pick-views.js';
 import { E2E_ADMIN } from '../setup/e2e-env';
 import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { loginViaApi } from './helpers';
+import { newLeg, pickOf, postPick } from './pick-helpers';
 
 const SELECTIONS = 'Sealed secret: take the home side';
 const KEPT_ON_RECORD =
   'This pick has been sold or has started: deleting takes it off sale, but it stays graded and listed on your record.';
-
-/** American-odds leg on a game of its own (team names no other test uses). */
-function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) {
-  const tag = randomBytes(3).toString('hex');
-  const home = `Home ${tag}`;
-  return {
-    league: 'NHL',
-    home,
-    away: `Away ${tag}`,
-    startsAt: startsAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    market: 'spread',
-    side: home,
-    line: -1.5,
-    odds: -110,
-    units: 1,
-    ...overrides,
-  };
-}
-
-async function postPick(
-  api: APIRequestContext,
-  title: string,
-  legs: ReturnType<typeof newLeg>[],
-): Promise<Video> {
-  const res = await api.post('/api/videos', {
-    multipart: {
-      title,
-      description: 'Why the line is off, explained.',
-      emailInformation: SELECTIONS,
-      price: '25',
-      category: 'NHL',
-      isPremium: 'true',
-      duration: '95',
-      isExternalVideo: 'true',
-      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-      legs: JSON.stringify(legs),
-      parlay: legs.length > 1 ? 'true' : 'false',
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as Video;
-}
-
-async function pickOf(api: APIRequestContext, videoId: number): Promise<PickView> {
-  const res = await api.get(`/api/picks/${videoId}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as PickView;
-}
 
 function sealedPanel(page: Page) {
   return page.getByRole('region', { name: 'Sealed pick' });
@@ -74,7 +25,7 @@ test('signed out: the card and the page show the commitment and its versions, ne
   const tomorrow = new Date(Date.now() + 24 * 3600_000);
   const first = newLeg(tomorrow);
   const second = newLeg(tomorrow, { market: 'total', side: 'over', line: 5.5, odds: 120 });
-  const video = await postPick(capper.api, title, [first, second]);
+  const video = await postPick(capper.api, title, [first, second], { selections: SELECTIONS });
   const v1 = await pickOf(capper.api, video.id);
   // A revision before any sale or start seals version 2; version 1 stays listed.
   const revised = await capper.api.patch(`/api/videos/${video.id}`, {
@@ -153,7 +104,7 @@ test('once started the owner is told the pick stays on the record; once graded a
   const title = uniqueTitle('Sealed start');
   // Starts a few seconds after posting: the only way to reach 'started' without touching the clock.
   const leg = newLeg(new Date(Date.now() + 6_000));
-  const video = await postPick(capper.api, title, [leg]);
+  const video = await postPick(capper.api, title, [leg], { selections: SELECTIONS });
   const events = await capper.api.get('/api/events?league=NHL');
   const event = ((await events.json()) as EventView[]).find((e) => e.home === leg.home);
   expect(event, 'the pick is on an upcoming event').toBeDefined();

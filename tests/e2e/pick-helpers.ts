@@ -1,0 +1,59 @@
+// Verified picks for the browser tests (issues 14, 15): a leg on a game of its own, a pick posted through the
+// API as a YouTube link with legs, and its public view.
+import { randomBytes } from 'node:crypto';
+import type { APIRequestContext } from '@playwright/test';
+import type { PickView } from '#common/schemas/pick-views.js';
+import type { Video } from '#common/schemas/videos.js';
+import { expect } from './catalog-helpers';
+
+/** A leg on a game of its own (team names no other test uses): NHL, the home side's spread, unless overridden. */
+export function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) {
+  const tag = randomBytes(3).toString('hex');
+  const home = `Home ${tag}`;
+  return {
+    league: 'NHL',
+    home,
+    away: `Away ${tag}`,
+    startsAt: startsAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    market: 'spread',
+    side: home,
+    line: -1.5 as number | null,
+    odds: -110,
+    units: 1,
+    ...overrides,
+  };
+}
+
+export type TestLeg = ReturnType<typeof newLeg>;
+
+/** Posts a pick with these legs (a parlay when there are several, unless said); its category is the first leg's league. */
+export async function postPick(
+  api: APIRequestContext,
+  title: string,
+  legs: TestLeg[],
+  options: { selections?: string; parlay?: boolean } = {},
+): Promise<Video> {
+  const res = await api.post('/api/videos', {
+    multipart: {
+      title,
+      description: 'Why the line is off, explained.',
+      emailInformation: options.selections ?? 'The home side',
+      price: '25',
+      category: String(legs[0]?.league ?? 'NHL'),
+      isPremium: 'true',
+      duration: '95',
+      isExternalVideo: 'true',
+      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      legs: JSON.stringify(legs),
+      parlay: String(options.parlay ?? legs.length > 1),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Video;
+}
+
+export async function pickOf(api: APIRequestContext, videoId: number): Promise<PickView> {
+  const res = await api.get(`/api/picks/${videoId}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as PickView;
+}
