@@ -24,6 +24,7 @@ import { setAdmin } from '#server/features/auth/users-repository.js';
 import { loadLogKey, LogKeyError } from '#server/features/pick-log/log-key.js';
 import { correctEvent, settleEvent } from '#server/features/picks/grading-service.js';
 import { backfillPickLog } from '#server/features/picks/log-backfill.js';
+import { appendToLog } from '#server/features/pick-log/log-service.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -348,6 +349,53 @@ describe('the tree, its checkpoints and proofs', () => {
       const response = await get(url);
       expect(response.statusCode, url).toBe(400);
       expect(response.json<{ message: string }>().message, url).toMatch(message);
+    }
+  });
+
+  it('proves entries past 512 entries alike, whether the upper nodes are read or remembered', async () => {
+    // Entries of a capper of their own straight into the log: levels 8 and 9 of the tree exist after this.
+    await t.database.db.transaction((tx) =>
+      appendToLog(
+        tx,
+        Array.from({ length: 700 }, (_, i) => ({
+          type: 'posted' as const,
+          videoId: 900_000 + i,
+          capper: 'bulk_capper',
+          commitment: createHash('sha256').update(`bulk ${i}`).digest('hex'),
+          at: new Date(),
+          version: 1,
+        })),
+      ),
+    );
+    await t.app.pickLog.flush();
+    const { checkpoint } = await checkpointAtLeast(await logSize());
+    const all = await entries(0, checkpoint.size);
+    for (const round of [1, 2]) {
+      for (const index of [0, 255, 256, 511, 512, 640, checkpoint.size - 1]) {
+        const response = await get(`/api/log/proof/inclusion?index=${index}&treeSize=${checkpoint.size}`);
+        expect(response.statusCode, `round ${round}`).toBe(200);
+        const hashes = response.json<{ hashes: string[] }>().hashes.map(fromBase64);
+        const leaf = await leafHash(all[index]!, sha256);
+        expect(
+          await verifyInclusion(leaf, index, checkpoint.size, hashes, checkpoint.rootHash, sha256),
+          `index ${index}, round ${round}`,
+        ).toBe(true);
+      }
+      const consistency = await get(`/api/log/proof/consistency?first=300&second=${checkpoint.size}`);
+      const hashes = consistency.json<{ hashes: string[] }>().hashes.map(fromBase64);
+      const first = new TreeBuilder(sha256);
+      for (const bytes of all.slice(0, 300)) await first.push(await leafHash(bytes, sha256));
+      expect(
+        await verifyConsistency(
+          300,
+          checkpoint.size,
+          await first.root(),
+          checkpoint.rootHash,
+          hashes,
+          sha256,
+        ),
+        `round ${round}`,
+      ).toBe(true);
     }
   });
 

@@ -19,6 +19,7 @@ import {
   entriesBetween,
   inclusionProof,
   NO_CHECKPOINT_MESSAGE,
+  UpperNodes,
   type CheckpointCache,
 } from './log-service.js';
 
@@ -32,6 +33,7 @@ export async function pickLogRoutes(
   options: { db: Db; key: LogKey; checkpoints: CheckpointCache },
 ) {
   const { db, key, checkpoints } = options;
+  const upper = new UpperNodes();
   const api = app.withTypeProvider<ZodTypeProvider>();
   tagRoutes(app, 'Pick log');
 
@@ -97,7 +99,7 @@ export async function pickLogRoutes(
         response: { 200: InclusionProofSchema },
       },
     },
-    async (request) => inclusionProof(db, checkpoints, request.query.index, request.query.treeSize),
+    async (request) => inclusionProof(db, checkpoints, upper, request.query.index, request.query.treeSize),
   );
 
   api.get(
@@ -111,6 +113,6 @@ export async function pickLogRoutes(
         response: { 200: ConsistencyProofSchema },
       },
     },
-    async (request) => consistencyProof(db, checkpoints, request.query.first, request.query.second),
+    async (request) => consistencyProof(db, checkpoints, upper, request.query.first, request.query.second),
   );
 }
