@@ -11,6 +11,13 @@ import type { S3Settings } from './media/s3-storage.js';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+/** A yes/no setting: true/false or 1/0, false when unset. */
+const booleanSetting = () =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1');
+
 const EnvSchema = z
   .object({
     PORT: z.preprocess(
@@ -70,13 +77,7 @@ const EnvSchema = z
         .optional(),
     ),
     // issue 12: demo content on a fresh machine in one step (features/demo/demo-on-start.ts).
-    SEED_DEMO: z.preprocess(
-      emptyAsUndefined,
-      z
-        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-        .default('false')
-        .transform((value) => value === 'true' || value === '1'),
-    ),
+    SEED_DEMO: z.preprocess(emptyAsUndefined, booleanSetting()),
     // issue 14: final scores fetched from a results feed on a schedule (docs/results-feed.md).
     RESULTS_FEED_URL: z.preprocess(
       emptyAsUndefined,
@@ -102,13 +103,7 @@ const EnvSchema = z
         .optional(),
     ),
     PICK_LOG_KEY_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
-    PICK_LOG_NEW_KEY: z.preprocess(
-      emptyAsUndefined,
-      z
-        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-        .default('false')
-        .transform((value) => value === 'true' || value === '1'),
-    ),
+    PICK_LOG_NEW_KEY: z.preprocess(emptyAsUndefined, booleanSetting()),
     // issue 16: media in an S3-compatible bucket (docs/decisions/022); local disk when S3_BUCKET is unset.
     S3_BUCKET: z.preprocess(
       emptyAsUndefined,
@@ -132,13 +127,7 @@ const EnvSchema = z
     S3_REGION: z.preprocess(emptyAsUndefined, z.string().trim().min(1).default('us-east-1')),
     S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
     S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
-    S3_FORCE_PATH_STYLE: z.preprocess(
-      emptyAsUndefined,
-      z
-        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-        .default('false')
-        .transform((value) => value === 'true' || value === '1'),
-    ),
+    S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, booleanSetting()),
     // A CDN in front of the bucket: the browser's Content-Security-Policy lets media and pictures come
     // from https: origins only, so an http:// one could never be shown.
     S3_PUBLIC_URL: z.preprocess(

@@ -9,7 +9,7 @@ import { CheckpointCache, onLogAppend } from './log-service.js';
 import { LogWriter } from './log-writer.js';
 import { pickLogRoutes } from './routes.js';
 
-export { appendToLog, logRefsOf, type LogAppend } from './log-service.js';
+export { appendToLog, lockEmptyLog, logRefsOf, type LogAppend } from './log-service.js';
 export { LogKeyError } from './log-key.js';
 
 declare module 'fastify' {

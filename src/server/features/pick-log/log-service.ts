@@ -25,6 +25,7 @@ import {
   latestCheckpoint,
   nodeKey,
   deletePending,
+  hasPending,
   insertPending,
   lockLogSize,
   oldestPending,
@@ -104,6 +105,14 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
     })),
   );
   for (const listener of appendListeners) listener();
+}
+
+/**
+ * Locks the log's size for the rest of the transaction and says whether the log is empty: no entry
+ * numbered, none waiting (the backfill of picks sealed before the log existed runs only then).
+ */
+export async function lockEmptyLog(db: Executor): Promise<boolean> {
+  return (await lockLogSize(db)) === 0 && !(await hasPending(db));
 }
 
 /**
@@ -221,9 +230,11 @@ export class UpperNodes {
     if (!missing.length) return found;
     const stored = await readNodes(db, missing);
     if (this.nodes.size >= this.max) this.nodes.clear();
-    for (const [key, hash] of stored) {
+    for (const id of missing) {
+      const key = nodeKey(id);
+      const hash = stored.get(key)!;
       found.set(key, hash);
-      if (Number(key.slice(0, key.indexOf(':'))) >= UpperNodes.LEVEL) this.nodes.set(key, hash);
+      if (id.level >= UpperNodes.LEVEL) this.nodes.set(key, hash);
     }
     return found;
   }

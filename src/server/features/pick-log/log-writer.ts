@@ -6,7 +6,7 @@
 import { sign } from 'node:crypto';
 import { formatCheckpoint, formatSignedNote } from '#common/pick-log/note.js';
 import type { Db } from '#server/db/client.js';
-import { hasPending, insertCheckpoint, logSize, type CheckpointRow } from './log-repository.js';
+import { insertCheckpoint, logSize, type CheckpointRow } from './log-repository.js';
 import type { LogKey } from './log-key.js';
 import { rootAt, sequencePending, type CheckpointCache } from './log-service.js';
 
@@ -114,10 +114,5 @@ export class LogWriter {
     this.signedSize = size;
     this.checkpoints.set(row);
     return row;
-  }
-
-  /** Whether entries wait for their numbers (tests and tools wait on flush instead of polling this). */
-  pending(): Promise<boolean> {
-    return hasPending(this.db);
   }
 }

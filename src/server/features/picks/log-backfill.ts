@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
-import { appendToLog, type LogAppend } from '../pick-log/index.js';
+import { appendToLog, lockEmptyLog, type LogAppend } from '../pick-log/index.js';
 
 interface VersionRow {
   video_id: number;
@@ -33,14 +33,7 @@ const num = (value: string | number | null) => (value === null ? null : Number(v
 export async function backfillPickLog(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     // The log's row lock first: two instances starting at once backfill once.
-    const [state] = rowsOf<{ size: string | number }>(
-      await tx.execute(sql`select size from log_state where id = 1 for update`),
-    );
-    if (Number(state!.size) > 0) return 0;
-    const [waiting] = rowsOf<{ any: boolean }>(
-      await tx.execute(sql`select exists (select 1 from log_pending) as any`),
-    );
-    if (waiting!.any) return 0;
+    if (!(await lockEmptyLog(tx))) return 0;
     const versions = rowsOf<VersionRow>(
       await tx.execute(sql`
         select v.video_id, v.version, v.commitment, v.posted_at, u.username
