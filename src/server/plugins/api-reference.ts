@@ -6,9 +6,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { createBrotliCompress, createGzip, constants as zlibConstants } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { preferredEncoding, type ContentEncoding } from '../lib/content-encoding.js';
+import { compressStream, preferredEncoding } from '../lib/content-encoding.js';
 
 export interface ApiReferenceOptions {
   /** Where the page is (`/api/docs`); its files are below it. */
@@ -58,19 +57,6 @@ function tagOf(text: string): string {
 function matches(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
   return !!header && header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
-function compressor(encoding: ContentEncoding) {
-  // Brotli at quality 5, as for our JSON (lib/content-encoding.ts): 1.7 MB of script in tens of ms, once
-  // per browser (the file is then cached for a year).
-  return encoding === 'gzip'
-    ? createGzip({ level: 6 })
-    : createBrotliCompress({
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-        },
-      });
 }
 
 interface Dist {
@@ -161,7 +147,7 @@ export function registerApiReference(app: FastifyInstance, options: ApiReference
     if (request.method === 'HEAD') return reply.header('content-length', String(size)).send();
     const bytes: Readable = createReadStream(file);
     if (!encoding) return reply.header('content-length', String(size)).send(bytes);
-    const compressed = compressor(encoding);
+    const compressed = compressStream(encoding);
     bytes.on('error', (err) => compressed.destroy(err));
     return reply.header('content-encoding', encoding).send(bytes.pipe(compressed));
   };
