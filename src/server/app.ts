@@ -115,6 +115,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const { db } = database;
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  // ROLE (docs/decisions/023): a web instance never runs the background work, a worker serves only its health.
+  const servesHttp = config.role !== 'worker';
+  const runsBackgroundWork = config.role !== 'web';
   // Only the configured proxy hops are believed (issue 11); request.ip and request.protocol follow them.
   const trustProxy = proxyTrust(config.trustProxy);
   const app = Fastify({
@@ -135,6 +138,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerInputTextCheck(app);
 
+  // A worker builds the whole app (its jobs, the pick log's writer and the results feed need the features)
+  // but answers nothing but its health check: it is no web instance, and a load balancer never sends it users.
+  if (!servesHttp) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (
+        request.url.split('?')[0] === '/api/health' &&
+        (request.method === 'GET' || request.method === 'HEAD')
+      )
+        return;
+      return reply
+        .code(404)
+        .send({ message: 'This is a PickReel worker: it serves no pages (ROLE=worker).' });
+    });
+  }
   registerSecurityHeaders(app);
   registerCompression(app);
   await app.register(cookie, { secret: config.sessionSecret });
@@ -194,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reclaimOnStart: database.kind === 'pglite',
     onVideoChanged,
   });
+    runsJobs: runsBackgroundWork,
   await app.register(mediaRoutes, { db, storage });
   await registerUploads(app, {
     db,
@@ -220,7 +238,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerPickLog(app, { db, settings: { dataDir: config.dataDir, ...config.pickLog } });
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
-  await app.register(resultsRoutes, { db, feed: config.resultsFeed });
+  // The feed is fetched by the workers (or the one ROLE=all instance), not once per web instance.
+  await app.register(resultsRoutes, { db, feed: runsBackgroundWork ? config.resultsFeed : undefined });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
 
@@ -231,7 +250,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const clientDir =
     options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;
-  if (clientDir) await registerClient(app, clientDir, appConfig, pagePictures(db, catalog, app.log));
+  if (clientDir && servesHttp)
+    await registerClient(app, clientDir, appConfig, pagePictures(db, catalog, app.log));
 
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
@@ -241,17 +261,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
-  // Expired sessions are dead already; sweep them hourly so the table stays small.
-  const sweep = setInterval(
-    () => {
-      deleteExpiredSessions(db, new Date()).catch((err: unknown) =>
-        app.log.warn({ err }, 'session sweep failed'),
-      );
-    },
-    60 * 60 * 1000,
-  );
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // Expired sessions are dead already; sweep them hourly so the table stays small (a worker's work).
+  if (runsBackgroundWork) {
+    const sweep = setInterval(
+      () => {
+        deleteExpiredSessions(db, new Date()).catch((err: unknown) =>
+          app.log.warn({ err }, 'session sweep failed'),
+        );
+      },
+      60 * 60 * 1000,
+    );
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  }
 
   return app;
 }

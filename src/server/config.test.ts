@@ -32,6 +32,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(config.sessionSecret);
   });
 
+  it('ROLE: all by default; web and worker only with a PostgreSQL server (issue 16)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).role).toBe('all');
+    expect(problems({ ROLE: 'both' })).toEqual(['ROLE: must be web, worker or all']);
+    // The embedded database is one process's: a web or worker role without DATABASE_URL says what to use.
+    for (const role of ['web', 'worker']) {
+      const found = problems({ ROLE: role });
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(
+        new RegExp(`^ROLE: ${role} needs DATABASE_URL: the embedded database belongs to one process`),
+      );
+    }
+    for (const role of ['web', 'worker', 'all'] as const) {
+      expect(
+        loadConfig({ DATA_DIR: tempDir(), ROLE: role, DATABASE_URL: 'postgres://db.internal/pickreel' }).role,
+      ).toBe(role);
+    }
+  });
   it('names each bad setting', () => {
     expect(problems({ PORT: 'eighty' })).toEqual(['PORT: must be a number']);
     expect(problems({ PORT: '70000' })[0]).toMatch(/^PORT:/);

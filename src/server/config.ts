@@ -31,6 +31,11 @@ const EnvSchema = z
     ),
     HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+    // issue 16: what this instance does (docs/decisions/023): serve HTTP, run the background work, or both.
+    ROLE: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all'),
+    ),
     DATABASE_URL: z.preprocess(
       emptyAsUndefined,
       z
@@ -160,6 +165,14 @@ const EnvSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    // The embedded database's data directory is one process's alone: a web instance and a worker cannot share it.
+    if (env.ROLE !== 'all' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROLE'],
+        message: `${env.ROLE} needs DATABASE_URL: the embedded database belongs to one process, which serves HTTP and runs the jobs (ROLE=all). To run web instances and workers apart, point them all at one PostgreSQL server with DATABASE_URL`,
+      });
+    }
     if (!env.S3_BUCKET) {
       for (const name of [
         'S3_ENDPOINT',
@@ -193,7 +206,12 @@ const EnvSchema = z
     }
   });
 
+/** What an instance does (ROLE, docs/decisions/023). */
+export type Role = 'web' | 'worker' | 'all';
+
 export interface Config {
+  /** web: HTTP and enqueueing; worker: media jobs and the background work, /api/health only; all: both. */
+  role: Role;
   port: number;
   host: string;
   dataDir: string;
@@ -289,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
+    role: e.ROLE,
     port: e.PORT,
     host: e.HOST,
     dataDir,

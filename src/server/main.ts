@@ -1,5 +1,6 @@
-// Entry point: reads the settings, opens the database, migrates, builds the app, listens, and
-// shuts down gracefully on SIGINT/SIGTERM.
+// Entry point: reads the settings, opens the database, migrates, builds the app, listens, starts the
+// media jobs unless this is a web instance (ROLE, docs/decisions/023), and shuts down gracefully on
+// SIGINT/SIGTERM.
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/client.js';
@@ -32,11 +33,15 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   logUnhandledRejections(app.log);
   app.addHook('onClose', async () => database.close());
-  const offerDemo = prepareDemoOnStart(app, {
-    db: database.db,
-    seedDemo: config.seedDemo,
-    host: config.host,
-  });
+  // The demo seed goes through this server's own HTTP API, which a worker does not serve.
+  const offerDemo =
+    config.role === 'worker'
+      ? null
+      : prepareDemoOnStart(app, {
+          db: database.db,
+          seedDemo: config.seedDemo,
+          host: config.host,
+        });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -60,13 +65,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // A worker listens too, but answers only GET /api/health (a probe for its supervisor).
   app.mediaJobs.start();
   app.log.info(
-    { database: database.kind, dataDir: config.dataDir, payments: config.stripe ? 'stripe' : 'sandbox' },
+    {
+      role: config.role,
+      database: database.kind,
+      dataDir: config.dataDir,
+      payments: config.stripe ? 'stripe' : 'sandbox',
+    },
     'PickReel is ready',
   );
   // The empty catalog's hint, or with SEED_DEMO the demo seed against this server, in the background.
-  void offerDemo();
+  if (offerDemo) void offerDemo();
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '#server/app.js';
-import { loadConfig, type Config } from '#server/config.js';
+import { loadConfig, type Config, type Role } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import type { AuthRateLimits } from '#server/features/auth/routes.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
@@ -19,6 +19,8 @@ import { testBucketEnv } from './stored-media.js';
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The PostgreSQL database's URL (DATABASE_URL runs); undefined on the embedded one. */
+  databaseUrl?: string;
   config: Config;
   /** Everything the app logged, as text. */
   logs: () => string;
@@ -32,9 +34,11 @@ export interface TestAppOptions {
   /** A built client to serve; by default the API only. */
   clientDir?: string;
   connectionLimits?: Partial<ConnectionLimits>;
+  /** ROLE (issue 16): set here, since ROLE=web|worker in the settings asks for DATABASE_URL (config.ts). */
+  role?: Role;
 }
 
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const template = inject('pgTemplate');
   const databaseUrl = process.env.DATABASE_URL;
   if (template && databaseUrl) {
@@ -47,6 +51,7 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
     const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
     return {
       database,
+      url: url.toString(),
       drop: () =>
         withAdminConnection(databaseUrl, (client) =>
           client.query(`drop database if exists ${name} with (force)`),
@@ -69,7 +74,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(await testBucketEnv()),
     ...options.env,
   });
-  const { database, drop } = await freshDatabase();
+  if (options.role) config.role = options.role;
+  const { database, url: databaseUrl, drop } = await freshDatabase();
   let logText = '';
   const stream = new Writable({
     write(chunk, _encoding, callback) {
@@ -92,6 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     database,
+    databaseUrl,
     config,
     logs: () => logText,
     close: async () => {

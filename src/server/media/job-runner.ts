@@ -40,6 +40,8 @@ export interface JobRunnerOptions {
   onVideoChanged: () => void;
   /** The embedded database is one process's alone: leases left at start belong to a dead process. */
   reclaimOnStart: boolean;
+  /** false on a web instance (ROLE=web, docs/decisions/023): it queues jobs for the workers and runs none. */
+  runsJobs?: boolean;
   leaseMs?: number;
   pollMs?: number;
 }
@@ -67,6 +69,10 @@ export class MediaJobRunner {
    * but stop(): a failure to prepare (database away, disk full) is logged and tried again (issue 11).
    */
   start(): void {
+    if (this.options.runsJobs === false) {
+      this.options.log.info('media jobs: this instance queues them and runs none (ROLE=web)');
+      return;
+    }
     if (this.running) return;
     this.running = true;
     this.loop = this.prepareUntilDone().then(() => this.pollLoop());
@@ -80,13 +86,19 @@ export class MediaJobRunner {
     await this.loop;
   }
 
-  /** A job was queued: look now rather than at the next poll. */
+  /** Whether the polling loop is on (start() was called on an instance that runs jobs, and not stopped). */
+  get started(): boolean {
+    return this.running;
+  }
+
+  /** A job was queued: look now rather than at the next poll (on this instance; workers elsewhere poll). */
   notify(): void {
     this.wake?.();
   }
 
   /** Runs due jobs until none is left; returns how many ran. For tests and scripts. */
   async runUntilIdle(): Promise<number> {
+    if (this.options.runsJobs === false) throw new Error('a web instance (ROLE=web) runs no media jobs');
     await this.prepare();
     let count = 0;
     while (await this.runOne()) count += 1;

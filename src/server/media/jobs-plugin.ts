@@ -22,6 +22,8 @@ export interface MediaJobsOptions {
   workRoot: string;
   /** The embedded database is one process's alone: leases left at start belong to a dead process. */
   reclaimOnStart: boolean;
+  /** false on a web instance (ROLE=web): it queues jobs and never runs one. */
+  runsJobs: boolean;
   onVideoChanged: () => void;
 }
 
