@@ -114,10 +114,10 @@ function packageVersion(): string {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const { db } = database;
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   // ROLE (docs/decisions/023): a web instance never runs the background work, a worker serves only its health.
   const servesHttp = config.role !== 'worker';
   const runsBackgroundWork = config.role !== 'web';
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   // Only the configured proxy hops are believed (issue 11); request.ip and request.protocol follow them.
   const trustProxy = proxyTrust(config.trustProxy);
   const app = Fastify({
@@ -137,7 +137,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerApiDocs(app, { version: packageVersion(), paths: tusOpenApiPaths() });
   registerErrorHandler(app);
   registerInputTextCheck(app);
-
   // A worker builds the whole app (its jobs, the pick log's writer and the results feed need the features)
   // but answers nothing but its health check: it is no web instance, and a load balancer never sends it users.
   if (!servesHttp) {
@@ -152,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send({ message: 'This is a PickReel worker: it serves no pages (ROLE=worker).' });
     });
   }
+
   registerSecurityHeaders(app);
   registerCompression(app);
   await app.register(cookie, { secret: config.sessionSecret });
@@ -209,9 +209,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storage,
     workRoot: path.join(config.dataDir, 'work'),
     reclaimOnStart: database.kind === 'pglite',
+    runsJobs: runsBackgroundWork,
     onVideoChanged,
   });
-    runsJobs: runsBackgroundWork,
   await app.register(mediaRoutes, { db, storage });
   await registerUploads(app, {
     db,
