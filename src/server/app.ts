@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Responses go out through their schemas, and the routes are documented from them (issue 13).
   registerApiContract(app, { checkData: options.checkResponses });
-  await registerApiDocs(app, { version: packageVersion(), paths: tusOpenApiPaths() });
+  registerApiDocs(app, { version: packageVersion(), paths: tusOpenApiPaths() });
   registerErrorHandler(app);
   registerInputTextCheck(app);
   // A worker builds the whole app (its jobs, the pick log's writer and the results feed need the features)

@@ -138,7 +138,7 @@ const asBuffer = (payload: unknown): Buffer | null =>
  */
 export function checkAgainstApiDocument(app: FastifyInstance): void {
   let checker: ContractChecker | undefined;
-  const checkerOf = () => (checker ??= new ContractChecker(app.swagger() as unknown as Document));
+  const checkerOf = () => (checker ??= new ContractChecker(app.apiDocument() as unknown as Document));
   const routes = new WeakMap<ServerResponse, { method: string; route: string | undefined; url: string }>();
   const done = new WeakSet<ServerResponse>();
   const record = (exchange: Exchange) => {

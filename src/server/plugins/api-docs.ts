@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document of the API, generated from the routes' zod schemas (issue 13), at
 // GET /api/openapi.json, and Swagger UI reading it at /api/docs (docs/decisions/015).
-import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import { createRequire } from 'node:module';
+import type { FastifySwaggerOptions, SwaggerOptions } from '@fastify/swagger';
+import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { API_PATHS } from './api-contract.js';
@@ -11,6 +12,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The document's description of a multipart body, which the route reads part by part itself. */
     multipartBody?: ZodType;
+  }
+  interface FastifyInstance {
+    /** The OpenAPI document (what GET /api/openapi.json answers), generated at the first call. */
+    apiDocument(): Record<string, unknown>;
   }
 }
 
@@ -122,45 +127,121 @@ export interface ApiDocsOptions {
   paths: Record<string, object>;
 }
 
-/** Registered before the routes: @fastify/swagger collects them as they are added. */
-export async function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<void> {
-  const zodTransform = createJsonSchemaTransform({ skipList: [] });
+type Hooks = {
+  onRoute?: (route: RouteOptions) => void;
+  onRegister?: (instance: FastifyInstance) => void;
+  onReady?: (done: (err?: Error) => void) => void;
+};
+
+/**
+ * Runs @fastify/swagger over the routes recorded at start, once, and returns its document. The plugin is
+ * loaded here, at the first call, not at start: it (with the YAML library it loads for a format we do not
+ * serve) held ~0.5 MB of heap for good in every server, most of which never serves the document. It is
+ * given a stand-in for the app with the three things it uses (`addHook`, `decorate`, `getSchemas`), then
+ * the recorded routes and instances as the app's own hooks would have passed them, and the ready signal.
+ */
+function generateDocument(
+  app: FastifyInstance,
+  options: SwaggerOptions,
+  recorded: { routes: RouteOptions[]; instances: FastifyInstance[] },
+): Document {
+  const swagger = createRequire(import.meta.url)(
+    '@fastify/swagger',
+  ) as FastifyPluginCallback<SwaggerOptions>;
+  const hooks: Hooks = {};
+  let document: (() => Document) | undefined;
+  const standIn = {
+    addHook: (name: keyof Hooks, hook: never) => {
+      hooks[name] = hook;
+    },
+    decorate: (_name: string, value: () => Document) => {
+      document = value;
+    },
+    getSchemas: () => app.getSchemas(),
+  };
+  let failed: unknown;
+  swagger(standIn as unknown as FastifyInstance, options, (err) => (failed = err));
+  if (failed) throw failed;
+  for (const instance of recorded.instances) hooks.onRegister?.(instance);
+  for (const route of recorded.routes) hooks.onRoute?.(route);
+  hooks.onReady?.((err) => (failed = err));
+  if (failed) throw failed;
+  if (!document || !hooks.onRoute || !hooks.onReady) throw new Error('@fastify/swagger did not set up');
+  return document();
+}
+
+/**
+ * Registered before the routes: records the API's routes as they are added (references to their options,
+ * which later hooks still complete); the document is generated from them at its first request and kept
+ * as its JSON bytes.
+ */
+export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): void {
   const handWritten = new Set(Object.keys(options.paths).map((p) => p.replace(/\{(\w+)\}/g, ':$1')));
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'PickReel API', version: options.version, description: DESCRIPTION },
-      tags: TAGS,
-      paths: options.paths,
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'pickreel_sid', description: 'The session cookie.' },
+  // Not the API (pages, files, robots.txt), the documentation itself, or described by hand.
+  const documented = (url: string) =>
+    API_PATHS.some((prefix) => url.startsWith(prefix)) &&
+    !url.startsWith(DOCS_PREFIX) &&
+    url !== OPENAPI_PATH &&
+    !handWritten.has(url);
+
+  const recorded = { routes: [] as RouteOptions[], instances: [] as FastifyInstance[] };
+  app.addHook('onRoute', (route) => {
+    // Fastify's own HEAD twins of GET routes are left out, as @fastify/swagger leaves them out.
+    if (route.method !== 'HEAD' && documented(route.url)) recorded.routes.push(route);
+  });
+  // @fastify/swagger reads the schemas each plugin added (addSchema) from its instance when ready.
+  app.addHook('onRegister', (instance) => {
+    recorded.instances.push(instance);
+  });
+
+  const swaggerOptions = (): FastifySwaggerOptions & SwaggerOptions => {
+    const zodTransform = createJsonSchemaTransform({ skipList: [] });
+    return {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'PickReel API', version: options.version, description: DESCRIPTION },
+        tags: TAGS,
+        paths: options.paths,
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'pickreel_sid', description: 'The session cookie.' },
+          },
         },
       },
-    },
-    transform(input) {
-      const { url } = input;
-      // Not the API (pages, files, robots.txt), the documentation itself, or described by hand.
-      const api = API_PATHS.some((prefix) => url.startsWith(prefix)) && !url.startsWith(DOCS_PREFIX);
-      if (!api || url === OPENAPI_PATH || handWritten.has(url)) return { schema: { hide: true }, url };
-      const multipartBody = input.route.config?.multipartBody;
-      const result = zodTransform(
-        multipartBody
-          ? { ...input, schema: { ...input.schema, body: multipartBody, consumes: ['multipart/form-data'] } }
-          : input,
-      );
-      const schema = result.schema as
-        { response?: Record<string, JsonSchema>; params?: JsonSchema } | undefined;
-      if (schema?.response) schema.response = describeResponses(schema.response);
-      if (!url.endsWith('*')) return result;
-      return { schema: { ...schema, params: WILDCARD_PARAMS }, url: openApiPath(url) };
-    },
-    transformObject: (documentObject) => withoutUnusedInputs(jsonSchemaTransformObject(documentObject)),
-  });
+      transform(input) {
+        const { url } = input;
+        if (!documented(url)) return { schema: { hide: true }, url };
+        const multipartBody = input.route.config?.multipartBody;
+        const result = zodTransform(
+          multipartBody
+            ? { ...input, schema: { ...input.schema, body: multipartBody, consumes: ['multipart/form-data'] } }
+            : input,
+        );
+        const schema = result.schema as
+          { response?: Record<string, JsonSchema>; params?: JsonSchema } | undefined;
+        if (schema?.response) schema.response = describeResponses(schema.response);
+        if (!url.endsWith('*')) return result;
+        return { schema: { ...schema, params: WILDCARD_PARAMS }, url: openApiPath(url) };
+      },
+      transformObject: (documentObject) => withoutUnusedInputs(jsonSchemaTransformObject(documentObject)),
+    };
+  };
+
+  // The document as JSON bytes once made: the generator, its object and the recorded routes are let go.
+  let bytes: Buffer | undefined;
+  const documentBytes = (): Buffer => {
+    if (!bytes) {
+      bytes = Buffer.from(JSON.stringify(generateDocument(app, swaggerOptions(), recorded)));
+      recorded.routes = [];
+      recorded.instances = [];
+    }
+    return bytes;
+  };
+  app.decorate('apiDocument', () => JSON.parse(documentBytes().toString()) as Record<string, unknown>);
 
   registerApiReference(app, { prefix: DOCS_PREFIX, documentUrl: OPENAPI_PATH, title: 'PickReel API' });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').send(app.swagger()),
+    reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(documentBytes()),
   );
 }
