@@ -2,8 +2,14 @@
 // kept in a file (under DATA_DIR unless PICK_LOG_KEY_FILE says where); the database remembers the log's
 // origin and verifier key, so a start with a lost or different key stops with a message instead of
 // silently re-keying a log that verifiers already trust.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ed25519KeyId, formatVerifierKey } from '#common/pick-log/note.js';
 import type { Db } from '#server/db/client.js';
@@ -55,11 +61,24 @@ function readKeyFile(file: string): KeyObject {
   return key;
 }
 
-function newKeyFile(file: string): KeyObject {
+/**
+ * Several instances sharing one key file may start a new log at once (issue 16): the key is written beside and
+ * linked into place, so the first one's key is the file's, whole, and the others read it instead of failing.
+ */
+export function newKeyFile(file: string): KeyObject {
   const { privateKey } = generateKeyPairSync('ed25519');
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
-  return privateKey;
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(partial, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(partial, file);
+    return privateKey;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readKeyFile(file);
+    throw err;
+  } finally {
+    rmSync(partial, { force: true });
+  }
 }
 
 /** Loads (or, for a new log, makes) the signing key and checks it against the log's recorded identity. */
