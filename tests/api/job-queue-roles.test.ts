@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app.js';
+import { rowsOf } from '#server/db/rows.js';
 import { jobs } from '#server/db/schema.js';
 import { mediaVideoRecords } from '#server/features/videos/index.js';
 import { findVideoRow } from '#server/features/videos/videos-repository.js';
@@ -39,14 +40,16 @@ afterAll(async () => {
   await web?.close();
 });
 
-const jobRow = async (id: number) =>
-  (await web.database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+const jobRow = async (id: number) => (await web.database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
 
 /** A removal job due now, for a folder holding one file. */
 async function dueRemoval(prefix: string, storage: MediaStorage = web.app.storage): Promise<number> {
   await storage.putStream(`${prefix}/thumb.jpg`, Readable.from([Buffer.from('x')]));
   const [queued] = await queueMediaRemoval(web.database.db, [prefix]);
-  await web.database.db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, queued!.jobId));
+  await web.database.db
+    .update(jobs)
+    .set({ runAt: sql`now()` })
+    .where(eq(jobs.id, queued!.jobId));
   return queued!.jobId;
 }
 
@@ -87,6 +90,43 @@ describe('ROLE=web and ROLE=worker', () => {
     expect(await worker.mediaJobs.runUntilIdle()).toBe(0);
     expect(await jobRow(job!.id)).toMatchObject({ status: 'done', attempts: 1 });
     expect((await findVideoRow(web.database.db, videoId))?.transcodingStatus).toBe('ready');
+  });
+
+  it('a web instance numbers the pick-log entries its requests append before it answers', async () => {
+    const logSize = async () =>
+      Number(
+        rowsOf<{ size: string | number }>(await web.database.db.execute(sql`select size from log_state`))[0]!
+          .size,
+      );
+    const before = await logSize();
+    const capper = await registerUser(web.app, {}, '10.16.0.2');
+    const startsAt = new Date(Date.now() + 24 * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const posted = await postVideo(web.app, capper.cookie, {
+      ...VALID_FIELDS,
+      isExternalVideo: 'true',
+      externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      duration: '',
+      legs: JSON.stringify([
+        {
+          league: 'NBA',
+          home: 'Roles Home',
+          away: 'Roles Away',
+          startsAt,
+          market: 'moneyline',
+          side: 'Roles Home',
+          line: null,
+          odds: -110,
+          units: 1,
+        },
+      ]),
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
+    // Answered after numbering: the entry has its place in the log already, none waits.
+    expect(await logSize()).toBe(before + 1);
+    const pending = rowsOf<{ n: string | number }>(
+      await web.database.db.execute(sql`select count(*) as n from log_pending`),
+    );
+    expect(Number(pending[0]!.n)).toBe(0);
   });
 
   it('a worker answers its health check and nothing else', async () => {
@@ -162,7 +202,11 @@ describe('the media job queue', () => {
       return Number(row!.seconds);
     };
     /** The retry's delay is stored in run_at; the test moves it to now instead of waiting it out. */
-    const makeDue = () => web.database.db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, id));
+    const makeDue = () =>
+      web.database.db
+        .update(jobs)
+        .set({ runAt: sql`now()` })
+        .where(eq(jobs.id, id));
 
     expect(await failing.runUntilIdle()).toBe(1);
     expect(await jobRow(id)).toMatchObject({ status: 'queued', attempts: 1, lastError: 'the store is away' });
