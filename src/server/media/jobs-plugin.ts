@@ -1,5 +1,6 @@
-// The media job runner on the app (docs/decisions/008): main.ts starts it, tests call runUntilIdle(), and
-// closing the app stops it. Its videos' rows come from the caller (the videos feature's VideoRecords).
+// The media job runner on the app (docs/decisions/008): main.ts starts it (a no-op on a ROLE=web instance,
+// which only queues: docs/decisions/023), tests call runUntilIdle(), and closing the app stops it. Its videos'
+// rows come from the caller (the videos feature's VideoRecords).
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
 import { mediaTools } from './ffmpeg.js';
