@@ -275,8 +275,8 @@ export async function hasPurchased(db: Executor, userId: number, videoId: number
 /**
  * Counts a batch of views, each unless its viewer was counted for that video in the last hour
  * (docs/decisions/000 'Screens the spec does not show'), in one statement: the rows, and the videos' counters
- * by how many rows went in. Answers which (video, viewer) pairs counted. A video deleted meanwhile counts
- * nothing.
+ * by how many rows went in, under the videos' advisory locks (docs/decisions/024). Answers which (video,
+ * viewer) pairs counted. A video deleted meanwhile counts nothing.
  */
 export async function recordViews(
   db: Executor,
@@ -287,6 +287,20 @@ export async function recordViews(
     views.map((view) => sql`(${view.videoId}::int, ${view.viewerKey}::text)`),
     sql`, `,
   );
+  // Another instance may count the same viewer at the same moment (issue 16): each group first takes its
+  // videos' locks, in id order (no deadlock), so the second group's check sees the first group's rows.
+  const videoIds = [...new Set(views.map((view) => view.videoId))].sort((a, b) => a - b);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_LOCKS}::int, id)
+      from unnest(${`{${videoIds.join(',')}}`}::int[]) as id order by id`);
+    return insertViews(tx, input);
+  });
+}
+
+/** First key of the per-video advisory locks taken while views are counted ('vue' in ASCII). */
+const VIEW_LOCKS = 0x767565;
+
+async function insertViews(db: Executor, input: SQL): Promise<{ videoId: number; viewerKey: string }[]> {
   const result = await db.execute(sql`
     with input (video_id, viewer_key) as (values ${input}),
     fresh as (
