@@ -9,6 +9,7 @@ import { HealthSchema } from '../common/schemas/api.js';
 import type { AppConfig } from '../common/schemas/app-config.js';
 import { proxyTrust, type Config } from './config.js';
 import type { Database } from './db/client.js';
+import { databaseRateLimitStore } from './db/rate-limit-store.js';
 import {
   DEFAULT_AUTH_RATE_LIMITS,
   SessionStore,
@@ -155,7 +156,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   registerCompression(app);
   await app.register(cookie, { secret: config.sessionSecret });
-  await app.register(rateLimit, { global: false });
+  // Counted in the database: every instance on it shares each limit (issue 16, docs/decisions/024).
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) });
   registerCsrfProtection(app, { exemptPaths: ['/api/stripe/webhook'] });
 
   const sessions = new SessionStore(db);
@@ -215,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { db, storage });
   await registerUploads(app, {
     db,
+    database,
     storage,
     uploadsDir: path.join(config.dataDir, 'uploads'),
     s3: config.s3,

@@ -34,6 +34,11 @@ export interface Database {
   dumpDataDir(): Promise<Blob>;
   /** Applies the committed SQL migrations (drizzle/); safe at every start. */
   migrate(): Promise<void>;
+  /**
+   * PostgreSQL only: a connection of its own, outside the pool (db/shared-locks.ts holds session-level
+   * advisory locks on one, which end when the connection does); the caller connects and ends it.
+   */
+  dedicatedClient?: () => pg.Client;
   close(): Promise<void>;
 }
 
@@ -81,6 +86,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       dumpDataDir: () => Promise.reject(new Error('dumpDataDir is for PGlite only')),
+      dedicatedClient: () => new pg.Client({ connectionString: options.databaseUrl, keepAlive: true }),
       close: () => pool.end(),
     };
   }

@@ -1,6 +1,6 @@
 // Uploads: the multipart form, retries and the tus endpoint, with the upload sweep on the app (issue 4).
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '#server/db/client.js';
+import type { Database, Db } from '#server/db/client.js';
 import type { S3Settings } from '#server/media/s3-storage.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { uploadRoutes } from './routes.js';
@@ -14,6 +14,8 @@ declare module 'fastify' {
 
 export interface UploadsOptions {
   db: Db;
+  /** The database itself: its shared locks keep one writer per upload across instances (decision 024). */
+  database: Database;
   storage: MediaStorage;
   /** DATA_DIR/uploads: files being received (tus and multipart), when media is on local disk. */
   uploadsDir: string;

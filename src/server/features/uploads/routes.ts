@@ -20,7 +20,7 @@ import {
 import { VideoIdParamsSchema } from '#common/schemas/ids.js';
 import { VideoSchema } from '#common/schemas/videos.js';
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
-import type { Db } from '#server/db/client.js';
+import type { Database, Db } from '#server/db/client.js';
 import { badRequest, HttpError } from '#server/lib/http-errors.js';
 import { MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
 import type { S3Settings } from '#server/media/s3-storage.js';
@@ -42,6 +42,7 @@ import {
 
 export interface UploadRoutesOptions {
   db: Db;
+  database: Database;
   storage: MediaStorage;
   /** DATA_DIR/uploads: files being received (tus and multipart), on the media's file system. */
   uploadsDir: string;

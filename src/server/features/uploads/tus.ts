@@ -4,7 +4,8 @@
 // (tus-handlers.ts), finishing an upload once (tus-finish.ts) and the sweep (upload-sweeps.ts).
 import type { FastifyInstance } from 'fastify';
 import { UploadResultSchema, type UploadResult } from '#common/schemas/uploads.js';
-import type { Db } from '#server/db/client.js';
+import type { Database, Db } from '#server/db/client.js';
+import { openSharedLocks } from '#server/db/shared-locks.js';
 import { notFound } from '#server/lib/http-errors.js';
 import { errorResponses } from '#server/plugins/api-contract.js';
 import type { S3Settings } from '#server/media/s3-storage.js';
@@ -12,15 +13,21 @@ import type { MediaStorage } from '#server/media/storage.js';
 import { currentUser } from '../auth/index.js';
 import type { UploadEffects } from './uploads-service.js';
 import { uploadFinisher } from './tus-finish.js';
-import { tusHandlers } from './tus-handlers.js';
+import { replyBusy, tusHandlers } from './tus-handlers.js';
 import { createTusServer, TUS_PATH } from './tus-server.js';
 import { isUploadId, openTusStore } from './tus-store.js';
 import { scheduleUploadSweeps } from './upload-sweeps.js';
+
+/** First key of the uploads' advisory locks ('tus' in ASCII; uploads-repository.ts's reservations use 'upl'). */
+const UPLOAD_LOCKS = 0x747573;
+/** How long GET …/video waits for a PATCH finishing the upload elsewhere before answering 423. */
+const FINISH_WAIT_MS = 30_000;
 
 export { TOO_MANY_BYTES_MESSAGE, TOO_MANY_UPLOADS_MESSAGE } from './tus-server.js';
 
 export interface TusOptions {
   db: Db;
+  database: Database;
   storage: MediaStorage;
   uploadsDir: string;
   /** The bucket, when media lives in one: tus keeps its uploads there too. */
@@ -35,13 +42,18 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   const store = await openTusStore(options);
   const finish = uploadFinisher({ db, effects, store, log: app.log });
   const { tus, handOver } = createTusServer({ db, store, finish, log: app.log });
-  const { checkUpload, patch, terminate } = tusHandlers({ db, storage, store, finish });
+  // One writer per upload, whichever instance a chunk reaches (issue 16, docs/decisions/024).
+  const locks = openSharedLocks(options.database, UPLOAD_LOCKS);
+  app.addHook('onClose', () => locks.close());
+  const { checkUpload, patch, terminate, releaseLease } = tusHandlers({ db, storage, store, finish, locks });
 
   // Signed-in only, like every upload route: uploadRoutes' preHandler hook (requireUser) covers this scope.
   await app.register(async (scope) => {
     // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    // A lock taken by checkUpload goes with the answer, whatever ended the request (the handler releases it first).
+    scope.addHook('onResponse', async (request) => releaseLease(request));
     scope.route({ method: ['POST'], url: TUS_PATH, handler: handOver });
     scope.route<{ Params: { id: string } }>({
       method: 'PATCH',
@@ -68,14 +80,21 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
           summary: 'The video a finished resumable upload became',
           description:
             "For a client whose last PATCH's answer was lost: finishes the upload if that had not happened yet.",
-          response: { 200: UploadResultSchema, ...errorResponses(401, 404, 409, 415) },
+          response: { 200: UploadResultSchema, ...errorResponses(401, 404, 409, 415, 423) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
         if (!isUploadId(id)) throw notFound('Upload not found.');
-        const result: UploadResult = { success: true, videoId: await finish(id, currentUser(request)) };
-        return result;
+        // The last PATCH may be finishing it on another instance: wait for its lock, then find its video.
+        const lease = await locks.lock(id, { timeoutMs: FINISH_WAIT_MS });
+        if (!lease) return replyBusy(reply);
+        try {
+          const result: UploadResult = { success: true, videoId: await finish(id, currentUser(request)) };
+          return result;
+        } finally {
+          await lease.release();
+        }
       },
     );
   });
