@@ -3,14 +3,19 @@
 
 interface Entry<T> {
   value: Promise<T>;
-  until: number;
+  /** When its query was sent: it shows the database as of then or later. */
+  sentAt: number;
   settled: boolean;
   refreshing: boolean;
+  /** Its refresh, once sent: the entry in its place when this one is too old to serve. */
+  next?: Entry<T>;
 }
 
 /**
- * A TTL map: a miss under load runs one query, not one per waiting request; an expired entry is served
- * for at most one more TTL while its refresh runs, so no request waits behind a slow aggregate.
+ * A TTL map: a miss under load runs one query, not one per waiting request. No entry is served once its
+ * query was sent `ttlMs` ago, so an answer lags the database by less than `ttlMs`, whoever changed it (a
+ * worker grading picks, another web instance: issue 16, docs/decisions/024); from half that age a settled
+ * entry is refreshed while still served, so no request waits behind a slow aggregate.
  */
 export class RecordsCache {
   static readonly TTL_MS = 10_000;
@@ -22,36 +27,37 @@ export class RecordsCache {
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = this.entries.get(key) as Entry<T> | undefined;
-    if (hit && hit.until > now) return hit.value;
-    if (hit?.settled && now < hit.until + this.ttlMs) {
-      if (!hit.refreshing) {
+    if (hit && now - hit.sentAt < this.ttlMs) {
+      if (hit.settled && !hit.refreshing && now - hit.sentAt >= this.ttlMs / 2) {
         hit.refreshing = true;
-        this.fill(key, load, hit);
+        hit.next = this.fill(key, load, hit);
       }
       return hit.value;
+    }
+    // Too old to serve: its refresh (sent later) answers if there is one, else a new load.
+    if (hit?.next && now - hit.next.sentAt < this.ttlMs) {
+      this.entries.set(key, hit.next);
+      return hit.next.value;
     }
     if (this.entries.size >= RecordsCache.MAX_ENTRIES) this.entries.clear();
     return this.fill(key, load, null).value;
   }
 
   private fill<T>(key: string, load: () => Promise<T>, stale: Entry<T> | null): Entry<T> {
-    const entry: Entry<T> = {
-      value: load(),
-      until: Date.now() + this.ttlMs,
-      settled: false,
-      refreshing: false,
-    };
+    const entry: Entry<T> = { value: load(), sentAt: Date.now(), settled: false, refreshing: false };
     if (!stale) this.entries.set(key, entry);
     entry.value.then(
       () => {
         entry.settled = true;
-        entry.until = Date.now() + this.ttlMs;
         if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
       },
       () => {
         // A failed load is never served: the stale entry may try again, a new one goes.
-        if (stale) stale.refreshing = false;
-        else if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (stale) {
+          stale.refreshing = false;
+          stale.next = undefined;
+        }
+        if (this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
     return entry;

@@ -18,15 +18,15 @@ describe('CatalogCache', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
   afterEach(() => vi.useRealTimers());
 
-  it('serves an expired page while its refresh runs, then the fresh one', async () => {
+  it('serves a page past half its lifetime while its refresh runs, then the fresh one', async () => {
     const cache = new CatalogCache();
     const first = cache.get('k', () => Promise.resolve(page('old')));
     expect(await first.rows).toEqual(page('old'));
 
-    vi.advanceTimersByTime(CatalogCache.TTL_MS + 1);
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2 + 1);
     const refresh = deferred<VideoWithCapper[]>();
     const load = vi.fn(() => refresh.promise);
-    // Expired: still the old rows, and one refresh started however many ask.
+    // Due for a refresh: still the old rows, and one refresh started however many ask.
     expect(await cache.get('k', load).rows).toEqual(page('old'));
     expect(await cache.get('k', load).rows).toEqual(page('old'));
     expect(load).toHaveBeenCalledTimes(1);
@@ -36,17 +36,31 @@ describe('CatalogCache', () => {
     expect(await cache.get('k', load).rows).toEqual(page('new'));
   });
 
-  it('waits for a new load once an entry is older than twice its lifetime', async () => {
+  it('never serves rows whose query was sent TTL_MS ago (issue 16: other instances change the catalog)', async () => {
     const cache = new CatalogCache();
     await cache.get('k', () => Promise.resolve(page('old'))).rows;
-    vi.advanceTimersByTime(2 * CatalogCache.TTL_MS + 1);
+    vi.advanceTimersByTime(CatalogCache.TTL_MS);
     expect(await cache.get('k', () => Promise.resolve(page('new'))).rows).toEqual(page('new'));
+  });
+
+  it('answers from the refresh under way once the served entry is too old, waiting for it', async () => {
+    const cache = new CatalogCache();
+    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
+    const refresh = deferred<VideoWithCapper[]>();
+    expect(await cache.get('k', () => refresh.promise).rows).toEqual(page('old'));
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
+    const another = vi.fn(() => Promise.resolve(page('another')));
+    const waiting = cache.get('k', another).rows;
+    expect(another).not.toHaveBeenCalled();
+    refresh.resolve(page('new'));
+    expect(await waiting).toEqual(page('new'));
   });
 
   it('never serves stale rows after clear(), and retries a failed refresh', async () => {
     const cache = new CatalogCache();
     await cache.get('k', () => Promise.resolve(page('old'))).rows;
-    vi.advanceTimersByTime(CatalogCache.TTL_MS + 1);
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2 + 1);
     const failing = deferred<VideoWithCapper[]>();
     expect(await cache.get('k', () => failing.promise).rows).toEqual(page('old'));
     failing.reject(new Error('database busy'));

@@ -8,18 +8,22 @@ import type { VideoWithCapper } from './videos-repository.js';
 interface Entry<T> {
   rows: Promise<T>;
   anonymous?: ReadyBytes;
-  until: number;
-  /** Its rows have arrived (only then may it be served past `until`, while a refresh runs). */
+  /** When its query was sent: its rows show the database as of then or later. */
+  sentAt: number;
+  /** Its rows have arrived (only then may a refresh run in its place). */
   settled?: boolean;
   refreshing?: boolean;
+  /** Its refresh, once sent: the entry in its place when this one is too old to serve. */
+  next?: Entry<T>;
 }
 
 /**
- * Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. An
- * expired entry is refreshed in the background while it is still served, for at most `ttlMs` more: requests
- * never all wait behind one refresh that queues behind slow queries (issue 11: cached pages while slow
- * searches run). clear() and delete() drop entries outright: nothing is served stale after a change this
- * process made.
+ * Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. No
+ * entry is served once its query was sent `ttlMs` ago or more, so what it shows lags the database by less
+ * than `ttlMs`, whoever changed it (this process or another instance: issue 16). From half that age a
+ * settled entry is refreshed in the background while it is still served: requests do not all wait behind
+ * one refresh that queues behind slow queries (issue 11: cached pages while slow searches run). clear()
+ * and delete() drop entries outright: nothing is served stale after a change this process made.
  */
 class TtlMap<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -32,13 +36,17 @@ class TtlMap<T> {
   get(key: string, load: () => Promise<T>): Entry<T> {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit;
-    if (hit?.settled && now < hit.until + this.ttlMs) {
-      if (!hit.refreshing) {
+    if (hit && now - hit.sentAt < this.ttlMs) {
+      if (hit.settled && !hit.refreshing && now - hit.sentAt >= this.ttlMs / 2) {
         hit.refreshing = true;
-        this.fill(key, load(), hit);
+        hit.next = this.fill(key, load(), hit);
       }
       return hit;
+    }
+    // Too old to serve: its refresh (sent later, so younger) answers if there is one, else a new load.
+    if (hit?.next && this.entries.get(key) === hit && now - hit.next.sentAt < this.ttlMs) {
+      this.entries.set(key, hit.next);
+      return hit.next;
     }
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     const entry = this.fill(key, load(), null);
@@ -48,17 +56,19 @@ class TtlMap<T> {
 
   /** A new entry for `rows`, in the map at once (`stale` null) or once they arrive, in place of `stale`. */
   private fill(key: string, rows: Promise<T>, stale: Entry<T> | null): Entry<T> {
-    const entry: Entry<T> = { rows, until: Date.now() + this.ttlMs };
+    const entry: Entry<T> = { rows, sentAt: Date.now() };
     rows.then(
       () => {
         entry.settled = true;
-        entry.until = Date.now() + this.ttlMs;
         if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
       },
       () => {
         // A failed load is never served: the stale entry may try again, a new one goes.
-        if (stale) stale.refreshing = false;
-        else if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (stale) {
+          stale.refreshing = false;
+          stale.next = undefined;
+        }
+        if (this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
     return entry;
@@ -77,8 +87,8 @@ class TtlMap<T> {
  * The public catalog pages (home, listing, search, featured) and single videos are the same for every
  * signed-out visitor and change rarely, so their rows are kept for a couple of seconds. Signed-in viewers
  * get the same rows with their own purchase flags laid over them. Any change to a video in this process
- * clears the cache at once; another instance on the same PostgreSQL sees it within 2 × TTL_MS (an expired
- * entry is served while its refresh runs, for at most TTL_MS more).
+ * clears the cache at once; another instance on the same PostgreSQL sees it within TTL_MS (no entry is
+ * served TTL_MS after its query was sent; from TTL_MS / 2 it is refreshed while served).
  */
 export const SEARCH_BUSY_MESSAGE = 'Search is busy right now. Please try again in a moment.';
 
