@@ -3,6 +3,8 @@
 // whose worker died is run again; two workers never run the same job; failures retry with growing delays,
 // then fail for good.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
@@ -127,6 +129,40 @@ describe('ROLE=web and ROLE=worker', () => {
       await web.database.db.execute(sql`select count(*) as n from log_pending`),
     );
     expect(Number(pending[0]!.n)).toBe(0);
+  });
+
+  it('the workers fetch the results feed, the web instances never', async () => {
+    const asked: string[] = [];
+    const feed = createServer((request, response) => {
+      asked.push(new URL(request.url!, 'http://feed').searchParams.get('who')!);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ results: [] }));
+    });
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/scores`;
+    const feedWeb = await createTestApp({ role: 'web', env: { RESULTS_FEED_URL: `${url}?who=web` } });
+    let feedWorker: FastifyInstance | null = null;
+    try {
+      expect(feedWeb.config.resultsFeed?.url).toBe(`${url}?who=web`);
+      feedWorker = await buildApp({
+        config: {
+          ...feedWeb.config,
+          role: 'worker',
+          resultsFeed: { url: `${url}?who=worker`, intervalSeconds: 300 },
+        },
+        database: feedWeb.database,
+        logger: false,
+        clientDir: null,
+      });
+      await feedWorker.ready();
+      await expect.poll(() => asked, { timeout: 10_000 }).toContain('worker');
+    } finally {
+      // Closing waits for a fetch under way: one the web instance had started would be counted by now.
+      await feedWorker?.close();
+      await feedWeb.close();
+      await new Promise((resolve) => feed.close(resolve));
+    }
+    expect(asked).toEqual(['worker']);
   });
 
   it('a worker answers its health check and nothing else', async () => {
