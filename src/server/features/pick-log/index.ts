@@ -49,11 +49,15 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
   app.decorate('pickLog', { flush: () => writer.flush() });
   // A change that appended answers once its entries have their numbers, so the pick's page that follows
   // lists them; concurrent changes share one numbering run (a group commit for the log).
-  app.addHook('onSend', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || appended === flushedUpTo) return;
+  // A callback hook, not an async one: every read passes it at once, without a promise (by-id beside nginx).
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || appended === flushedUpTo)
+      return done(null, payload);
     const upTo = appended;
-    await writer.flush();
-    flushedUpTo = Math.max(flushedUpTo, upTo);
+    writer.flush().then(() => {
+      flushedUpTo = Math.max(flushedUpTo, upTo);
+      done(null, payload);
+    }, done);
   });
   app.addHook('onClose', async () => {
     stopListening();
