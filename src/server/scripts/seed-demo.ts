@@ -150,7 +150,8 @@ function quietLevel(level: string): string {
 /** The demo content through the app run here, on a free loopback port, with its own media job runner. */
 async function seedInProcess(config: Config, database: Database): Promise<void> {
   const app = await buildApp({
-    config,
+    // Serving and running the jobs both, whatever ROLE the environment gives the site's instances (issue 16).
+    config: { ...config, role: 'all' },
     database,
     logger: loggerOptions(quietLevel(config.logLevel)),
     clientDir: null,
