@@ -145,9 +145,7 @@ function generateDocument(
   options: SwaggerOptions,
   recorded: { routes: RouteOptions[]; instances: FastifyInstance[] },
 ): Document {
-  const swagger = createRequire(import.meta.url)(
-    '@fastify/swagger',
-  ) as FastifyPluginCallback<SwaggerOptions>;
+  const swagger = createRequire(import.meta.url)('@fastify/swagger') as FastifyPluginCallback<SwaggerOptions>;
   const hooks: Hooks = {};
   let document: (() => Document) | undefined;
   const standIn = {
@@ -204,7 +202,12 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
         paths: options.paths,
         components: {
           securitySchemes: {
-            session: { type: 'apiKey', in: 'cookie', name: 'pickreel_sid', description: 'The session cookie.' },
+            session: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'pickreel_sid',
+              description: 'The session cookie.',
+            },
           },
         },
       },
@@ -214,7 +217,10 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
         const multipartBody = input.route.config?.multipartBody;
         const result = zodTransform(
           multipartBody
-            ? { ...input, schema: { ...input.schema, body: multipartBody, consumes: ['multipart/form-data'] } }
+            ? {
+                ...input,
+                schema: { ...input.schema, body: multipartBody, consumes: ['multipart/form-data'] },
+              }
             : input,
         );
         const schema = result.schema as
