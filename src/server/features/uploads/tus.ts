@@ -52,7 +52,12 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     // tus bodies are raw bytes for tus to stream to disk: Fastify must not read them.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    // A lock taken by checkUpload goes with the answer, whatever ended the request (the handler releases it first).
+    // A lock taken by checkUpload is given back before the answer leaves (a client retrying at once must
+    // not find its own finished PATCH still holding it), and in any case once the request is over.
+    scope.addHook('onSend', async (request, _reply, payload) => {
+      await releaseLease(request);
+      return payload;
+    });
     scope.addHook('onResponse', async (request) => releaseLease(request));
     scope.route({ method: ['POST'], url: TUS_PATH, handler: handOver });
     scope.route<{ Params: { id: string } }>({
