@@ -457,7 +457,9 @@ async function objectStorage(ctx) {
       });
       uploads[key] = { ...up.value, MBps: size / MB / up.value.seconds, othersCpuShare: up.noise.share };
       log(
-        `tus into the bucket, ${chunk / 1024 / 1024} MiB chunks: ${uploads[key].MBps.toFixed(0)} MB/s (others ${Math.round(up.noise.share * 100)}%)`,
+        `tus into the bucket, ${chunk / 1024 / 1024} MiB chunks: ${uploads[key].MBps.toFixed(0)} MB/s in ` +
+          `${up.value.seconds.toFixed(1)} s, the last PATCH (complete + move) ${up.value.lastPatchSeconds.toFixed(1)} s ` +
+          `(others ${Math.round(up.noise.share * 100)}%)`,
       );
     }
 

@@ -304,7 +304,11 @@ function ensureBuilt(): void {
 
 function findNginx(): string {
   if (process.env.NGINX_PATH) return process.env.NGINX_PATH;
-  const found = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+  const onPath = (process.env.PATH ?? '')
+    .split(':')
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'nginx'));
+  const found = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', ...onPath].find((p) => existsSync(p));
   check(found, 'nginx not found: apt-get install nginx-light (or set NGINX_PATH)');
   return found;
 }
