@@ -109,6 +109,12 @@ describe('limits and counters', () => {
     expect([onA.statusCode, onB.statusCode]).toEqual([429, 429]);
     expect(onB.json<{ message: string }>().message).toMatch(/^Too many shares\. Please wait \d+ seconds/);
     expect(Number(onB.headers['retry-after'])).toBeGreaterThan(0);
+    // The window's end is the database's: once it has passed, the address may share again.
+    await a.database.db.execute(
+      sql`update auth_throttles set reset_at = now() - interval '1 second' where key like 'limit:share:%'`,
+    );
+    expect((await share(b)).statusCode).toBe(200);
+    expect((await share(a)).statusCode).toBe(200);
     // Another address is not affected.
     const other = await b.app.inject({
       method: 'POST',
