@@ -388,7 +388,7 @@ async function main(): Promise<void> {
 
   await step('Build (the app runs from dist/, as the guide deploys it)', async () => ensureBuilt());
 
-  const pgAdmin = await step(`PostgreSQL: a fresh database ${DATABASE}`, async () => {
+  await step(`PostgreSQL: a fresh database ${DATABASE}`, async () => {
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect().catch((error: unknown) => {
       throw new StepFailed(`cannot reach PostgreSQL at ${PG_ADMIN_URL}: ${String(error)}`);
@@ -399,9 +399,7 @@ async function main(): Promise<void> {
       await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`).catch(() => {});
       await admin.end();
     });
-    return admin;
   });
-  void pgAdmin;
   const databaseUrl = (() => {
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/${DATABASE}`;
