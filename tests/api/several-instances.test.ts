@@ -245,6 +245,15 @@ describe('tus uploads through two instances', () => {
     const racing = await patch(b, location, 0, chunk);
     expect(racing.statusCode).toBe(423);
     expect(racing.json<{ message: string }>().message).toBe('The upload is busy. Retry shortly.');
+    // Through A itself too (a PostgreSQL session's advisory locks are re-entrant: A keeps its own count),
+    // and a cancel waits its turn as well.
+    expect((await patch(a, location, 0, chunk)).statusCode).toBe(423);
+    const cancel = await b.app.inject({
+      method: 'DELETE',
+      url: location,
+      headers: { ...TUS, cookie: capper.cookie },
+    });
+    expect(cancel.statusCode).toBe(423);
     held.body.end(chunk.subarray(1000));
     const answered = await held.answer;
     expect(answered instanceof Error ? answered.message : answered.statusCode).toBe(204);
