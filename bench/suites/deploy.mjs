@@ -47,8 +47,10 @@ export default {
     ctx.logFile = (name) => path.join(ctx.logs, `${name.replace(/\W+/g, '-')}.log`);
     ctx.timed = (fn) => timedWindow(ctx, fn);
     const { part, finish } = suiteParts(ctx);
-    await part('Instances behind nginx', () => instances(ctx));
-    await part('Object storage', () => objectStorage(ctx));
+    // BENCH_DEPLOY_ONLY=instances or =storage runs only that part (while developing).
+    const only = process.env.BENCH_DEPLOY_ONLY;
+    if (!only || only === 'instances') await part('Instances behind nginx', () => instances(ctx));
+    if (!only || only === 'storage') await part('Object storage', () => objectStorage(ctx));
     finish();
   },
 };

@@ -27,7 +27,7 @@ import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
-import { registerUploads, tusOpenApiPaths } from './features/uploads/index.js';
+import { registerUploads, tusChunkBytes, tusOpenApiPaths } from './features/uploads/index.js';
 import {
   CatalogCache,
   mediaRoutes,
@@ -250,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     supportPhone: config.supportPhone,
     paymentProvider: payments.name,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
+    uploadChunkBytes: tusChunkBytes(config.s3 !== undefined),
   };
   const clientDir =
     options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;

@@ -1,10 +1,15 @@
 import type { AppConfig } from '#common/schemas/app-config.js';
-import { APP_CONFIG_META_NAME as META_NAME, DEFAULT_SUPPORT_PHONE } from '#common/constants.js';
+import {
+  APP_CONFIG_META_NAME as META_NAME,
+  CHUNK_SIZE_BYTES,
+  DEFAULT_SUPPORT_PHONE,
+} from '#common/constants.js';
 
 const DEFAULTS: AppConfig = {
   supportPhone: DEFAULT_SUPPORT_PHONE,
   paymentProvider: 'sandbox',
   stripePublishableKey: null,
+  uploadChunkBytes: CHUNK_SIZE_BYTES,
 };
 
 function parse(content: string | null | undefined): AppConfig {
@@ -16,6 +21,12 @@ function parse(content: string | null | undefined): AppConfig {
         typeof raw.supportPhone === 'string' && raw.supportPhone ? raw.supportPhone : DEFAULTS.supportPhone,
       paymentProvider: raw.paymentProvider === 'stripe' ? 'stripe' : 'sandbox',
       stripePublishableKey: typeof raw.stripePublishableKey === 'string' ? raw.stripePublishableKey : null,
+      uploadChunkBytes:
+        typeof raw.uploadChunkBytes === 'number' &&
+        Number.isSafeInteger(raw.uploadChunkBytes) &&
+        raw.uploadChunkBytes > 0
+          ? raw.uploadChunkBytes
+          : DEFAULTS.uploadChunkBytes,
     };
   } catch {
     return DEFAULTS;

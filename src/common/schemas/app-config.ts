@@ -10,5 +10,7 @@ export const AppConfigSchema = z.object({
   supportPhone: z.string(),
   paymentProvider: z.enum(['sandbox', 'stripe']),
   stripePublishableKey: z.string().nullable(),
+  /** Bytes per tus PATCH the browser sends: larger when media is in a bucket (docs/decisions/022). */
+  uploadChunkBytes: z.number().int().positive(),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;

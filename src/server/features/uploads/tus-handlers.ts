@@ -167,7 +167,7 @@ export function tusHandlers(options: {
       });
       // pipeline, not pipe: a dropped connection must fail the write rather than leave it waiting.
       const body = pipeline(request.raw, count, () => {});
-      await store.append(body, id, offset);
+      await store.append(body, id, offset, declared === undefined ? undefined : Number(declared));
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 413) {
         return reply

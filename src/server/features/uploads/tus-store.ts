@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
+import { CHUNK_SIZE_BYTES } from '#common/constants.js';
 import type { DataStore, Upload } from '@tus/server';
 import type { MediaStorage } from '#server/media/storage.js';
 import type { S3Settings } from '#server/media/s3-storage.js';
@@ -24,8 +25,8 @@ export interface TusStore {
   datastore: DataStore;
   /** Where a finished upload's bytes wait to become its video's original. */
   sourceOf(id: string): UploadSource;
-  /** Our PATCH (tus-handlers.ts): the request's bytes, appended at `offset`. */
-  append(body: Readable, id: string, offset: number): Promise<void>;
+  /** Our PATCH (tus-handlers.ts): the request's bytes (`length` of them, when the request said), at `offset`. */
+  append(body: Readable, id: string, offset: number, length?: number): Promise<void>;
   /** Whether the upload's bytes are still here (not yet taken in as an original). */
   hasBytes(id: string): Promise<boolean>;
   /** An upload refused or cancelled: its bytes and its record go. */
@@ -59,15 +60,29 @@ async function openLocalTusStore(uploadsDir: string): Promise<TusStore> {
 
 /** 8 MiB parts: a chunk smaller than that waits in <id>.part until the next one completes a part. */
 const S3_PART_SIZE = 8 * 1024 * 1024;
+/**
+ * What the browser sends per PATCH with media in a bucket (app config `uploadChunkBytes`): 4 parts, so every
+ * PATCH streams straight into whole parts (tus-s3-store.ts) and pays its per-request reads once per 32 MiB.
+ */
+export const S3_CHUNK_SIZE_BYTES = 4 * S3_PART_SIZE;
+/**
+ * The library's own write() (a PATCH that is not part-aligned) stages each part in a temporary file: at most
+ * this many at once on the instance, across its uploads (its default, 60, would be 480 MiB of disk).
+ */
+const S3_STAGED_PARTS = 4;
+
+/** The browser's tus chunk: 2 MB on disk (decision 007), whole S3 parts with a bucket (decision 022). */
+export const tusChunkBytes = (inBucket: boolean) => (inBucket ? S3_CHUNK_SIZE_BYTES : CHUNK_SIZE_BYTES);
 
 async function openS3TusStore(storage: MediaStorage, settings: S3Settings): Promise<TusStore> {
-  const [{ S3Store }, { s3ClientConfig }] = await Promise.all([
-    import('@tus/s3-store'),
+  const [{ StreamingS3Store }, { s3ClientConfig }] = await Promise.all([
+    import('./tus-s3-store.js'),
     import('#server/media/s3-storage.js'),
   ]);
-  const datastore = new S3Store({
+  const datastore = new StreamingS3Store({
     s3ClientConfig: { ...s3ClientConfig(settings), bucket: settings.bucket },
     partSize: S3_PART_SIZE,
+    maxConcurrentPartUploads: S3_STAGED_PARTS,
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     // Our sweep expires uploads (tus's deleteExpired); tags would only serve a bucket lifecycle rule.
     useTags: false,
@@ -77,8 +92,8 @@ async function openS3TusStore(storage: MediaStorage, settings: S3Settings): Prom
   return {
     datastore,
     sourceOf: (id) => ({ key: id }),
-    async append(body, id, offset) {
-      await datastore.write(body, id, offset);
+    async append(body, id, offset, length) {
+      await datastore.append(body, id, offset, length);
     },
     hasBytes: async (id) => (await storage.stat(id)) !== null,
     async discard(id) {

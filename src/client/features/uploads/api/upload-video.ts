@@ -1,8 +1,8 @@
 // Sends an upload (spec 7 POST /api/videos; docs/decisions/000 'Media'): files up to 50 MB and links as one
-// multipart request with real progress, larger files over tus in 2 MB chunks, resumable.
+// multipart request with real progress, larger files over tus in chunks (2 MB, or 32 MiB with media in a
+// bucket), resumable.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  CHUNK_SIZE_BYTES,
   DEFAULT_CATEGORY,
   STANDARD_UPLOAD_MAX_BYTES,
   STANDARD_UPLOAD_TIMEOUT_MS,
@@ -10,6 +10,7 @@ import {
 import type { Leg } from '#common/schemas/picks.js';
 import type { UploadResult } from '#common/schemas/uploads.js';
 import type { Video } from '#common/schemas/videos.js';
+import { appConfig } from '#client/lib/app-config.ts';
 import { messageForStatus, NETWORK_ERROR_MESSAGE, TIMEOUT_MESSAGE, UploadError } from './upload-errors';
 
 export interface UploadRequest {
@@ -139,14 +140,15 @@ function sendMultipart(request: UploadRequest, onPhase: OnPhase): Promise<number
   });
 }
 
-/** Large files: tus, 2 MB chunks; picking the same file again after a reload resumes where it stopped. */
+/** Large files: tus, in the server's chunk size; picking the same file again after a reload resumes where it stopped. */
 async function sendResumable(request: UploadRequest & { file: File }, onPhase: OnPhase) {
   const { signal } = request;
   const { Upload } = await import('tus-js-client');
   return new Promise<number>((resolve, reject) => {
     const upload = new Upload(request.file, {
       endpoint: '/api/uploads',
-      chunkSize: CHUNK_SIZE_BYTES,
+      // 2 MB on disk; whole S3 parts when media is in a bucket (the server says which: docs/decisions/022).
+      chunkSize: appConfig.uploadChunkBytes,
       // A dropped connection is retried, then resumed from the server's offset.
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
       removeFingerprintOnSuccess: true,
