@@ -8,17 +8,69 @@
 // library's own write(). The objects are the library's own layout, so either path can follow the other.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { S3Store } from '@tus/s3-store';
+import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
 
 /** What a part's stream buffers between the request and the store's request. */
 const PIPE_BUFFER = 1024 * 1024;
 
+/**
+ * The library's cache of an upload's `.info` record, served only to an append under way. The record never
+ * changes (no deferred length here), but whether the upload still exists does: another instance may finish or
+ * cancel it. A PATCH reads the record itself (uploadOf, under the upload's lock) before it appends, and
+ * nothing can cancel it while the lock is held; inside the append the same record is not read again (it was,
+ * two or three times per PATCH). Outside an append (HEAD, POST, finishing, expiry) every read goes to the
+ * bucket, as before.
+ */
+class AppendCache implements NonNullable<Options['cache']> {
+  private readonly records = new Map<string, MetadataValue>();
+  private readonly appending = new Set<string>();
+
+  async get(id: string) {
+    return this.appending.has(id) ? this.records.get(id) : undefined;
+  }
+  async set(id: string, value: MetadataValue) {
+    if (this.appending.has(id)) this.records.set(id, value);
+  }
+  async delete(id: string) {
+    this.records.delete(id);
+  }
+  async list() {
+    return [...this.records.keys()];
+  }
+  async during<T>(id: string, work: () => Promise<T>): Promise<T> {
+    this.appending.add(id);
+    try {
+      return await work();
+    } finally {
+      this.appending.delete(id);
+      this.records.delete(id);
+    }
+  }
+}
+
 export class StreamingS3Store extends S3Store {
+  private readonly appendCache: AppendCache;
+
+  constructor(options: Omit<Options, 'cache'>) {
+    const cache = new AppendCache();
+    super({ ...options, cache });
+    this.appendCache = cache;
+  }
+
   /**
    * Appends `length` bytes of `body` at `offset`, straight into the store when it can (see above); answers
    * the new offset. Completes the multipart upload when the last byte is in, as write() does.
    */
-  async append(body: Readable, id: string, offset: number, length: number | undefined): Promise<number> {
+  append(body: Readable, id: string, offset: number, length: number | undefined): Promise<number> {
+    return this.appendCache.during(id, () => this.appendOnce(body, id, offset, length));
+  }
+
+  private async appendOnce(
+    body: Readable,
+    id: string,
+    offset: number,
+    length: number | undefined,
+  ): Promise<number> {
     if (length === undefined || !Number.isSafeInteger(length) || length <= 0)
       return this.write(body, id, offset);
     const metadata = await this.getMetadata(id);

@@ -86,8 +86,8 @@ async function openS3TusStore(storage: MediaStorage, settings: S3Settings): Prom
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     // Our sweep expires uploads (tus's deleteExpired); tags would only serve a bucket lifecycle rule.
     useTags: false,
-    // No per-process cache of an upload's record: another instance may have finished or cancelled it.
-    cache: { get: async () => undefined, set: async () => {}, delete: async () => {} },
+    // No per-process cache of an upload's record beyond one append (tus-s3-store.ts): another instance may
+    // have finished or cancelled it.
   });
   return {
     datastore,
