@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inBucket } from '../setup/stored-media.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -43,6 +44,15 @@ describe('serving the client', () => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
     },
   );
+
+  it('tells the browser its tus chunk: 2 MB on disk, 32 MiB (whole S3 parts) with media in a bucket', async () => {
+    const page = (await t.app.inject({ method: 'GET', url: '/dashboard' })).body;
+    const content = /<meta name="pickreel-config" content="([^"]*)">/
+      .exec(page)![1]!
+      .replaceAll('&quot;', '"');
+    const { uploadChunkBytes } = JSON.parse(content) as { uploadChunkBytes: number };
+    expect(uploadChunkBytes).toBe(inBucket() ? 32 * 1024 * 1024 : 2 * 1024 * 1024);
+  });
 
   it("answers / with the prerendered home page, with this server's settings and support phone", async () => {
     const home = await t.app.inject({ method: 'GET', url: '/' });
