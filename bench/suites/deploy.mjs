@@ -381,6 +381,18 @@ async function tusUpload(base, cookie, file, chunk) {
   };
 }
 
+/** Waits (up to 5 minutes) for the video's media job to end; its final status. */
+async function waitProcessed(base, cookie, videoId) {
+  const until = Date.now() + 5 * 60_000;
+  for (;;) {
+    const res = await request(`${base}/api/videos/${videoId}`, { headers: { cookie } });
+    const status =
+      res.status === 200 ? JSON.parse(res.body.toString()).transcodingStatus : `HTTP ${res.status}`;
+    if (status === 'ready' || status === 'failed' || Date.now() > until) return status;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /** Reads `url` whole in RANGE_BYTES ranges, one after another; MB/s. */
 async function rangeRead(url, size, headers = {}) {
   const started = performance.now();
@@ -490,6 +502,21 @@ async function objectStorage(ctx) {
       },
     });
     const { cookie } = await signIn(server.url, `benchs3${process.pid}`);
+    // CPU seconds of the app, the store and this bench process during `fn` (2 cores: 3 busy processes share
+    // them where a direct transfer has 2).
+    const withCpu = async (fn) => {
+      const before = [groupCpuSeconds(server.pid), groupCpuSeconds(s3.pid), process.cpuUsage()];
+      const value = await fn();
+      const bench = process.cpuUsage(before[2]);
+      const cpu = {
+        app: groupCpuSeconds(server.pid) - before[0],
+        store: groupCpuSeconds(s3.pid) - before[1],
+        bench: (bench.user + bench.system) / 1e6,
+      };
+      return typeof value === 'number' ? { MBps: value, cpu } : { ...value, cpu };
+    };
+    const fmtCpu = (cpu) =>
+      `app ${cpu.app.toFixed(1)}, store ${cpu.store.toFixed(1)}, client ${cpu.bench.toFixed(1)}`;
 
     // The reference: the whole file in one PUT straight into the store (the SDK's signature is not needed:
     // the server runs with its signature check off, as in the tests).
@@ -542,12 +569,17 @@ async function objectStorage(ctx) {
     for (const [key, chunk] of chunkRows) {
       const up = await ctx.timed(async () => {
         warm(big);
-        return tusUpload(server.url, cookie, big, chunk);
+        return withCpu(() => tusUpload(server.url, cookie, big, chunk));
       });
       uploads[key] = { ...up.value, MBps: size / MB / up.value.seconds, othersCpuShare: up.noise.share };
+      // Its media job (a download of the original from the store, ffmpeg) runs in the app's process group:
+      // let it end before the next measurement rather than under it.
+      uploads[key].processed = await waitProcessed(server.url, cookie, up.value.videoId);
+      log(`  its media job ended: ${uploads[key].processed}`);
       log(
         `tus into the bucket, ${chunk / 1024 / 1024} MiB chunks: ${uploads[key].MBps.toFixed(0)} MB/s in ` +
-          `${up.value.seconds.toFixed(1)} s, the last PATCH (complete + move) ${up.value.lastPatchSeconds.toFixed(1)} s ` +
+          `${up.value.seconds.toFixed(1)} s, the last PATCH (complete + move) ${up.value.lastPatchSeconds.toFixed(1)} s, ` +
+          `CPU s ${fmtCpu(up.value.cpu)} ` +
           `(others ${Math.round(up.noise.share * 100)}%)`,
       );
     }
@@ -559,15 +591,18 @@ async function objectStorage(ctx) {
     const direct = `${s3.endpoint}/${S3.bucket}/videos/${videoId}/original.mov`;
     const app = [];
     const store = [];
+    const rangeCpu = [];
     let rangeNoise = 0;
     for (let round = 0; round < 2; round++) {
-      const s = await ctx.timed(() => rangeRead(direct, size));
-      const a = await ctx.timed(() => rangeRead(viaApp, size, { cookie }));
-      store.push(s.value);
-      app.push(a.value);
+      const s = await ctx.timed(() => withCpu(() => rangeRead(direct, size)));
+      const a = await ctx.timed(() => withCpu(() => rangeRead(viaApp, size, { cookie })));
+      store.push(s.value.MBps);
+      app.push(a.value.MBps);
+      rangeCpu.push({ store: s.value.cpu, app: a.value.cpu });
       rangeNoise = Math.max(rangeNoise, s.noise.share, a.noise.share);
       log(
-        `Range ${RANGE_BYTES / 1024 / 1024} MiB pieces: store ${s.value.toFixed(0)} MB/s, via the app ${a.value.toFixed(0)} MB/s`,
+        `Range ${RANGE_BYTES / 1024 / 1024} MiB pieces: store ${s.value.MBps.toFixed(0)} MB/s, via the app ${a.value.MBps.toFixed(0)} MB/s ` +
+          `(CPU s: store alone ${fmtCpu(s.value.cpu)}; via the app ${fmtCpu(a.value.cpu)})`,
       );
     }
     result.details.objectStorage = {
@@ -576,6 +611,7 @@ async function objectStorage(ctx) {
       storeMultipart: storeMultipart.value,
       uploads,
       rangeApp: app,
+      rangeCpu,
       rangeStore: store,
     };
 
