@@ -8,10 +8,15 @@
 // library's own write(). The objects are the library's own layout, so either path can follow the other.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
+import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
 
 /** What a part's stream buffers between the request and the store's request. */
 const PIPE_BUFFER = 1024 * 1024;
+/** Listings kept for the next append (see `listings`): past this many, they are dropped. */
+const LISTINGS_KEPT = 1000;
+
+const sizeOf = (parts: Part[]) => parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
 
 /**
  * The library's cache of an upload's `.info` record, served only to an append under way. The record never
@@ -50,6 +55,12 @@ class AppendCache implements NonNullable<Options['cache']> {
 
 export class StreamingS3Store extends S3Store {
   private readonly appendCache: AppendCache;
+  /**
+   * Each upload's last `ListParts` (HEAD and the PATCH's own read list them). An append reuses it when its
+   * parts add up to the append's offset, which the PATCH checked under the upload's lock: parts are only ever
+   * added, so a listing with that sum is the current one; anything else is listed again.
+   */
+  private readonly listings = new Map<string, Part[]>();
 
   constructor(options: Omit<Options, 'cache'>) {
     const cache = new AppendCache();
@@ -61,8 +72,21 @@ export class StreamingS3Store extends S3Store {
    * Appends `length` bytes of `body` at `offset`, straight into the store when it can (see above); answers
    * the new offset. Completes the multipart upload when the last byte is in, as write() does.
    */
-  append(body: Readable, id: string, offset: number, length: number | undefined): Promise<number> {
-    return this.appendCache.during(id, () => this.appendOnce(body, id, offset, length));
+  async append(body: Readable, id: string, offset: number, length: number | undefined): Promise<number> {
+    try {
+      return await this.appendCache.during(id, () => this.appendOnce(body, id, offset, length));
+    } finally {
+      this.listings.delete(id);
+    }
+  }
+
+  protected override async retrieveParts(id: string, partNumberMarker?: string): Promise<Part[]> {
+    const parts = await super.retrieveParts(id, partNumberMarker);
+    if (partNumberMarker === undefined) {
+      if (this.listings.size >= LISTINGS_KEPT) this.listings.clear();
+      this.listings.set(id, parts);
+    }
+    return parts;
   }
 
   private async appendOnce(
@@ -76,10 +100,10 @@ export class StreamingS3Store extends S3Store {
     const metadata = await this.getMetadata(id);
     const size = metadata.file.size;
     if (size === undefined || offset + length > size) return this.write(body, id, offset);
-    const parts = await this.retrieveParts(id);
-    const stored = parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
+    const listed = this.listings.get(id);
+    const parts = listed && sizeOf(listed) === offset ? listed : await this.retrieveParts(id);
     // A pending `<id>.part` (the offset, checked under the upload's lock, counts it): the library prepends it.
-    if (stored !== offset) return this.write(body, id, offset);
+    if (sizeOf(parts) !== offset) return this.write(body, id, offset);
     let partNumber = (parts.at(-1)?.PartNumber ?? 0) + 1;
     const partSize = this.calcOptimalPartSize(size);
     const reader = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
