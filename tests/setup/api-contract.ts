@@ -137,13 +137,14 @@ const asBuffer = (payload: unknown): Buffer | null =>
  * returns it.
  */
 export function checkAgainstApiDocument(app: FastifyInstance): void {
-  let checker: ContractChecker | undefined;
-  const checkerOf = () => (checker ??= new ContractChecker(app.apiDocument() as unknown as Document));
+  let checker: Promise<ContractChecker> | undefined;
+  const checkerOf = () =>
+    (checker ??= app.apiDocument().then((document) => new ContractChecker(document as unknown as Document)));
   const routes = new WeakMap<ServerResponse, { method: string; route: string | undefined; url: string }>();
   const done = new WeakSet<ServerResponse>();
-  const record = (exchange: Exchange) => {
+  const record = async (exchange: Exchange) => {
     checked += 1;
-    const problem = checkerOf().check(exchange);
+    const problem = (await checkerOf()).check(exchange);
     if (problem) violations.push(problem);
   };
 
@@ -155,7 +156,12 @@ export function checkAgainstApiDocument(app: FastifyInstance): void {
     done.add(reply.raw);
     const seen = { method: request.method, route: request.routeOptions.url, url: request.url };
     // A stream (a media file): its status and type are what can be checked.
-    record({ ...seen, status: reply.statusCode, headers: reply.getHeaders(), body: body ?? Buffer.alloc(0) });
+    await record({
+      ...seen,
+      status: reply.statusCode,
+      headers: reply.getHeaders(),
+      body: body ?? Buffer.alloc(0),
+    });
     return payload;
   });
 
@@ -165,7 +171,12 @@ export function checkAgainstApiDocument(app: FastifyInstance): void {
     const raw = response.raw.res;
     const seen = routes.get(raw);
     if (seen && !done.has(raw)) {
-      record({ ...seen, status: response.statusCode, headers: response.headers, body: response.rawPayload });
+      await record({
+        ...seen,
+        status: response.statusCode,
+        headers: response.headers,
+        body: response.rawPayload,
+      });
     }
     return response;
   };

@@ -1,8 +1,7 @@
 // The OpenAPI 3.1 document of the API, generated from the routes' zod schemas (issue 13), at
 // GET /api/openapi.json, and Swagger UI reading it at /api/docs (docs/decisions/015).
-import { createRequire } from 'node:module';
 import type { FastifySwaggerOptions, SwaggerOptions } from '@fastify/swagger';
-import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { API_PATHS } from './api-contract.js';
@@ -15,7 +14,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** The OpenAPI document (what GET /api/openapi.json answers), generated at the first call. */
-    apiDocument(): Record<string, unknown>;
+    apiDocument(): Promise<Record<string, unknown>>;
   }
 }
 
@@ -127,45 +126,28 @@ export interface ApiDocsOptions {
   paths: Record<string, object>;
 }
 
-type Hooks = {
-  onRoute?: (route: RouteOptions) => void;
-  onRegister?: (instance: FastifyInstance) => void;
-  onReady?: (done: (err?: Error) => void) => void;
-};
-
 /**
  * Runs @fastify/swagger over the routes recorded at start, once, and returns its document. The plugin is
  * loaded here, at the first call, not at start: it (with the YAML library it loads for a format we do not
- * serve) held ~0.5 MB of heap for good in every server, most of which never serves the document. It is
- * given a stand-in for the app with the three things it uses (`addHook`, `decorate`, `getSchemas`), then
- * the recorded routes and instances as the app's own hooks would have passed them, and the ready signal.
+ * serve) held ~0.5 MB of heap for good in every server, most of which never serves the document. It runs
+ * on a throwaway Fastify instance given the same routes (method, URL, schema, config), closed after.
  */
-function generateDocument(
-  app: FastifyInstance,
-  options: SwaggerOptions,
-  recorded: { routes: RouteOptions[]; instances: FastifyInstance[] },
-): Document {
-  const swagger = createRequire(import.meta.url)('@fastify/swagger') as FastifyPluginCallback<SwaggerOptions>;
-  const hooks: Hooks = {};
-  let document: (() => Document) | undefined;
-  const standIn = {
-    addHook: (name: keyof Hooks, hook: never) => {
-      hooks[name] = hook;
-    },
-    decorate: (_name: string, value: () => Document) => {
-      document = value;
-    },
-    getSchemas: () => app.getSchemas(),
-  };
-  let failed: unknown;
-  swagger(standIn as unknown as FastifyInstance, options, (err) => (failed = err));
-  if (failed) throw failed;
-  for (const instance of recorded.instances) hooks.onRegister?.(instance);
-  for (const route of recorded.routes) hooks.onRoute?.(route);
-  hooks.onReady?.((err) => (failed = err));
-  if (failed) throw failed;
-  if (!document || !hooks.onRoute || !hooks.onReady) throw new Error('@fastify/swagger did not set up');
-  return document();
+async function generateDocument(options: SwaggerOptions, routes: readonly RouteOptions[]): Promise<Document> {
+  const { default: swagger } = await import('@fastify/swagger');
+  const scratch = Fastify({ logger: false, exposeHeadRoutes: false });
+  // Its schemas are only read for the document: nothing validates or serialises with them here.
+  scratch.setValidatorCompiler(() => () => true);
+  scratch.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  try {
+    await scratch.register(swagger, options);
+    for (const { method, url, schema, config } of routes) {
+      scratch.route({ method, url, schema, config, handler: async () => null });
+    }
+    await scratch.ready();
+    return scratch.swagger() as Document;
+  } finally {
+    await scratch.close();
+  }
 }
 
 /**
@@ -182,14 +164,10 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
     url !== OPENAPI_PATH &&
     !handWritten.has(url);
 
-  const recorded = { routes: [] as RouteOptions[], instances: [] as FastifyInstance[] };
+  let recorded: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // Fastify's own HEAD twins of GET routes are left out, as @fastify/swagger leaves them out.
-    if (route.method !== 'HEAD' && documented(route.url)) recorded.routes.push(route);
-  });
-  // @fastify/swagger reads the schemas each plugin added (addSchema) from its instance when ready.
-  app.addHook('onRegister', (instance) => {
-    recorded.instances.push(instance);
+    if (route.method !== 'HEAD' && documented(route.url)) recorded.push(route);
   });
 
   const swaggerOptions = (): FastifySwaggerOptions & SwaggerOptions => {
@@ -233,21 +211,27 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
     };
   };
 
-  // The document as JSON bytes once made: the generator, its object and the recorded routes are let go.
-  let bytes: Buffer | undefined;
-  const documentBytes = (): Buffer => {
-    if (!bytes) {
-      bytes = Buffer.from(JSON.stringify(generateDocument(app, swaggerOptions(), recorded)));
-      recorded.routes = [];
-      recorded.instances = [];
-    }
+  // The document as JSON bytes once made (one generation for concurrent first requests); the recorded
+  // routes are let go then.
+  let bytes: Promise<Buffer> | undefined;
+  const documentBytes = (): Promise<Buffer> => {
+    bytes ??= generateDocument(swaggerOptions(), recorded).then((document) => {
+      recorded = [];
+      return Buffer.from(JSON.stringify(document));
+    });
     return bytes;
   };
-  app.decorate('apiDocument', () => JSON.parse(documentBytes().toString()) as Record<string, unknown>);
+  app.decorate(
+    'apiDocument',
+    async () => JSON.parse((await documentBytes()).toString()) as Record<string, unknown>,
+  );
 
   registerApiReference(app, { prefix: DOCS_PREFIX, documentUrl: OPENAPI_PATH, title: 'PickReel API' });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(documentBytes()),
+    reply
+      .header('cache-control', 'no-cache')
+      .type('application/json; charset=utf-8')
+      .send(await documentBytes()),
   );
 }
