@@ -114,24 +114,35 @@ export class StreamingS3Store extends S3Store {
         const bytes = Math.min(partSize, length - written);
         const end = offset + written + bytes;
         const pipe = new PassThrough({ highWaterMark: PIPE_BUFFER });
+        // The request's failure reaches the code below through `sending`; the pipe's own error event (the
+        // store's request gone) must not be an uncaught one.
+        pipe.on('error', () => {});
+        // A request cut short is aborted, never ended: the store must not take a short part as whole.
+        const abort = new AbortController();
         // A whole part, or the upload's last one: an S3 part. A shorter tail: `<id>.part`, as write() keeps it.
         const sending =
           bytes === partSize || end === size
-            ? this.client.uploadPart({
-                Bucket: this.bucket,
-                Key: id,
-                UploadId: metadata['upload-id'],
-                PartNumber: partNumber,
-                Body: pipe,
-                ContentLength: bytes,
-              })
-            : this.client.putObject({
-                Bucket: this.bucket,
-                Key: this.partKey(id, true),
-                Body: pipe,
-                ContentLength: bytes,
-                Tagging: this.useCompleteTag('false'),
-              });
+            ? this.client.uploadPart(
+                {
+                  Bucket: this.bucket,
+                  Key: id,
+                  UploadId: metadata['upload-id'],
+                  PartNumber: partNumber,
+                  Body: pipe,
+                  ContentLength: bytes,
+                },
+                { abortSignal: abort.signal },
+              )
+            : this.client.putObject(
+                {
+                  Bucket: this.bucket,
+                  Key: this.partKey(id, true),
+                  Body: pipe,
+                  ContentLength: bytes,
+                  Tagging: this.useCompleteTag('false'),
+                },
+                { abortSignal: abort.signal },
+              );
         const failed = sending.then(
           () => new Promise<never>(() => {}),
           (error: unknown) => Promise.reject(error as Error),
@@ -152,7 +163,8 @@ export class StreamingS3Store extends S3Store {
           pipe.end();
           await sending;
         } catch (error) {
-          pipe.destroy(error as Error);
+          abort.abort();
+          pipe.destroy();
           await sending.catch(() => {});
           throw error;
         }
