@@ -57,6 +57,24 @@ describe('CatalogCache', () => {
     expect(await waiting).toEqual(page('new'));
   });
 
+  it('with no other writer (the embedded database), serves a settled page up to 2 × TTL while its refresh waits', async () => {
+    const cache = new CatalogCache({ soleWriter: true });
+    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
+    const refresh = deferred<VideoWithCapper[]>();
+    expect(await cache.get('k', () => refresh.promise).rows).toEqual(page('old'));
+    // The refresh queues behind a long write: the old rows still answer at once past the TTL...
+    vi.advanceTimersByTime(CatalogCache.TTL_MS);
+    const another = vi.fn(() => Promise.resolve(page('another')));
+    expect(await cache.get('k', another).rows).toEqual(page('old'));
+    expect(another).not.toHaveBeenCalled();
+    // ...but not at twice the TTL: then the refresh under way answers.
+    vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
+    const waiting = cache.get('k', another).rows;
+    refresh.resolve(page('new'));
+    expect(await waiting).toEqual(page('new'));
+  });
+
   it('never serves stale rows after clear(), and retries a failed refresh', async () => {
     const cache = new CatalogCache();
     await cache.get('k', () => Promise.resolve(page('old'))).rows;
