@@ -198,9 +198,8 @@ async function prepare(ctx, db) {
     readyPath: '/api/health',
     deadlineMs: 120_000,
   });
-  // The fill wrote its picks straight into the tables, so this first start with the pick log logs every one
-  // of them (log-backfill.ts) and numbers them in the background for a minute or more. That is a one-time
-  // event of a site's first start with the log, not the steady state these rows are about: wait for it.
+  // The first start with the public log logs the picks sealed before it (log-backfill.ts: the demo's; the
+  // fill's raw rows are not sealed picks) and numbers them in the background: nothing is timed until it is done.
   const caughtUp = await logCaughtUp(db.server.url);
   db.details.logBackfill = caughtUp;
   log(
