@@ -19,23 +19,17 @@ import { mediaFixture } from '../setup/media-fixtures.js';
 import { storedBytes } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
+import { waitFor } from '../setup/wait-for.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const TUS = { 'tus-resumable': '1.0.0' };
 /** The uploads' advisory-lock namespace (features/uploads/tus.ts). */
 const UPLOAD_LOCKS = 0x747573;
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const waitForEvery50 = <T>(what: string, probe: () => Promise<T | undefined>, log: () => string) =>
+  waitFor(what, probe, log, 50);
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, log: () => string): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}\n${log()}`);
-}
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.runIf(onPostgres)('a web instance killed mid-chunk (PostgreSQL)', () => {
   let b: TestApp;
@@ -79,7 +73,7 @@ describe.runIf(onPostgres)('a web instance killed mid-chunk (PostgreSQL)', () =>
     );
     a.stdout!.on('data', (chunk: Buffer) => (aLog += chunk.toString()));
     a.stderr!.on('data', (chunk: Buffer) => (aLog += chunk.toString()));
-    await waitFor(
+    await waitForEvery50(
       'instance A to start',
       async () => ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok ? true : undefined),
       () => aLog,
@@ -148,7 +142,7 @@ describe.runIf(onPostgres)('a web instance killed mid-chunk (PostgreSQL)', () =>
       held.on('error', (error) => resolve(error.message));
     });
     held.write(content.subarray(third, third + 4000));
-    const [holder] = await waitFor(
+    const [holder] = await waitForEvery50(
       'A to hold the lock',
       async () => {
         const pids = await lockHolders();
@@ -176,7 +170,7 @@ describe.runIf(onPostgres)('a web instance killed mid-chunk (PostgreSQL)', () =>
     a!.kill('SIGKILL');
     await exited;
     expect(await heldEnded).not.toMatch(/^answered/);
-    await waitFor(
+    await waitForEvery50(
       "PostgreSQL to end A's lock connection",
       async () => ((await lockHolders()).includes(holder!) ? undefined : true),
       () => aLog,

@@ -17,6 +17,7 @@ import { mediaFixture } from '../setup/media-fixtures.js';
 import { storedBytes } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+import { waitFor } from '../setup/wait-for.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -51,16 +52,6 @@ async function killGroup(worker: Worker | null): Promise<void> {
     // gone already
   }
   await worker.exited;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, log: () => string): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}\n${log()}`);
 }
 
 describe.runIf(onPostgres)('a worker process killed mid-job (PostgreSQL)', () => {
