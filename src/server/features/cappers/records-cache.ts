@@ -1,66 +1,32 @@
 // Answers of the record's routes, kept briefly (issue 14, "Speed"): they change only when grading runs,
 // and a profile reads every graded pick of its capper.
 
-interface Entry<T> {
-  value: Promise<T>;
-  /** When its query was sent: it shows the database as of then or later. */
-  sentAt: number;
-  settled: boolean;
-  refreshing: boolean;
-  /** Its refresh, once sent: the entry in its place when this one is too old to serve. */
-  next?: Entry<T>;
-}
+import { TtlMap } from '#server/lib/ttl-map.js';
 
 /**
- * A TTL map: a miss under load runs one query, not one per waiting request. No entry is served once its
- * query was sent `ttlMs` ago, so an answer lags the database by less than `ttlMs`, whoever changed it (a
- * worker grading picks, another web instance: issue 16, docs/decisions/024); from half that age a settled
- * entry is refreshed while still served, so no request waits behind a slow aggregate.
+ * A TTL map (lib/ttl-map.ts): a miss under load runs one query, not one per waiting request. No entry is
+ * served once its query was sent `ttlMs` ago, so an answer lags the database by less than `ttlMs`, whoever
+ * changed it (a worker grading picks, another web instance: issue 16, docs/decisions/024); from half that
+ * age a settled entry is refreshed while still served, one refresh at a time: a profile is a slow aggregate,
+ * and a crawl of a thousand profiles must not queue a thousand of them ahead of the requests that wait.
  */
 export class RecordsCache {
   static readonly TTL_MS = 10_000;
   static readonly MAX_ENTRIES = 5_000;
-  private readonly entries = new Map<string, Entry<unknown>>();
+  static readonly MAX_REFRESHES = 1;
+  private readonly entries: TtlMap<unknown>;
 
-  constructor(private readonly ttlMs = RecordsCache.TTL_MS) {}
-
-  get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key) as Entry<T> | undefined;
-    if (hit && now - hit.sentAt < this.ttlMs) {
-      if (hit.settled && !hit.refreshing && now - hit.sentAt >= this.ttlMs / 2) {
-        hit.refreshing = true;
-        hit.next = this.fill(key, load, hit);
-      }
-      return hit.value;
-    }
-    // Too old to serve: its refresh (sent later) answers if there is one, else a new load.
-    if (hit?.next && now - hit.next.sentAt < this.ttlMs) {
-      this.entries.set(key, hit.next);
-      return hit.next.value;
-    }
-    if (this.entries.size >= RecordsCache.MAX_ENTRIES) this.entries.clear();
-    return this.fill(key, load, null).value;
+  constructor(ttlMs = RecordsCache.TTL_MS) {
+    this.entries = new TtlMap({
+      ttlMs,
+      maxEntries: RecordsCache.MAX_ENTRIES,
+      maxRefreshes: RecordsCache.MAX_REFRESHES,
+    });
   }
 
-  private fill<T>(key: string, load: () => Promise<T>, stale: Entry<T> | null): Entry<T> {
-    const entry: Entry<T> = { value: load(), sentAt: Date.now(), settled: false, refreshing: false };
-    if (!stale) this.entries.set(key, entry);
-    entry.value.then(
-      () => {
-        entry.settled = true;
-        if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
-      },
-      () => {
-        // A failed load is never served: the stale entry may try again, a new one goes.
-        if (stale) {
-          stale.refreshing = false;
-          stale.next = undefined;
-        }
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
-    );
-    return entry;
+  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    // Each key is only ever filled by loads of one type (the key names what is kept).
+    return this.entries.get(key, load).value as Promise<T>;
   }
 
   clear(): void {

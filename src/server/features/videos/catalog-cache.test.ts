@@ -21,37 +21,37 @@ describe('CatalogCache', () => {
   it('serves a page past half its lifetime while its refresh runs, then the fresh one', async () => {
     const cache = new CatalogCache();
     const first = cache.get('k', () => Promise.resolve(page('old')));
-    expect(await first.rows).toEqual(page('old'));
+    expect(await first.value).toEqual(page('old'));
 
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2 + 1);
     const refresh = deferred<VideoWithCapper[]>();
     const load = vi.fn(() => refresh.promise);
     // Due for a refresh: still the old rows, and one refresh started however many ask.
-    expect(await cache.get('k', load).rows).toEqual(page('old'));
-    expect(await cache.get('k', load).rows).toEqual(page('old'));
+    expect(await cache.get('k', load).value).toEqual(page('old'));
+    expect(await cache.get('k', load).value).toEqual(page('old'));
     expect(load).toHaveBeenCalledTimes(1);
 
     refresh.resolve(page('new'));
     await refresh.promise;
-    expect(await cache.get('k', load).rows).toEqual(page('new'));
+    expect(await cache.get('k', load).value).toEqual(page('new'));
   });
 
   it('never serves rows whose query was sent TTL_MS ago (issue 16: other instances change the catalog)', async () => {
     const cache = new CatalogCache();
-    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    await cache.get('k', () => Promise.resolve(page('old'))).value;
     vi.advanceTimersByTime(CatalogCache.TTL_MS);
-    expect(await cache.get('k', () => Promise.resolve(page('new'))).rows).toEqual(page('new'));
+    expect(await cache.get('k', () => Promise.resolve(page('new'))).value).toEqual(page('new'));
   });
 
   it('answers from the refresh under way once the served entry is too old, waiting for it', async () => {
     const cache = new CatalogCache();
-    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    await cache.get('k', () => Promise.resolve(page('old'))).value;
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
     const refresh = deferred<VideoWithCapper[]>();
-    expect(await cache.get('k', () => refresh.promise).rows).toEqual(page('old'));
+    expect(await cache.get('k', () => refresh.promise).value).toEqual(page('old'));
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
     const another = vi.fn(() => Promise.resolve(page('another')));
-    const waiting = cache.get('k', another).rows;
+    const waiting = cache.get('k', another).value;
     expect(another).not.toHaveBeenCalled();
     refresh.resolve(page('new'));
     expect(await waiting).toEqual(page('new'));
@@ -59,36 +59,36 @@ describe('CatalogCache', () => {
 
   it('with no other writer (the embedded database), serves a settled page up to 2 × TTL while its refresh waits', async () => {
     const cache = new CatalogCache({ soleWriter: true });
-    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    await cache.get('k', () => Promise.resolve(page('old'))).value;
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
     const refresh = deferred<VideoWithCapper[]>();
-    expect(await cache.get('k', () => refresh.promise).rows).toEqual(page('old'));
+    expect(await cache.get('k', () => refresh.promise).value).toEqual(page('old'));
     // The refresh queues behind a long write: the old rows still answer at once past the TTL...
     vi.advanceTimersByTime(CatalogCache.TTL_MS);
     const another = vi.fn(() => Promise.resolve(page('another')));
-    expect(await cache.get('k', another).rows).toEqual(page('old'));
+    expect(await cache.get('k', another).value).toEqual(page('old'));
     expect(another).not.toHaveBeenCalled();
     // ...but not at twice the TTL: then the refresh under way answers.
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2);
-    const waiting = cache.get('k', another).rows;
+    const waiting = cache.get('k', another).value;
     refresh.resolve(page('new'));
     expect(await waiting).toEqual(page('new'));
   });
 
   it('never serves stale rows after clear(), and retries a failed refresh', async () => {
     const cache = new CatalogCache();
-    await cache.get('k', () => Promise.resolve(page('old'))).rows;
+    await cache.get('k', () => Promise.resolve(page('old'))).value;
     vi.advanceTimersByTime(CatalogCache.TTL_MS / 2 + 1);
     const failing = deferred<VideoWithCapper[]>();
-    expect(await cache.get('k', () => failing.promise).rows).toEqual(page('old'));
+    expect(await cache.get('k', () => failing.promise).value).toEqual(page('old'));
     failing.reject(new Error('database busy'));
     await failing.promise.catch(() => {});
     const retry = vi.fn(() => Promise.resolve(page('retried')));
-    expect(await cache.get('k', retry).rows).toEqual(page('old'));
+    expect(await cache.get('k', retry).value).toEqual(page('old'));
     expect(retry).toHaveBeenCalledTimes(1);
 
     cache.clear();
-    expect(await cache.get('k', () => Promise.resolve(page('after change'))).rows).toEqual(
+    expect(await cache.get('k', () => Promise.resolve(page('after change'))).value).toEqual(
       page('after change'),
     );
   });

@@ -1,90 +1,15 @@
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { HttpError } from '#server/lib/http-errors.js';
+import { TtlMap, type TtlEntry } from '#server/lib/ttl-map.js';
 import { DeepPages } from './deep-pages.js';
 import type { ReadyBytes } from '#server/lib/ready-bytes.js';
 import type { VideoWithCapper } from './videos-repository.js';
 
-interface Entry<T> {
-  rows: Promise<T>;
-  anonymous?: ReadyBytes;
-  /** When its query was sent: its rows show the database as of then or later. */
-  sentAt: number;
-  /** Its rows have arrived (only then may a refresh run in its place). */
-  settled?: boolean;
-  refreshing?: boolean;
-  /** Its refresh, once sent: the entry in its place when this one is too old to serve. */
-  next?: Entry<T>;
-}
+/** A catalog entry keeps the answer's bytes for signed-out visitors, made once (routes.ts). */
+type Entry<T> = TtlEntry<T, { anonymous: ReadyBytes }>;
 
-/**
- * Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. No
- * entry is served once its query was sent `ttlMs` ago or more, so what it shows lags the database by less
- * than `ttlMs`, whoever changed it (this process or another instance: issue 16). From half that age a
- * settled entry is refreshed in the background while it is still served: requests do not all wait behind
- * one refresh that queues behind slow queries (issue 11: cached pages while slow searches run); with no
- * other writer a settled entry may be served up to `maxAgeMs` while that refresh waits. clear() and delete()
- * drop entries outright: nothing is served stale after a change this process made.
- */
-class TtlMap<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-    /** The oldest a settled entry may be served while its refresh runs: `ttlMs` unless said otherwise. */
-    private readonly maxAgeMs = ttlMs,
-  ) {}
-
-  get(key: string, load: () => Promise<T>): Entry<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && (now - hit.sentAt < this.ttlMs || (hit.settled && now - hit.sentAt < this.maxAgeMs))) {
-      if (hit.settled && !hit.refreshing && now - hit.sentAt >= this.ttlMs / 2) {
-        hit.refreshing = true;
-        hit.next = this.fill(key, load(), hit);
-      }
-      return hit;
-    }
-    // Too old to serve: its refresh (sent later, so younger) answers if there is one, else a new load.
-    if (hit?.next && this.entries.get(key) === hit && now - hit.next.sentAt < this.maxAgeMs) {
-      this.entries.set(key, hit.next);
-      return hit.next;
-    }
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const entry = this.fill(key, load(), null);
-    this.entries.set(key, entry);
-    return entry;
-  }
-
-  /** A new entry for `rows`, in the map at once (`stale` null) or once they arrive, in place of `stale`. */
-  private fill(key: string, rows: Promise<T>, stale: Entry<T> | null): Entry<T> {
-    const entry: Entry<T> = { rows, sentAt: Date.now() };
-    rows.then(
-      () => {
-        entry.settled = true;
-        if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
-      },
-      () => {
-        // A failed load is never served: the stale entry may try again, a new one goes.
-        if (stale) {
-          stale.refreshing = false;
-          stale.next = undefined;
-        }
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
-    );
-    return entry;
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
+export const SEARCH_BUSY_MESSAGE = 'Search is busy right now. Please try again in a moment.';
 
 /**
  * The public catalog pages (home, listing, search, featured) and single videos are the same for every
@@ -93,15 +18,13 @@ class TtlMap<T> {
  * clears the cache at once; another instance on the same PostgreSQL sees it within TTL_MS (no entry is
  * served TTL_MS after its query was sent; from TTL_MS / 2 it is refreshed while served).
  */
-export const SEARCH_BUSY_MESSAGE = 'Search is busy right now. Please try again in a moment.';
-
 export class CatalogCache {
   static readonly TTL_MS = 2_000;
   static readonly MAX_ENTRIES = 500;
   /** A video page is opened far more often than it changes (issue 11: GET /api/videos/{id} under 200 clients). */
   static readonly MAX_VIDEOS = 10_000;
-  private readonly pages: TtlMap<VideoWithCapper[]>;
-  private readonly videos: TtlMap<VideoWithCapper | undefined>;
+  private readonly pages: TtlMap<VideoWithCapper[], { anonymous: ReadyBytes }>;
+  private readonly videos: TtlMap<VideoWithCapper | undefined, { anonymous: ReadyBytes }>;
   /** Checkpoints of each order for deep pages: dropped with everything else here on any change. */
   readonly deepPages: DeepPages;
   /**
@@ -122,8 +45,16 @@ export class CatalogCache {
     // embedded database's one connection for seconds), up to twice the TTL. On a shared database (issue
     // 16) another instance's change shows within the TTL.
     const maxAge = soleWriter ? 2 * CatalogCache.TTL_MS : CatalogCache.TTL_MS;
-    this.pages = new TtlMap(CatalogCache.TTL_MS, CatalogCache.MAX_ENTRIES, maxAge);
-    this.videos = new TtlMap(CatalogCache.TTL_MS, CatalogCache.MAX_VIDEOS, maxAge);
+    this.pages = new TtlMap({
+      ttlMs: CatalogCache.TTL_MS,
+      maxEntries: CatalogCache.MAX_ENTRIES,
+      maxAgeMs: maxAge,
+    });
+    this.videos = new TtlMap({
+      ttlMs: CatalogCache.TTL_MS,
+      maxEntries: CatalogCache.MAX_VIDEOS,
+      maxAgeMs: maxAge,
+    });
   }
 
   get(key: string, load: () => Promise<VideoWithCapper[]>): Entry<VideoWithCapper[]> {

@@ -17,11 +17,11 @@ const FIRST_PAGE = VideoListQuerySchema.parse({});
 export function pagePictures(db: Db, catalog: CatalogCache, log: FastifyBaseLogger): PagePictures {
   return {
     async catalogFirst() {
-      const rows = await cachedCatalogPage(catalog, db, FIRST_PAGE, log).rows;
+      const rows = await cachedCatalogPage(catalog, db, FIRST_PAGE, log).value;
       return rows[0]?.video.thumbnailUrl ?? null;
     },
     async video(id) {
-      const row = await cachedVideo(catalog, db, id).rows;
+      const row = await cachedVideo(catalog, db, id).value;
       return row && mayView(row, null) ? row.video.thumbnailUrl : null;
     },
   };

@@ -77,7 +77,7 @@ export async function videoRoutes(
           )
         : [];
     const entry = cachedCatalogPage(catalog, db, query, request.log);
-    const rows = await entry.rows;
+    const rows = await entry.value;
     if (!viewer) {
       // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
       entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
@@ -124,7 +124,7 @@ export async function videoRoutes(
 
   /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */
   async function visibleVideo(request: FastifyRequest, id: number): Promise<VideoWithCapper> {
-    let row = await cachedVideo(catalog, db, id).rows;
+    let row = await cachedVideo(catalog, db, id).value;
     const viewer = viewerOf(request.user);
     if (!row || !mayView(row, viewer)) throw notFound('Video not found');
     // Its owner watches a video being processed (issue 12): its progress is read fresh, not from the cache.
@@ -154,7 +154,7 @@ export async function videoRoutes(
       // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one
       // video); once made, they are sent without waiting on anything.
       if (entry.anonymous) return sendReadyBytes(request, reply, entry.anonymous);
-      return entry.rows.then(async (row) => {
+      return entry.value.then(async (row) => {
         if (!row || !mayView(row, null)) throw notFound('Video not found');
         entry.anonymous ??= readyBytes(videoJson(toPublicVideo(row, null)));
         await sendReadyBytes(request, reply, entry.anonymous);
