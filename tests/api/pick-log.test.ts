@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64 } from '#common/pick-log/base64.js';
 import { parseEntry, type LogEntry } from '#common/pick-log/entry.js';
@@ -294,6 +295,66 @@ describe('the tree, its checkpoints and proofs', () => {
       await t.database.db.execute(sql`select idx from log_entries order by idx`),
     ).map((row) => Number(row.idx));
     expect(indices).toEqual(Array.from({ length: indices.length }, (_, i) => i));
+  });
+
+  it('answers a grading of more legs than a numbering batch at its commit; its entries are numbered after, in full', async () => {
+    // 1,001 one-leg picks of one capper on one game that started an hour ago, written as the bench writes them.
+    const legs = 1_001;
+    const db = t.database.db;
+    const [event] = rowsOf<{ id: number }>(
+      await db.execute(sql`insert into events (league, home, away, starts_at)
+        values ('NBA', 'Batch Home', 'Batch Away', now() - interval '1 hour') returning id`),
+    );
+    await db.execute(sql`insert into picks (video_id, user_id, league, parlay, leg_count, version, commitment,
+        sealed, posted_at, first_posted_at, locks_at, title)
+      select 700000 + g, ${capper.id}, 'NBA', false, 1, 1, encode(sha256(convert_to(g::text, 'UTF8')), 'hex'),
+        '{}', now() - interval '2 hours', now() - interval '2 hours', now() - interval '1 hour', 'Batch pick ' || g
+      from generate_series(1, ${legs}) g`);
+    await db.execute(sql`insert into pick_legs (video_id, position, event_id, market, side, line, odds, units)
+      select 700000 + g, 0, ${event!.id}, 'moneyline', 'Batch Home', null, -110, 1
+      from generate_series(1, ${legs}) g`);
+    await t.app.pickLog.flush();
+    const size = await logSize();
+
+    // On PostgreSQL the numbering is held back (the log's size row locked elsewhere) while the grading runs:
+    // its answer must not wait for it. (The embedded database has one connection to hold: there the test
+    // checks only the entries.)
+    let holder: pg.Client | undefined;
+    if (t.databaseUrl) {
+      holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select size from log_state where id = 1 for update');
+    }
+    try {
+      const graded = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/events/${event!.id}/result`,
+        headers: { cookie: admin.cookie },
+        payload: { status: 'final', homeScore: 101, awayScore: 99 },
+      });
+      expect(graded.statusCode, graded.body).toBe(200);
+      expect(graded.json()).toMatchObject({ legs, picks: legs });
+      if (holder) expect(await logSize()).toBe(size);
+    } finally {
+      await holder?.query('rollback');
+      await holder?.end();
+    }
+
+    await t.app.pickLog.flush();
+    expect(await logSize()).toBe(size + legs);
+    const { checkpoint } = await checkpointAtLeast(size + legs);
+    const logged = (await entries(size, size + legs)).map(parseEntry);
+    expect(logged.every((entry) => entry.type === 'graded' && entry.result === 'win')).toBe(true);
+    expect(new Set(logged.map((entry) => entry.videoId)).size).toBe(legs);
+    const tree = new TreeBuilder(sha256);
+    for (const bytes of await entries(0, checkpoint.size)) await tree.push(await leafHash(bytes, sha256));
+    expect(Buffer.from(await tree.root()).equals(Buffer.from(checkpoint.rootHash))).toBe(true);
+
+    // These picks were never posted through the app (no versions): gone again, for the backfill's test below.
+    await db.execute(sql`delete from pick_legs where event_id = ${event!.id}`);
+    await db.execute(sql`delete from picks where video_id between 700001 and ${700000 + legs}`);
+    await db.execute(sql`delete from events where id = ${event!.id}`);
   });
 
   it('proves every entry is included, and that a later tree extends an earlier one', async () => {

@@ -64,10 +64,13 @@ export interface LogAppend {
   reason?: 'moderation' | 'capper';
 }
 
-const appendListeners = new Set<() => void>();
+const appendListeners = new Set<(count: number) => void>();
 
-/** Called after every append (the checkpoint signer wakes up; the append's transaction may not have committed yet). */
-export function onLogAppend(listener: () => void): () => void {
+/**
+ * Called after every append with its number of entries (the checkpoint signer wakes up; the append's
+ * transaction may not have committed yet).
+ */
+export function onLogAppend(listener: (count: number) => void): () => void {
   appendListeners.add(listener);
   return () => appendListeners.delete(listener);
 }
@@ -113,7 +116,7 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
     });
   }
   await insertPending(db, rows);
-  for (const listener of appendListeners) listener();
+  for (const listener of appendListeners) listener(rows.length);
 }
 
 /**
