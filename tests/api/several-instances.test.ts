@@ -15,7 +15,7 @@ import { mediaFixture } from '../setup/media-fixtures.js';
 import { createSecondInstance } from '../setup/second-instance.js';
 import { inBucket, storedBytes } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
+import { postVideo, TUS, tusCreate, tusHead, tusPatch, VALID_FIELDS } from '../setup/upload-requests.js';
 
 const LIMITS = { perIpPerMinute: 4, failedLoginsPerUsername: 10 };
 let a: TestApp;
@@ -157,43 +157,17 @@ async function viewsOf(videoId: number): Promise<number> {
   return Number(row!.views);
 }
 
-const TUS = { 'tus-resumable': '1.0.0' };
-
 async function create(t: TestApp, length: number): Promise<string> {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    headers: {
-      ...TUS,
-      'upload-length': String(length),
-      'upload-metadata': tusMetadata({ ...VALID_FIELDS, filename: 'pick.mov' }),
-      cookie: capper.cookie,
-    },
-  });
+  const created = await tusCreate(t.app, capper.cookie, length);
   expect(created.statusCode, created.body).toBe(201);
   return created.headers.location as string;
 }
 
-function patch(t: TestApp, location: string, offset: number, body: Buffer | PassThrough) {
-  return t.app.inject({
-    method: 'PATCH',
-    url: location,
-    headers: {
-      ...TUS,
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-      cookie: capper.cookie,
-    },
-    payload: body,
-  });
-}
+const patch = (t: TestApp, location: string, offset: number, body: Buffer | PassThrough) =>
+  tusPatch(t.app, capper.cookie, location, offset, body);
 
 async function offsetOn(t: TestApp, location: string): Promise<number> {
-  const response = await t.app.inject({
-    method: 'HEAD',
-    url: location,
-    headers: { ...TUS, cookie: capper.cookie },
-  });
+  const response = await tusHead(t.app, capper.cookie, location);
   expect(response.statusCode).toBe(200);
   return Number(response.headers['upload-offset']);
 }

@@ -25,7 +25,7 @@ import { OPEN_UPLOADS_MAX, RESERVED_BYTES_MAX } from '#server/features/uploads/u
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { inBucket, storedBytes, tusBytes, tusLeftovers } from '../setup/stored-media.js';
-import { tusMetadata, VALID_FIELDS } from '../setup/upload-requests.js';
+import { TUS, tusCreate, tusHead, tusMetadata, tusPatch, VALID_FIELDS } from '../setup/upload-requests.js';
 
 let t: TestApp;
 let capper: { cookie: string; id: number };
@@ -40,8 +40,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const TUS = { 'tus-resumable': '1.0.0' };
-
 /** The ids of the user's unexpired upload rows: what the per-user caps count. */
 async function openUploadIds(userId: number): Promise<string[]> {
   const rows = await t.database.db
@@ -51,39 +49,13 @@ async function openUploadIds(userId: number): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-function create(
-  length: number,
-  fields: Record<string, string> = { ...VALID_FIELDS, filename: 'pick.mov' },
-  cookie: string | null = capper.cookie,
-) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    headers: {
-      ...TUS,
-      'upload-length': String(length),
-      'upload-metadata': tusMetadata(fields),
-      ...(cookie ? { cookie } : {}),
-    },
-  });
-}
+const create = (length: number, fields?: Record<string, string>, cookie: string | null = capper.cookie) =>
+  tusCreate(t.app, cookie, length, fields);
 
-function patch(location: string, offset: number, body: Buffer, cookie = capper.cookie) {
-  return t.app.inject({
-    method: 'PATCH',
-    url: location,
-    headers: {
-      ...TUS,
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-      cookie,
-    },
-    payload: body,
-  });
-}
+const patch = (location: string, offset: number, body: Buffer, cookie = capper.cookie) =>
+  tusPatch(t.app, cookie, location, offset, body);
 
-const head = (location: string, cookie = capper.cookie) =>
-  t.app.inject({ method: 'HEAD', url: location, headers: { ...TUS, cookie } });
+const head = (location: string, cookie = capper.cookie) => tusHead(t.app, cookie, location);
 
 /** What tus keeps of unfinished uploads: files in uploads/tus, or objects at the bucket's root (issue 16). */
 const tusFiles = () => tusLeftovers(t);

@@ -1,5 +1,6 @@
 // Requests the upload tests send: a multipart body as the browser's FormData makes it, and tus metadata.
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 export const VALID_FIELDS = {
@@ -67,4 +68,51 @@ export function tusMetadata(fields: Record<string, string>): string {
   return Object.entries(fields)
     .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
     .join(',');
+}
+
+export const TUS = { 'tus-resumable': '1.0.0' } as const;
+
+/** tus creation (POST /api/uploads) of `length` bytes with these fields, signed in with `cookie` (or not). */
+export function tusCreate(
+  app: FastifyInstance,
+  cookie: string | null,
+  length: number,
+  fields: Record<string, string> = { ...VALID_FIELDS, filename: 'pick.mov' },
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    headers: {
+      ...TUS,
+      'upload-length': String(length),
+      'upload-metadata': tusMetadata(fields),
+      ...(cookie ? { cookie } : {}),
+    },
+  });
+}
+
+/** A tus PATCH of `body` at `offset`; the body may be a stream the test feeds. */
+export function tusPatch(
+  app: FastifyInstance,
+  cookie: string,
+  location: string,
+  offset: number,
+  body: Buffer | Readable,
+) {
+  return app.inject({
+    method: 'PATCH',
+    url: location,
+    headers: {
+      ...TUS,
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+      cookie,
+    },
+    payload: body,
+  });
+}
+
+/** A tus HEAD: the upload's offset in its `upload-offset` header. */
+export function tusHead(app: FastifyInstance, cookie: string, location: string) {
+  return app.inject({ method: 'HEAD', url: location, headers: { ...TUS, cookie } });
 }
