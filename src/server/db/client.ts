@@ -12,7 +12,7 @@ import pg from 'pg';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { packageRoot } from '../lib/package-root.js';
 import { analyzeStaleTables } from './analyze-stale.js';
-import { vacuumLaggingTables, vacuumPeriodically } from './vacuum.js';
+import { vacuumChurningTables, vacuumLaggingTables, vacuumPeriodically } from './vacuum.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { startEmbeddedWorker, type EmbeddedWorker } from './embedded-database.js';
 import * as schema from './schema.js';
@@ -154,7 +154,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
-  // PGlite runs no autovacuum: the catalog is vacuumed once a minute here (vacuum.ts).
+  // PGlite runs no autovacuum: the tables that churn are vacuumed once a minute here (vacuum.ts).
   const stopVacuum = vacuumPeriodically(pool, (error) =>
     console.error(`PickReel could not vacuum its embedded database: ${(error as Error).message}`),
   );
@@ -167,9 +167,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: async () => {
       await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
       // PGlite runs no autovacuum: the tables whose statistics are stale are analyzed here (analyze-stale.ts),
-      // and those mostly not known all-visible vacuumed (vacuum.ts).
+      // and those mostly not known all-visible vacuumed (vacuum.ts), and the churning ones whatever their
+      // statistics say (a table that was never analyzed reports no pages).
       await analyzeStaleTables(pool);
       await vacuumLaggingTables(pool);
+      await vacuumChurningTables(pool);
     },
     dumpDataDir: () => embedded.dumpDataDir(),
     close: async () => {

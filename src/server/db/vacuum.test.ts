@@ -25,7 +25,7 @@ describe('vacuumPeriodically', () => {
     vi.useRealTimers();
   });
 
-  it('vacuums the videos once a period, never two at once, and goes on after a failure', async () => {
+  it('vacuums the churning tables once a period, never two at once, and goes on after a failure', async () => {
     vi.useFakeTimers();
     const errors: unknown[] = [];
     let finish: (() => void) | undefined;
@@ -33,7 +33,7 @@ describe('vacuumPeriodically', () => {
     const pool = {
       query: (text: string) => {
         calls += 1;
-        expect(text).toBe('vacuum videos');
+        expect(text).toBe('vacuum videos, log_pending');
         if (calls === 1) return Promise.reject(new Error('disk full'));
         return new Promise<void>((resolve) => (finish = resolve));
       },

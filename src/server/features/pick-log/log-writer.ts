@@ -6,7 +6,7 @@
 import { sign } from 'node:crypto';
 import { formatCheckpoint, formatSignedNote } from '#common/pick-log/note.js';
 import type { Db } from '#server/db/client.js';
-import { insertCheckpoint, logSize, type CheckpointRow } from './log-repository.js';
+import { hasPending, insertCheckpoint, logSize, type CheckpointRow } from './log-repository.js';
 import type { LogKey } from './log-key.js';
 import { rootAt, sequencePending, type CheckpointCache } from './log-service.js';
 
@@ -99,6 +99,10 @@ export class LogWriter {
   }
 
   private async sequenceAll(): Promise<void> {
+    // Nothing waiting (the poll's answer most seconds): one read, no transaction. Numbering takes the log's
+    // row lock, and that empty transaction's commit held the embedded database for ~25 ms every second,
+    // the tail of every other query there (issue 15's proofs: p99 18 ms, a 24-35 ms answer each second).
+    if (!(await hasPending(this.db))) return;
     while ((await sequencePending(this.db, BATCH)) === BATCH);
   }
 
