@@ -154,11 +154,21 @@ test('the profile links to /log, which shows the checkpoint, the key, the comman
     newLeg(new Date(Date.now() + 24 * 3600_000)),
   ]);
   const { index } = (await pickOf(capper.api, video.id)).log[0]!;
-  // Enough entries for a second page of 50, whatever ran before; then wait for them to be signed.
+  // Enough entries for a second page of 50, whatever ran before; then wait for them to be signed. One filler
+  // pick revised again and again: each revision is an entry, and the catalog gains one card, not 51 (the
+  // cards other tests look for on the home page stay there).
   const filler = await newUser();
   const missing = Math.max(0, 51 - (index + 1));
-  for (let i = 0; i < missing; i++)
-    await postPick(filler.api, uniqueTitle('Filler pick'), [newLeg(new Date(Date.now() + 24 * 3600_000))]);
+  if (missing > 0) {
+    const leg = newLeg(new Date(Date.now() + 24 * 3600_000));
+    const fillerPick = await postPick(filler.api, uniqueTitle('Filler pick'), [leg]);
+    for (let i = 1; i < missing; i++) {
+      const revised = await filler.api.patch(`/api/videos/${fillerPick.id}`, {
+        data: { legs: [{ ...leg, odds: 100 + i }] },
+      });
+      expect(revised.status(), await revised.text()).toBe(200);
+    }
+  }
   await expect.poll(() => signedSize(capper.api), { timeout: 10_000 }).toBeGreaterThan(index + missing);
   const key = await logKey(capper.api);
 
