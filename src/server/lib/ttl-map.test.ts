@@ -1,17 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred } from './testing/deferred.js';
 import { TtlMap } from './ttl-map.js';
 
 const TTL = 10_000;
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 async function filled(map: TtlMap<string>, keys: string[]) {
   for (const key of keys) await map.get(key, () => Promise.resolve(`${key} old`)).value;

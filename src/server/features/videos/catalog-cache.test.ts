@@ -1,18 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred } from '#server/lib/testing/deferred.js';
 import { CatalogCache } from './catalog-cache.js';
 import type { VideoWithCapper } from './videos-repository.js';
 
 const page = (name: string) => [{ name }] as unknown as VideoWithCapper[];
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 describe('CatalogCache', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
