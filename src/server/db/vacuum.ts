@@ -33,7 +33,7 @@ export async function vacuumLaggingTables(pool: Pick<pg.Pool, 'query'>): Promise
  * unvacuumed, a million entries left ~1,000,000 dead rows that the sequencer's one-row reads walked, 18-24 ms
  * by its index and 120-175 ms by a scan, each second; under 1 ms once vacuumed).
  */
-export const CHURNING_TABLES = ['videos', 'log_pending'] as const;
+const CHURNING_TABLES = ['videos', 'log_pending'] as const;
 const VACUUM_CHURNING = `vacuum ${CHURNING_TABLES.join(', ')}`;
 
 /** Vacuums the churning tables now (at start: a restart after a bulk load, or a database from before). */
