@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -16,7 +17,7 @@ if (scope.status !== 0) process.exit(scope.status ?? 1);
 const env = { ...process.env, NODE_ENV: 'development' };
 const children = [
   spawn(bin('tsc'), ['-p', 'tsconfig.server.json', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
-  spawn(process.execPath, ['--liftoff-only', '--watch', 'dist/node/server/main.js'], { cwd: root, stdio: 'inherit', env }),
+  spawn(process.execPath, [...SERVER_NODE_FLAGS, '--watch', 'dist/node/server/main.js'], { cwd: root, stdio: 'inherit', env }),
   spawn(bin('vite'), [], { cwd: root, stdio: 'inherit', env }),
 ];
 const stop = () => {

@@ -1,4 +1,4 @@
-// Builds (when needed) and starts PickReel the way a user does: `node scripts/start.mjs` (what `npm start`
+// Builds (when needed) and starts PickReel the way a user does: `node <flags> scripts/start.mjs` (what `npm start`
 // runs), on 127.0.0.1, a free port and a DATA_DIR of the caller's choosing.
 import { existsSync, openSync, closeSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { request, waitForReady } from './http.mjs';
 import { runBounded, spawnTracked } from './procs.mjs';
 import { freePort, procStatusBytes } from './util.mjs';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const serverEntry = path.join(root, 'dist/node/server/main.js');
@@ -84,7 +85,7 @@ export async function startServer({ dataDir, logFile, env = {}, readyPath = '/',
   }
   Object.assign(childEnv, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir }, env);
   const startedAt = performance.now();
-  const proc = spawnTracked(process.execPath, ['--liftoff-only', 'scripts/start.mjs'], {
+  const proc = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', fd, fd],

@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -81,7 +82,7 @@ async function oneStart(build, data, tag) {
     NODE_OPTIONS: `--expose-gc --import=${path.join(here, 'preload.mjs')}`,
   });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--liftoff-only', 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
     cwd: build.root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,6 +36,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { packageRoot } from '#server/lib/package-root.js';
+import { serverNodeFlags } from '#server/lib/server-node-flags.js';
 import { freePort } from '../setup/free-port.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { startTestS3Server, TEST_S3_CREDENTIALS, type TestS3Server } from '../setup/s3-server.js';
@@ -489,7 +490,7 @@ async function main(): Promise<void> {
     node.proc = startProc(
       node.name,
       process.execPath,
-      ['--liftoff-only', 'dist/node/server/main.js'],
+      [...(await serverNodeFlags()), 'dist/node/server/main.js'],
       node.env,
       node.logFile,
     );
