@@ -36,7 +36,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { packageRoot } from '#server/lib/package-root.js';
-import { serverNodeFlags } from '#server/lib/server-node-flags.js';
+import { serverNodeFlags } from '#server/lib/testing/server-node-flags.js';
 import { freePort } from '../setup/free-port.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { startTestS3Server, TEST_S3_CREDENTIALS, type TestS3Server } from '../setup/s3-server.js';

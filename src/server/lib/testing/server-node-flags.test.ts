@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../package-root.js';
 import { serverNodeFlags } from './server-node-flags.js';
 
 // The flags are written out where a program cannot import them: `npm start` and the deployment's units.
