@@ -98,12 +98,20 @@ function workerEntry(): { source: URL | string; eval: boolean } {
 }
 
 /**
+ * The worker's JavaScript heap holds ~5-15 MB (PGlite's code and the connections' bytes in flight; rows and
+ * WebAssembly memory live outside it). Like the main thread's `--max-old-space-size` (decision 002), a
+ * ceiling ~20 times that: a leak stops the database, and the server with it, instead of growing on.
+ */
+export const WORKER_MAX_OLD_GENERATION_MB = 256;
+
+/**
  * Starts PGlite on its own thread. `onCrash` hears of a worker that died on its own (the database is gone
  * with it: the process should stop and be restarted).
  */
 export async function startEmbeddedWorker(
   data: PgliteWorkerData,
   onCrash: (error: Error) => void,
+  { maxOldGenerationSizeMb = WORKER_MAX_OLD_GENERATION_MB }: { maxOldGenerationSizeMb?: number } = {},
 ): Promise<EmbeddedWorker> {
   const entry = workerEntry();
   const worker = new Worker(entry.source, {
@@ -113,7 +121,7 @@ export async function startEmbeddedWorker(
     execArgv: [],
     // The worker's own JavaScript is small (wire-protocol bytes in and out): a small young generation keeps
     // its heap from growing under load (issue 11: ≤ 256 MB RSS).
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb },
     workerData: data,
     transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],
   });

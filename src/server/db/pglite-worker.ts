@@ -82,9 +82,11 @@ class Connection {
 
   send(bytes: Uint8Array): void {
     if (this.closed || bytes.length === 0) return;
-    // A copy of exactly these bytes, moved (not cloned) to the main thread.
-    const copy = new Uint8Array(bytes);
-    this.port.postMessage(copy, [copy.buffer]);
+    // Moved (not cloned) to the main thread: bytes that own their whole buffer as they are, others as a copy
+    // of exactly these bytes (a Buffer may be a slice of a shared pool).
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const moved = own ? bytes : new Uint8Array(bytes);
+    this.port.postMessage(moved, [moved.buffer as ArrayBuffer]);
   }
 }
 
@@ -100,6 +102,32 @@ function lastReadyStatus(bytes: Uint8Array): number | undefined {
     at += 1 + length;
   }
   return status;
+}
+
+/**
+ * The backend's answer to these messages, as bytes. Not `execProtocolRaw`: in PGlite 0.5 it also parses every
+ * answer into JavaScript objects and keeps them in a list that only `execProtocol` empties, so a connection
+ * that speaks raw protocol (all of ours) grew the worker's heap by every row it ever read (~37 KB per query
+ * of 100 rows of 200 bytes) and spent most of its time parsing (issue 11). The stream variant hands over the
+ * bytes as PostgreSQL writes them (a view of the WebAssembly memory, so copied at once) and parses nothing.
+ */
+async function answerTo(db: PGlite, messages: Buffer): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  await db.execProtocolRawStream(messages, {
+    onRawData: (data) => {
+      chunks.push(data.slice());
+      length += data.length;
+    },
+  });
+  if (chunks.length === 1) return chunks[0]!;
+  const answer = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    answer.set(chunk, at);
+    at += chunk.length;
+  }
+  return answer;
 }
 
 async function run(): Promise<void> {
@@ -129,9 +157,10 @@ async function run(): Promise<void> {
 
   const execute = async (connection: Connection, messages: Buffer) => {
     try {
-      const answer = await db.execProtocolRaw(messages);
-      connection.send(answer);
-      return lastReadyStatus(answer);
+      const answer = await answerTo(db, messages);
+      const status = lastReadyStatus(answer);
+      connection.send(answer); // moves it: read it before
+      return status;
     } catch (error) {
       // PGlite itself failed (not an SQL error, which PostgreSQL answers in the protocol): drop the
       // connection so that its query fails rather than waits for ever.
