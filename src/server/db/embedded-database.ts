@@ -102,7 +102,7 @@ function workerEntry(): { source: URL | string; eval: boolean } {
  * WebAssembly memory live outside it). Like the main thread's `--max-old-space-size` (decision 002), a
  * ceiling ~20 times that: a leak stops the database, and the server with it, instead of growing on.
  */
-export const WORKER_MAX_OLD_GENERATION_MB = 256;
+const WORKER_MAX_OLD_GENERATION_MB = 256;
 
 /**
  * Starts PGlite on its own thread. `onCrash` hears of a worker that died on its own (the database is gone

@@ -113,21 +113,8 @@ function lastReadyStatus(bytes: Uint8Array): number | undefined {
  */
 async function answerTo(db: PGlite, messages: Buffer): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  let length = 0;
-  await db.execProtocolRawStream(messages, {
-    onRawData: (data) => {
-      chunks.push(data.slice());
-      length += data.length;
-    },
-  });
-  if (chunks.length === 1) return chunks[0]!;
-  const answer = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    answer.set(chunk, at);
-    at += chunk.length;
-  }
-  return answer;
+  await db.execProtocolRawStream(messages, { onRawData: (data) => chunks.push(data.slice()) });
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 async function run(): Promise<void> {
