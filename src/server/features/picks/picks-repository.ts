@@ -102,10 +102,15 @@ export interface NewLeg {
   units: number;
 }
 
+/** A new pick's legs (it has none yet). */
+export async function insertLegs(db: Executor, videoId: number, legs: readonly NewLeg[]): Promise<void> {
+  if (legs.length) await db.insert(pickLegs).values(legs.map((leg) => ({ ...leg, videoId })));
+}
+
 /** The legs of the pick's current version, in place of any earlier ones. */
 export async function replaceLegs(db: Executor, videoId: number, legs: readonly NewLeg[]): Promise<void> {
   await db.delete(pickLegs).where(eq(pickLegs.videoId, videoId));
-  if (legs.length) await db.insert(pickLegs).values(legs.map((leg) => ({ ...leg, videoId })));
+  await insertLegs(db, videoId, legs);
 }
 
 export async function listLegs(db: Executor, videoId: number): Promise<PickLegRow[]> {

@@ -21,6 +21,7 @@ import {
   findPickForUpdate,
   findPicksOfUserForUpdate,
   hasBeenSold,
+  insertLegs,
   insertPick,
   insertVersion,
   listLegs,
@@ -84,7 +85,13 @@ function leagueOf(legs: readonly Leg[]): string {
   return leagues.size === 1 ? legs[0]!.league : 'Mixed';
 }
 
-async function writeLegs(db: Executor, videoId: number, legs: readonly Leg[]): Promise<void> {
+/** The legs' rows, each on its event's one row (made if new); a revision's replace its version's. */
+async function writeLegs(
+  db: Executor,
+  videoId: number,
+  legs: readonly Leg[],
+  { revision }: { revision: boolean },
+): Promise<void> {
   const rows = [];
   for (const [position, leg] of legs.entries()) {
     const eventId = await eventIdFor(db, leg);
@@ -98,7 +105,8 @@ async function writeLegs(db: Executor, videoId: number, legs: readonly Leg[]): P
       units: leg.units,
     });
   }
-  await replaceLegs(db, videoId, rows);
+  // A new pick has no legs to replace: posting skips the delete (one statement fewer in every post).
+  await (revision ? replaceLegs : insertLegs)(db, videoId, rows);
 }
 
 /**
@@ -130,7 +138,7 @@ export async function postPick(
     title: video.title,
   });
   await insertVersion(db, { videoId: video.id, version: 1, ...sealed });
-  await writeLegs(db, video.id, content.legs);
+  await writeLegs(db, video.id, content.legs, { revision: false });
   await appendToLog(db, [
     {
       type: 'posted',
@@ -210,7 +218,7 @@ export async function revisePick(
     locksAt: new Date(earliestStart(next.legs)!),
   });
   await insertVersion(db, { videoId: video.id, version, ...sealed });
-  await writeLegs(db, video.id, next.legs);
+  await writeLegs(db, video.id, next.legs, { revision: true });
   await appendToLog(db, [
     {
       type: 'revised',
