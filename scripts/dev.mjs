@@ -11,13 +11,23 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const first = spawnSync(bin('tsc'), ['-p', 'tsconfig.server.json'], { cwd: root, stdio: 'inherit' });
 if (first.status !== 0) process.exit(first.status ?? 1);
 // The build's own package.json, which maps its `#common/*` and `#server/*` imports to the built files.
-const scope = spawnSync(process.execPath, ['scripts/write-dist-package.mjs'], { cwd: root, stdio: 'inherit' });
+const scope = spawnSync(process.execPath, ['scripts/write-dist-package.mjs'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (scope.status !== 0) process.exit(scope.status ?? 1);
 
 const env = { ...process.env, NODE_ENV: 'development' };
 const children = [
-  spawn(bin('tsc'), ['-p', 'tsconfig.server.json', '--watch', '--preserveWatchOutput'], { cwd: root, stdio: 'inherit' }),
-  spawn(process.execPath, [...SERVER_NODE_FLAGS, '--watch', 'dist/node/server/main.js'], { cwd: root, stdio: 'inherit', env }),
+  spawn(bin('tsc'), ['-p', 'tsconfig.server.json', '--watch', '--preserveWatchOutput'], {
+    cwd: root,
+    stdio: 'inherit',
+  }),
+  spawn(process.execPath, [...SERVER_NODE_FLAGS, '--watch', 'dist/node/server/main.js'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  }),
   spawn(bin('vite'), [], { cwd: root, stdio: 'inherit', env }),
 ];
 const stop = () => {

@@ -27,7 +27,11 @@ function stale(output, ...sources) {
 
 function run(script) {
   console.log(`> npm run ${script}`);
-  const result = spawnSync('npm', ['run', script], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', ['run', script], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -61,18 +61,22 @@ try {
  * category), and the plan of the first page's query for the `explain` terms (which index serves it).
  */
 export async function matchCounts(env, terms, explain = []) {
-  const out = await runBounded(process.execPath, ['--liftoff-only', '--input-type=module', '-e', COUNT_SCRIPT], {
-    cwd: root,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      ...env,
-      BENCH_CONFIG_URL: pathToFileURL(path.join(distServer, 'config.js')).href,
-      BENCH_CLIENT_URL: pathToFileURL(path.join(distServer, 'db/client.js')).href,
-      BENCH_COUNT_INPUT: JSON.stringify({ terms, explain }),
+  const out = await runBounded(
+    process.execPath,
+    ['--liftoff-only', '--input-type=module', '-e', COUNT_SCRIPT],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        ...env,
+        BENCH_CONFIG_URL: pathToFileURL(path.join(distServer, 'config.js')).href,
+        BENCH_CLIENT_URL: pathToFileURL(path.join(distServer, 'db/client.js')).href,
+        BENCH_COUNT_INPUT: JSON.stringify({ terms, explain }),
+      },
+      timeoutMs: 600_000,
     },
-    timeoutMs: 600_000,
-  });
+  );
   const line = /^BENCH_COUNTS (.*)$/m.exec(out.stdout);
   if (out.code !== 0 || !line) throw new Error(`counting matches failed: ${out.stderr || out.stdout}`);
   return JSON.parse(line[1]);

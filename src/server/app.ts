@@ -237,7 +237,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(purchaseRoutes, { db });
   // issue 15: picks sealed before the log existed are logged once, before the first checkpoint is signed.
   const backfilled = await backfillPickLog(db);
-  if (backfilled) app.log.info({ entries: backfilled }, 'pick log: logged the picks sealed before it existed');
+  if (backfilled)
+    app.log.info({ entries: backfilled }, 'pick log: logged the picks sealed before it existed');
   await registerPickLog(app, { db, settings: { dataDir: config.dataDir, ...config.pickLog } });
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
