@@ -5,19 +5,8 @@ import { Button } from '#client/components/ui/button.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { useDecidePayout } from '../api/decide-payout';
 import { useAdminPayouts, type AdminPayout } from '../api/get-admin-payouts';
-import {
-  AdminTable,
-  Cell,
-  HeaderCell,
-  LocalDate,
-  None,
-  Row,
-  StickyHeaderCell,
-  TableEmpty,
-  TableError,
-  TableLoading,
-} from './admin-table';
-import { PanelHeader } from './panel-header';
+import { AdminTable, Cell, HeaderCell, LocalDate, None, Row, StickyHeaderCell } from './admin-table';
+import { AdminListPanel } from './admin-list-panel';
 
 const METHOD_LABEL: Record<string, string> = {
   paypal: 'PayPal',
@@ -40,28 +29,19 @@ type PayoutsPanelProps = { onReject: (payout: AdminPayout, opener: HTMLElement) 
 // (the capper's PayPal, bank...); here the admin records the outcome, and a rejection returns the amount to
 // the capper's balance.
 export function PayoutsPanel({ onReject }: PayoutsPanelProps) {
-  const { data: payouts, isPending, isError, error, refetch, isFetching } = useAdminPayouts();
+  const list = useAdminPayouts();
 
   return (
-    <section aria-labelledby="admin-payouts-title" className="grid gap-4">
-      <PanelHeader
-        id="admin-payouts-title"
-        title="Payouts"
-        count={payouts?.length}
-        description="Payout requests from cappers. Send the net amount by the chosen method, then mark the request paid. A rejected request returns its amount to the capper's balance."
-      />
-      {isPending ? (
-        <TableLoading label="Loading payout requests" />
-      ) : isError ? (
-        <TableError
-          prefix="Failed to load payout requests"
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isFetching}
-        />
-      ) : payouts.length === 0 ? (
-        <TableEmpty>No payout requests yet</TableEmpty>
-      ) : (
+    <AdminListPanel
+      id="admin-payouts-title"
+      title="Payouts"
+      description="Payout requests from cappers. Send the net amount by the chosen method, then mark the request paid. A rejected request returns its amount to the capper's balance."
+      list={list}
+      loadingLabel="Loading payout requests"
+      errorPrefix="Failed to load payout requests"
+      empty="No payout requests yet"
+    >
+      {(payouts) => (
         <AdminTable caption="Payout requests">
           <thead>
             <tr>
@@ -83,7 +63,7 @@ export function PayoutsPanel({ onReject }: PayoutsPanelProps) {
           </tbody>
         </AdminTable>
       )}
-    </section>
+    </AdminListPanel>
   );
 }
 

@@ -4,19 +4,8 @@ import type { AdminUser } from '#common/schemas/admin.js';
 import { formatDollars } from '#common/money.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { useAdminUsers } from '../api/get-admin-users';
-import {
-  AdminTable,
-  Cell,
-  HeaderCell,
-  LocalDate,
-  None,
-  Row,
-  StickyHeaderCell,
-  TableEmpty,
-  TableError,
-  TableLoading,
-} from './admin-table';
-import { PanelHeader } from './panel-header';
+import { AdminTable, Cell, HeaderCell, LocalDate, None, Row, StickyHeaderCell } from './admin-table';
+import { AdminListPanel } from './admin-list-panel';
 
 type UsersPanelProps = {
   onEditEarnings: (user: AdminUser, opener: HTMLElement) => void;
@@ -24,28 +13,19 @@ type UsersPanelProps = {
 };
 
 export function UsersPanel({ onEditEarnings, onDelete }: UsersPanelProps) {
-  const { data: users, isPending, isError, error, refetch, isFetching } = useAdminUsers();
+  const list = useAdminUsers();
 
   return (
-    <section aria-labelledby="admin-users-title" className="grid gap-4">
-      <PanelHeader
-        id="admin-users-title"
-        title="Users"
-        count={users?.length}
-        description="Manage all users in the system. View details about each user."
-      />
-      {isPending ? (
-        <TableLoading label="Loading users" />
-      ) : isError ? (
-        <TableError
-          prefix="Failed to load users"
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isFetching}
-        />
-      ) : users.length === 0 ? (
-        <TableEmpty>No users found</TableEmpty>
-      ) : (
+    <AdminListPanel
+      id="admin-users-title"
+      title="Users"
+      description="Manage all users in the system. View details about each user."
+      list={list}
+      loadingLabel="Loading users"
+      errorPrefix="Failed to load users"
+      empty="No users found"
+    >
+      {(users) => (
         <AdminTable caption="Users">
           <thead>
             <tr>
@@ -121,6 +101,6 @@ export function UsersPanel({ onEditEarnings, onDelete }: UsersPanelProps) {
           </tbody>
         </AdminTable>
       )}
-    </section>
+    </AdminListPanel>
   );
 }

@@ -5,17 +5,8 @@ import { formatDollars } from '#common/money.js';
 import type { TranscodingStatus, Video } from '#common/schemas/videos.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { useAdminVideos } from '../api/get-admin-videos';
-import {
-  AdminTable,
-  Cell,
-  HeaderCell,
-  Row,
-  StickyHeaderCell,
-  TableEmpty,
-  TableError,
-  TableLoading,
-} from './admin-table';
-import { PanelHeader } from './panel-header';
+import { AdminTable, Cell, HeaderCell, Row, StickyHeaderCell } from './admin-table';
+import { AdminListPanel } from './admin-list-panel';
 
 type VideosPanelProps = { onDelete: (video: Video, opener: HTMLElement) => void };
 
@@ -27,28 +18,19 @@ const STATUS_LABEL: Record<Exclude<TranscodingStatus, 'ready'>, string> = {
 };
 
 export function VideosPanel({ onDelete }: VideosPanelProps) {
-  const { data: videos, isPending, isError, error, refetch, isFetching } = useAdminVideos();
+  const list = useAdminVideos();
 
   return (
-    <section aria-labelledby="admin-videos-title" className="grid gap-4">
-      <PanelHeader
-        id="admin-videos-title"
-        title="Videos"
-        count={videos?.length}
-        description="Manage all videos on the platform. You can delete inappropriate or spam content."
-      />
-      {isPending ? (
-        <TableLoading label="Loading videos" />
-      ) : isError ? (
-        <TableError
-          prefix="Failed to load videos"
-          error={error}
-          onRetry={() => void refetch()}
-          retrying={isFetching}
-        />
-      ) : videos.length === 0 ? (
-        <TableEmpty>No videos found</TableEmpty>
-      ) : (
+    <AdminListPanel
+      id="admin-videos-title"
+      title="Videos"
+      description="Manage all videos on the platform. You can delete inappropriate or spam content."
+      list={list}
+      loadingLabel="Loading videos"
+      errorPrefix="Failed to load videos"
+      empty="No videos found"
+    >
+      {(videos) => (
         <AdminTable caption="Videos">
           <thead>
             <tr>
@@ -108,6 +90,6 @@ export function VideosPanel({ onDelete }: VideosPanelProps) {
           </tbody>
         </AdminTable>
       )}
-    </section>
+    </AdminListPanel>
   );
 }
