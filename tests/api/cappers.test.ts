@@ -296,13 +296,14 @@ describe("a capper's record", () => {
     expect(byCapper.statusCode).toBe(200);
     await settle(kept.id, 90, 100); // loss, 3u
     await settle(gone.id, 120, 100); // a win, then removed by moderation
+    // Read (and cached) with the win counted: the moderation must show at once, not after the cache's seconds.
+    expect((await profileOf(moderated.username)).records.all.graded).toBe(2);
     const byAdmin = await t.app.inject({
       method: 'DELETE',
       url: `/api/admin/videos/${gone.id}`,
       headers: { cookie: admin.cookie },
     });
     expect(byAdmin.statusCode).toBe(200);
-    forgetRecords(t.database.db);
     const profile = await profileOf(moderated.username);
     expect(profile.records.all).toEqual(
       record({ losses: 1, graded: 1, winPct: 0, unitsWon: -3, unitsRisked: 3, roi: -100 }),
@@ -321,6 +322,23 @@ describe("a capper's record", () => {
     expect((await profileOf(capper.username)).unverified).toBe(before.unverified);
     forgetRecords(t.database.db);
     expect((await profileOf(capper.username)).unverified).toBe(before.unverified + 1);
+  });
+
+  it('shows a revised open pick at once: its new commitment, not the cached one', async () => {
+    const video = await postOk(capper, [leg()], { title: 'Revised at once' });
+    forgetRecords(t.database.db); // a new post shows within the cache's seconds (the test above); read it now
+    const before = (await profileOf(capper.username)).open.find((pick) => pick.videoId === video.id)!;
+    expect(before.commitment).toBe(video.pick!.commitment);
+    const revised = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/videos/${video.id}`,
+      payload: { legs: [leg({ odds: 125 })] },
+      headers: { cookie: capper.cookie },
+    });
+    expect(revised.statusCode, revised.body).toBe(200);
+    const after = (await profileOf(capper.username)).open.find((pick) => pick.videoId === video.id)!;
+    expect(after.commitment).toBe(revised.json<Video>().pick!.commitment);
+    expect(after.commitment).not.toBe(before.commitment);
   });
 
   it('sends the profile as ready-made bytes: an ETag, 304 on a match, compressed when accepted', async () => {

@@ -17,6 +17,7 @@ import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-erro
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
+import { forgetRecords } from '../cappers/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
 import { removePick, removePicksOfCapper } from '../picks/index.js';
 import { deleteVideo, findVideoRow } from '../videos/index.js';
@@ -68,6 +69,7 @@ export async function adminDeleteVideo(
     // issue 16: the files go after the commit, retried by the job runner until the store takes it.
     return queueMediaRemoval(tx, [videoMediaPrefix(videoId)]);
   });
+  forgetRecords(db); // a moderated pick leaves the records at once, as a grade enters them
   await removeQueuedMedia(db, storage, removal, log);
 }
 
@@ -99,6 +101,7 @@ export async function adminDeleteUser(
     });
     return queueMediaRemoval(tx, ids.map(videoMediaPrefix));
   });
+  forgetRecords(db); // the capper leaves the leaderboard and badges at once
   await removeQueuedMedia(db, storage, removal, log);
 }
 

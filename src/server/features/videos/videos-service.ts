@@ -7,6 +7,7 @@ import { forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
+import { forgetRecords } from '../cappers/index.js';
 import { removePick, revisePick } from '../picks/index.js';
 import {
   deleteVideo,
@@ -141,6 +142,9 @@ export async function editVideo(
     }
     return row;
   });
+  // A new sealed version shows among the profile's open picks at once, not after the records cache's seconds.
+  if (changes.legs !== undefined || changes.parlay !== undefined || changes.emailInformation !== undefined)
+    forgetRecords(db);
   // issue 11: an intent at the old price must not be paid (decision 010).
   if (changes.price !== undefined && dollarsToCents(changes.price) !== before.priceCents)
     await onPriceChange?.(id);
@@ -170,5 +174,6 @@ export async function removeVideo(
     // issue 16: the files go after the commit, retried by the job runner until the store takes it.
     return queueMediaRemoval(tx, [videoMediaPrefix(id)]);
   });
+  forgetRecords(db); // a removed pick leaves the records (or goes off sale) at once, as a grade enters them
   await removeQueuedMedia(db, storage, removal, log);
 }
