@@ -2,7 +2,7 @@
 // a desktop: a known game chosen from the list (one game, one event), a game added, validation, versions.
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ODDS_MESSAGE } from '#common/schemas/picks.js';
+import { KEEP_LEGS_MESSAGE, ODDS_MESSAGE } from '#common/schemas/picks.js';
 import { largeMovFixture } from '../setup/media-fixtures';
 import type { EventView, PickView } from '#common/schemas/pick-views.js';
 import type { Video } from '#common/schemas/videos.js';
@@ -248,6 +248,38 @@ test("a sold pick's legs are refused with the server's message; a leg left open 
   await expect(page.getByTestId('legs-editor').getByRole('alert')).toHaveText(
     /Selections and legs can no longer change: the pick has been sold/,
   );
+  expect((await pickOf(page.request, video.id)).versions).toHaveLength(1);
+});
+
+test('an open pick cannot lose its last leg: the edit page says so beside the legs and sends nothing', async ({
+  page,
+}) => {
+  await registerAndLogin(page);
+  const game = teams();
+  const video = await postPick(page.request, uniqueTitle('Last leg'), [
+    {
+      league: 'NBA',
+      home: game.home,
+      away: game.away,
+      startsAt: startIn(6),
+      market: 'moneyline',
+      side: game.home,
+      odds: -110,
+      units: 1,
+    },
+  ]);
+  await page.goto(`/edit-video/${video.id}`);
+  const editForm = page.getByRole('form', { name: 'Edit video' });
+  await expect(page.getByTestId('leg-row')).toHaveCount(1);
+  await editForm.getByRole('button', { name: 'Remove leg 1' }).click();
+  await expect(page.getByTestId('leg-row')).toHaveCount(0);
+  const patches: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH') patches.push(request.url());
+  });
+  await editForm.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByTestId('legs-editor').getByRole('alert')).toHaveText(KEEP_LEGS_MESSAGE);
+  expect(patches).toEqual([]);
   expect((await pickOf(page.request, video.id)).versions).toHaveLength(1);
 });
 

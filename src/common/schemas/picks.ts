@@ -42,6 +42,8 @@ export const NO_LINE_MESSAGE = 'A moneyline has no line';
 export const ODDS_MESSAGE = 'Odds must be American odds: -100 or lower, or +100 or higher (e.g. -110, +150)';
 export const UNITS_MESSAGE = `Units must be from ${MIN_UNITS} to ${MAX_UNITS}, in tenths`;
 export const TOO_MANY_LEGS_MESSAGE = `A pick has at most ${MAX_LEGS} legs`;
+/** A sealed pick's legs can change while it is open, but not to none: it stays a verified pick. */
+export const KEEP_LEGS_MESSAGE = 'A verified pick keeps at least one leg.';
 export const PARLAY_LEGS_MESSAGE = 'A parlay needs at least two legs';
 export const PARLAY_UNITS_MESSAGE = 'Every leg of a parlay carries the same stake';
 export const LEGS_JSON_MESSAGE = 'Legs must be a JSON array of legs';

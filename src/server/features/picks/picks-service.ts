@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { canonicalBytes, commitmentOf, isoSeconds, sealedLeg, type SealedPick } from '#common/pick-seal.js';
 import {
   earliestStart,
+  KEEP_LEGS_MESSAGE,
   legsStartInFuture,
   parlayProblem,
   START_IN_FUTURE_MESSAGE,
@@ -37,7 +38,6 @@ export const NOT_REVEALED_MESSAGE = 'The pick is revealed once every leg is grad
 export const REMOVED_BY_MODERATION_MESSAGE = 'This pick was removed by moderation.';
 export const NO_PICK_MESSAGE = 'This video has no verified pick.';
 export const LEGS_SECRET_MESSAGE = 'Buy this pick to see its legs.';
-export const KEEP_LEGS_MESSAGE = 'A verified pick keeps at least one leg.';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 

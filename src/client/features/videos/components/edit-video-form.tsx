@@ -6,7 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { CATEGORIES } from '#common/constants.js';
-import type { Leg } from '#common/schemas/picks.js';
+import { KEEP_LEGS_MESSAGE, type Leg } from '#common/schemas/picks.js';
 import { FormLegsSchema, pickLegsProblem } from '#common/schemas/uploads.js';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -32,7 +32,7 @@ import { useUpdateVideo } from '../api/update-video';
  * that already has cents (the schema allows $0.99 and cents) may be kept as it is. issue 14: the legs
  * with the upload form's rules, checked only while they can still change.
  */
-function editVideoSchema(currentPrice: number, legsEditable: boolean) {
+function editVideoSchema(currentPrice: number, legsEditable: boolean, sealed: boolean) {
   return VideoDetailsSchema.extend({
     price: PriceSchema.refine((price) => price === currentPrice || price >= 1, {
       message: 'Price must be at least $1',
@@ -42,7 +42,9 @@ function editVideoSchema(currentPrice: number, legsEditable: boolean) {
     legs: FormLegsSchema,
     parlay: z.boolean(),
   }).superRefine((value, ctx) => {
-    const problem = legsEditable ? pickLegsProblem(value) : null;
+    if (!legsEditable) return;
+    // A sealed pick may change its legs while open, not drop them all (the server refuses it the same way).
+    const problem = sealed && value.legs.length === 0 ? KEEP_LEGS_MESSAGE : pickLegsProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', path: ['legs'], message: problem });
   });
 }
@@ -74,7 +76,11 @@ export function EditVideoForm({
   const update = useUpdateVideo();
   const queryClient = useQueryClient();
   const lockedReason = legsLockedReason(video);
-  const schema = useMemo(() => editVideoSchema(video.price, !lockedReason), [video.price, lockedReason]);
+  const sealed = video.pick !== null && video.pick !== undefined;
+  const schema = useMemo(
+    () => editVideoSchema(video.price, !lockedReason, sealed),
+    [video.price, lockedReason, sealed],
+  );
   // issue 14: a leg still open in its form is neither sent nor silently dropped; the server's 409 is shown.
   const [legOpen, setLegOpen] = useState(false);
   const [legsNotice, setLegsNotice] = useState<string | undefined>(undefined);
