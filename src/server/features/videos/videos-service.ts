@@ -115,6 +115,9 @@ export async function editVideo(
   viewer: Viewer,
   onPriceChange?: (videoId: number) => Promise<void>,
 ): Promise<Video> {
+  // issue 14: selections and legs are sealed; a change seals a new version, or is refused once locked.
+  const revisesPick =
+    changes.legs !== undefined || changes.parlay !== undefined || changes.emailInformation !== undefined;
   const before = await db.transaction(async (tx) => {
     const row = await ownedVideo(tx, id, viewer);
     const columns = {
@@ -125,12 +128,7 @@ export async function editVideo(
       ...(changes.category !== undefined && { category: changes.category }),
     };
     if (Object.keys(columns).length) await updateVideo(tx, id, columns);
-    // issue 14: selections and legs are sealed; a change seals a new version, or is refused once locked.
-    if (
-      changes.legs !== undefined ||
-      changes.parlay !== undefined ||
-      changes.emailInformation !== undefined
-    ) {
+    if (revisesPick) {
       const owner = await findUserById(tx, row.userId);
       if (!owner) throw notFound('Video not found');
       await revisePick(
@@ -143,8 +141,7 @@ export async function editVideo(
     return row;
   });
   // A new sealed version shows among the profile's open picks at once, not after the records cache's seconds.
-  if (changes.legs !== undefined || changes.parlay !== undefined || changes.emailInformation !== undefined)
-    forgetRecords(db);
+  if (revisesPick) forgetRecords(db);
   // issue 11: an intent at the old price must not be paid (decision 010).
   if (changes.price !== undefined && dollarsToCents(changes.price) !== before.priceCents)
     await onPriceChange?.(id);

@@ -76,7 +76,7 @@ export function EditVideoForm({
   const update = useUpdateVideo();
   const queryClient = useQueryClient();
   const lockedReason = legsLockedReason(video);
-  const sealed = video.pick !== null && video.pick !== undefined;
+  const sealed = Boolean(video.pick);
   const schema = useMemo(
     () => editVideoSchema(video.price, !lockedReason, sealed),
     [video.price, lockedReason, sealed],
