@@ -21,6 +21,8 @@ import { scratchPostgres } from '../lib/postgres.mjs';
 import { runBounded, spawnTracked } from '../lib/procs.mjs';
 import { suiteParts } from '../lib/report.mjs';
 import { ensureBuilt, root, signIn, startServer } from '../lib/server.mjs';
+import { radosGatewayMissing, startRadosGateway } from '../lib/ceph-rgw.mjs';
+import { presignedUrl } from '../lib/s3-presign.mjs';
 import { makeLargeMov, MB, warm } from '../lib/upload.mjs';
 import { fmt, freePort, median, tempDir } from '../lib/util.mjs';
 import { writeWrkScript } from '../lib/wrk-script.mjs';
@@ -32,6 +34,7 @@ const TARGET_UPLOAD = 0.5;
 const TARGET_RANGE = 0.8;
 const SECRET = 'bench-deploy-session-secret-0123456789abcdef';
 const S3 = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', bucket: 'pickreel-bench' };
+const STORE_NAMES = { s3rver: '@20minutes/s3rver', radosgw: 'Ceph RADOS Gateway' };
 
 export default {
   description:
@@ -50,7 +53,12 @@ export default {
     // BENCH_DEPLOY_ONLY=instances or =storage runs only that part (while developing).
     const only = process.env.BENCH_DEPLOY_ONLY;
     if (!only || only === 'instances') await part('Instances behind nginx', () => instances(ctx));
-    if (!only || only === 'storage') await part('Object storage', () => objectStorage(ctx));
+    // Two stores: the tests' s3rver (always), and Ceph's RADOS Gateway when Debian's Ceph packages are
+    // installed (a real store: multipart uploads completed without copying the bytes). BENCH_DEPLOY_STORE=
+    // s3rver or =radosgw runs one.
+    const stores = process.env.BENCH_DEPLOY_STORE?.split(',') ?? ['s3rver', 'radosgw'];
+    if (!only || only === 'storage')
+      for (const store of stores) await part(`Object storage (${store})`, () => objectStorage(ctx, store));
     finish();
   },
 };
@@ -279,7 +287,21 @@ console.log('S3_ENDPOINT ' + server.endpoint);
     proc.child.stderr.on('data', (chunk) => (out += chunk));
     void proc.exited.then(() => reject(new Error(`the S3 server exited: ${out}`)));
   });
-  return { endpoint, pid: proc.pid, stop: () => proc.stop({ graceMs: 5000 }) };
+  return {
+    name: "@20minutes/s3rver (the tests' store, objects on disk)",
+    endpoint,
+    accessKeyId: S3.accessKeyId,
+    secretAccessKey: S3.secretAccessKey,
+    pids: [proc.pid],
+    stop: () => proc.stop({ graceMs: 5000 }),
+  };
+}
+
+/** The store to measure against: the tests' s3rver, or a one-node Ceph cluster's RADOS Gateway. */
+async function startStore(kind, dir) {
+  if (kind === 's3rver') return startS3(dir);
+  if (kind === 'radosgw') return startRadosGateway(dir);
+  throw new Error(`BENCH_DEPLOY_STORE: unknown store ${kind} (s3rver or radosgw)`);
 }
 
 /** One plain request with a streamed body or a counted answer; keep-alive off. */
@@ -460,17 +482,21 @@ async function storeMultipartUpload(sdk, client, file, size) {
   };
 }
 
-async function objectStorage(ctx) {
+async function objectStorage(ctx, kind) {
   const { log, result, quick } = ctx;
+  if (kind === 'radosgw' && radosGatewayMissing()) throw new Error(radosGatewayMissing());
   const work = tempDir('pickreel-bench-deploy-s3-');
-  const s3 = await startS3(path.join(work, 'store'));
+  const s3 = await startStore(kind, path.join(work, 'store'));
+  const creds = { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey };
+  const storeCpu = () => s3.pids.reduce((sum, pid) => sum + groupCpuSeconds(pid), 0);
+  log(`store: ${s3.name} at ${s3.endpoint}`);
   const sdk = await import('@aws-sdk/client-s3');
   const { S3Client, CreateBucketCommand } = sdk;
   const client = new S3Client({
     endpoint: s3.endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials: { accessKeyId: S3.accessKeyId, secretAccessKey: S3.secretAccessKey },
+    credentials: creds,
     // As the app's client (s3-storage.ts): s3rver takes no streamed CRC32 trailer.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -496,8 +522,8 @@ async function objectStorage(ctx) {
         SESSION_SECRET: SECRET,
         S3_BUCKET: S3.bucket,
         S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY_ID: S3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: S3.secretAccessKey,
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
         S3_FORCE_PATH_STYLE: 'true',
       },
     });
@@ -505,12 +531,12 @@ async function objectStorage(ctx) {
     // CPU seconds of the app, the store and this bench process during `fn` (2 cores: 3 busy processes share
     // them where a direct transfer has 2).
     const withCpu = async (fn) => {
-      const before = [groupCpuSeconds(server.pid), groupCpuSeconds(s3.pid), process.cpuUsage()];
+      const before = [groupCpuSeconds(server.pid), storeCpu(), process.cpuUsage()];
       const value = await fn();
       const bench = process.cpuUsage(before[2]);
       const cpu = {
         app: groupCpuSeconds(server.pid) - before[0],
-        store: groupCpuSeconds(s3.pid) - before[1],
+        store: storeCpu() - before[1],
         bench: (bench.user + bench.system) / 1e6,
       };
       return typeof value === 'number' ? { MBps: value, cpu } : { ...value, cpu };
@@ -518,12 +544,13 @@ async function objectStorage(ctx) {
     const fmtCpu = (cpu) =>
       `app ${cpu.app.toFixed(1)}, store ${cpu.store.toFixed(1)}, client ${cpu.bench.toFixed(1)}`;
 
-    // The reference: the whole file in one PUT straight into the store (the SDK's signature is not needed:
-    // the server runs with its signature check off, as in the tests).
+    // The reference: the whole file in one PUT straight into the store (a presigned URL, so the SDK's
+    // per-request work is not in it).
     const put = await ctx.timed(async () => {
       warm(big);
+      const target = await presignedUrl(`${s3.endpoint}/${S3.bucket}/bench/direct-put.mov`, 'PUT', creds);
       const started = performance.now();
-      const res = await send(`${s3.endpoint}/${S3.bucket}/bench/direct-put.mov`, {
+      const res = await send(target, {
         method: 'PUT',
         headers: { 'content-length': String(size), 'content-type': 'video/quicktime' },
         body: createReadStream(big, { highWaterMark: 1024 * 1024 }),
@@ -588,7 +615,12 @@ async function objectStorage(ctx) {
     // each, in turn.
     const videoId = uploads.part.videoId;
     const viaApp = `${server.url}/media/videos/${videoId}/original.mov`;
-    const direct = `${s3.endpoint}/${S3.bucket}/videos/${videoId}/original.mov`;
+    // Presigned, as a real store checks signatures (s3rver ignores them); signed once, as a client would.
+    const direct = await presignedUrl(
+      `${s3.endpoint}/${S3.bucket}/videos/${videoId}/original.mov`,
+      'GET',
+      creds,
+    );
     const app = [];
     const store = [];
     const rangeCpu = [];
@@ -605,7 +637,8 @@ async function objectStorage(ctx) {
           `(CPU s: store alone ${fmtCpu(s.value.cpu)}; via the app ${fmtCpu(a.value.cpu)})`,
       );
     }
-    result.details.objectStorage = {
+    result.details[kind === 's3rver' ? 'objectStorage' : `objectStorage_${kind}`] = {
+      store: s3.name,
       bytes: size,
       putMBps: put.value,
       storeMultipart: storeMultipart.value,
@@ -616,11 +649,12 @@ async function objectStorage(ctx) {
     };
 
     const sizeText = `${(size / 1e9).toFixed(size >= 1e9 ? 0 : 1)} GB`;
+    const idSuffix = kind === 's3rver' ? '' : `_${kind}`;
     for (const [key, , text] of chunkRows) {
       const ratio = uploads[key].MBps / put.value;
       result.rows.push({
-        id: `deployUpload_${key}`,
-        label: `${sizeText} tus upload into the bucket through the app, ${text}`,
+        id: `deployUpload_${key}${idSuffix}`,
+        label: `${sizeText} tus upload into the bucket (${STORE_NAMES[kind]}) through the app, ${text}`,
         value: ratio,
         display: `${uploads[key].MBps.toFixed(0)} MB/s (ratio ${fmt.ratio(ratio)}; last PATCH ${uploads[key].lastPatchSeconds.toFixed(1)} s)`,
         reference:
@@ -634,8 +668,8 @@ async function objectStorage(ctx) {
     }
     const ratio = median(app) / median(store);
     result.rows.push({
-      id: 'deployRange',
-      label: `Range streaming of the ${sizeText} original, ${RANGE_BYTES / 1024 / 1024} MiB pieces in turn, via /media/ (owner)`,
+      id: `deployRange${idSuffix}`,
+      label: `Range streaming of the ${sizeText} original (${STORE_NAMES[kind]}), ${RANGE_BYTES / 1024 / 1024} MiB pieces in turn, via /media/ (owner)`,
       value: ratio,
       display: `${median(app).toFixed(0)} MB/s (ratio ${fmt.ratio(ratio)})`,
       reference: `GET from the store ${median(store).toFixed(0)} MB/s (median of 2)`,
