@@ -144,3 +144,57 @@ test('the leaderboard keeps its filters in the URL and explains the 20-pick thre
   await expect(filters.getByLabel('Rank by')).toHaveValue('roi');
   await expect(page.getByRole('status').filter({ hasText: 'No capper is ranked here yet.' })).toBeVisible();
 });
+
+test('on a phone the leaderboard shows each ranked capper as a card with every figure in view', async ({
+  page,
+  newUser,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  test.slow();
+  const capper = await newUser();
+  // 20 one-leg picks on one game (the ranking's threshold), starting once they are all posted.
+  const leg = newLeg(new Date(Date.now() + 15_000), { odds: 100 });
+  const posted: number[] = [];
+  for (let i = 0; i < 20; i++)
+    posted.push((await postPick(capper.api, uniqueTitle(`Ranked ${i}`), [leg])).id);
+  // The game as the event picker lists it (before it starts).
+  const events = (await (await capper.api.get('/api/events?league=NBA')).json()) as EventView[];
+  const eventId = events.find((event) => event.home === leg.home)!.id;
+  await expect
+    .poll(async () => ((await (await capper.api.get(`/api/picks/${posted[0]}`)).json()) as PickView).status, {
+      timeout: 30_000,
+    })
+    .toBe('started');
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
+  try {
+    expect((await admin.post('/api/login', { data: E2E_ADMIN })).status()).toBe(200);
+    const settled = await admin.post(`/api/admin/events/${eventId}/result`, {
+      data: { status: 'final', homeScore: 110, awayScore: 100 },
+    });
+    expect(settled.status(), await settled.text()).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+
+  await page.setViewportSize({ width: 360, height: 780 });
+  // The records cache may hold the ranking from before the grade for a few seconds.
+  await expect
+    .poll(async () => JSON.stringify(await (await capper.api.get('/api/leaderboard')).json()), {
+      timeout: 30_000,
+    })
+    .toContain(`"${capper.username}"`);
+  await page.goto('/leaderboard');
+  const card = page
+    .getByRole('list', { name: /^Cappers ranked by/ })
+    .getByRole('listitem')
+    .filter({ hasText: capper.username });
+  await expect(card.getByRole('link', { name: capper.username })).toBeVisible();
+  await expect(card).toContainText('+20.0u');
+  await expect(card.getByRole('term')).toHaveText(['ROI', 'Win %', 'W-L-P', 'Picks']);
+  await expect(card.getByRole('definition')).toHaveText(['+100.0%', '100%', '20-0-0', '20']);
+  // Nothing of the row is off screen: the page does not scroll sideways, and the table is not shown.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect(page.getByRole('table')).toBeHidden();
+});

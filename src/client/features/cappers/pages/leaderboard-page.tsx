@@ -62,6 +62,7 @@ export function LeaderboardPage() {
   const change = (next: Partial<LeaderboardFilters>) =>
     navigate(`/leaderboard${searchOf({ ...filters, offset: 0, ...next })}`, { replace: true });
   const ids = { period: useId(), league: useId(), sort: useId() };
+  const caption = `${SORT_LABEL[filters.sort]}, ${PERIOD_LABEL[filters.period]}, ${filters.league ?? 'all leagues'}`;
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8 sm:px-6 lg:px-8">
@@ -169,12 +170,16 @@ export function LeaderboardPage() {
             {data.total} {data.total === 1 ? 'capper' : 'cappers'} ranked by {SORT_LABEL[filters.sort]},{' '}
             {PERIOD_LABEL[filters.period]}, {filters.league ?? 'all leagues'}.
           </p>
-          <Card className="overflow-x-auto">
+          {/* Phones: a card per capper, every figure in view (a table this wide would scroll sideways and
+              hide the pick count); from `sm` up, the table. Only one of the two is displayed at a time. */}
+          <ol aria-label={`Cappers ranked by ${caption}`} className="grid gap-2 sm:hidden">
+            {data.entries.map((entry) => (
+              <PhoneRow key={entry.username} entry={entry} />
+            ))}
+          </ol>
+          <Card className="hidden overflow-x-auto sm:block">
             <table className="w-full text-sm">
-              <caption className="sr-only">
-                Cappers ranked by {SORT_LABEL[filters.sort]}, {PERIOD_LABEL[filters.period]},{' '}
-                {filters.league ?? 'all leagues'}
-              </caption>
+              <caption className="sr-only">Cappers ranked by {caption}</caption>
               <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
                 <tr>
                   <th scope="col" className="px-3 py-3 font-semibold">
@@ -241,22 +246,7 @@ function Row({ entry }: { entry: LeaderboardEntry }) {
     <tr>
       <td className="px-3 py-3 font-bold tabular-nums">{entry.rank}</td>
       <th scope="row" className="px-3 py-3 text-left font-medium">
-        <Link
-          href={`/cappers/${encodeURIComponent(entry.username)}`}
-          className="flex items-center gap-2 hover:underline"
-        >
-          {entry.avatarUrl ? (
-            <img src={entry.avatarUrl} alt="" className="size-8 shrink-0 rounded-full object-cover" />
-          ) : (
-            <span
-              aria-hidden
-              className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground"
-            >
-              {entry.username.charAt(0).toUpperCase()}
-            </span>
-          )}
-          <span className="max-w-[10rem] truncate">{entry.displayName ?? entry.username}</span>
-        </Link>
+        <CapperLink entry={entry} />
       </th>
       <td className={cn('px-3 py-3 text-right font-semibold tabular-nums', trendClass(record.unitsWon))}>
         {formatUnits(record.unitsWon)}
@@ -266,5 +256,59 @@ function Row({ entry }: { entry: LeaderboardEntry }) {
       <td className="px-3 py-3 text-right tabular-nums">{formatWlp(record)}</td>
       <td className="px-3 py-3 text-right tabular-nums">{record.graded}</td>
     </tr>
+  );
+}
+
+function CapperLink({ entry, className }: { entry: LeaderboardEntry; className?: string }) {
+  return (
+    <Link
+      href={`/cappers/${encodeURIComponent(entry.username)}`}
+      className={cn('flex min-w-0 items-center gap-2 hover:underline', className)}
+    >
+      {entry.avatarUrl ? (
+        <img src={entry.avatarUrl} alt="" className="size-8 shrink-0 rounded-full object-cover" />
+      ) : (
+        <span
+          aria-hidden
+          className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground"
+        >
+          {entry.username.charAt(0).toUpperCase()}
+        </span>
+      )}
+      <span className="max-w-[10rem] truncate">{entry.displayName ?? entry.username}</span>
+    </Link>
+  );
+}
+
+/** A ranked capper on a phone: rank, name and units on one line, the rest of the record below it. */
+function PhoneRow({ entry }: { entry: LeaderboardEntry }) {
+  const { record } = entry;
+  const figures: [string, string, string?][] = [
+    ['ROI', formatRoi(record), trendClass(record.roi)],
+    ['Win %', formatWinPct(record)],
+    ['W-L-P', formatWlp(record)],
+    ['Picks', String(record.graded)],
+  ];
+  return (
+    <li className="rounded-card border bg-card p-3 shadow-xs">
+      <div className="flex items-center gap-3">
+        <span className="w-7 shrink-0 text-center font-bold tabular-nums">
+          <span className="sr-only">Rank </span>
+          {entry.rank}
+        </span>
+        <CapperLink entry={entry} className="font-medium" />
+        <span className={cn('ml-auto shrink-0 font-semibold tabular-nums', trendClass(record.unitsWon))}>
+          {formatUnits(record.unitsWon)}
+        </span>
+      </div>
+      <dl className="mt-2 grid grid-cols-4 gap-2 pl-10 text-xs">
+        {figures.map(([label, value, tone]) => (
+          <div key={label} className="grid gap-0.5">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd className={cn('font-medium tabular-nums', tone)}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </li>
   );
 }
