@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import type { Video } from '#common/schemas/videos.js';
 import { loadConfig } from '#server/config.js';
+import { rowsOf } from '#server/db/rows.js';
 import { createVideo } from '../setup/fixtures.js';
+import { postVideo, tusCreate, VALID_FIELDS } from '../setup/upload-requests.js';
 import { createTestApp, registerUser, uniqueUsername, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -101,6 +103,54 @@ describe('a NUL character is a 400 with one message, never a 500', () => {
       payload: '{"title":"Fine","a\\u0000b":1}',
     });
     expectNulRefused(key);
+  });
+
+  it("in a pick's legs, JSON text inside a field: the multipart form, the tus metadata and an edit", async () => {
+    // `\u0000` is six plain characters in the field; it is a NUL once the legs' JSON is read.
+    const legs = (away: string) =>
+      JSON.stringify([
+        {
+          league: 'NBA',
+          home: 'Lakers',
+          away,
+          startsAt: new Date(Date.now() + 86_400_000).toISOString(),
+          market: 'moneyline',
+          side: 'Lakers',
+          line: null,
+          odds: -110,
+          units: 1,
+        },
+      ]).replace('NUL_HERE', '\\u0000');
+    for (const away of ['Celtics NUL_HERE', 'NUL_HERE']) {
+      const fields = {
+        ...VALID_FIELDS,
+        isExternalVideo: 'true',
+        externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+        legs: legs(away),
+        parlay: 'false',
+      };
+      expect(fields.legs).toContain('\\u0000');
+      expectNulRefused(await postVideo(t.app, capper.cookie, fields));
+      expectNulRefused(
+        await tusCreate(t.app, capper.cookie, 1000, {
+          ...fields,
+          isExternalVideo: 'false',
+          filename: 'a.mov',
+        }),
+      );
+      expectNulRefused(
+        await t.app.inject({
+          method: 'PATCH',
+          url: `/api/videos/${video.id}`,
+          headers: { cookie: capper.cookie },
+          payload: { legs: JSON.parse(legs(away)) as unknown },
+        }),
+      );
+    }
+    const [row] = rowsOf<{ count: number }>(
+      await t.database.db.execute(sql`select count(*)::int as count from events where home = 'Lakers'`),
+    );
+    expect(row!.count).toBe(0);
   });
 
   it('a deeply nested body does not overflow the check', async () => {

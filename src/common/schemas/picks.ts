@@ -2,6 +2,7 @@
 // the edit page send them, with their messages, once for the client and the server.
 import { z } from 'zod';
 import { CATEGORIES, type Category } from '../constants.js';
+import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from './text.js';
 
 /** The categories that are not a league (spec 5): a leg is on a game of one of the others. */
 const NOT_LEAGUES = ['General', 'Fantasy Sports', 'Player Props', 'Parlays', 'Daily Picks'] as const;
@@ -171,13 +172,21 @@ export const LegsTextSchema = z
   .optional()
   .transform((value, ctx) => {
     if (value === undefined || (typeof value === 'string' && value.trim() === '')) return [];
-    if (Array.isArray(value)) return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: LEGS_JSON_MESSAGE });
+    let legs: unknown = value;
+    if (typeof value === 'string') {
+      try {
+        legs = JSON.parse(value) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: LEGS_JSON_MESSAGE });
+        return z.NEVER;
+      }
+    }
+    // `\u0000` in the text is a NUL once read: refused here, as a NUL in any other field is, before a query.
+    if (containsNulCharacter(legs)) {
+      ctx.addIssue({ code: 'custom', message: NUL_CHARACTER_MESSAGE });
       return z.NEVER;
     }
+    return legs;
   })
   .meta({
     type: 'string',

@@ -1,35 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
+import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { badRequest } from '../lib/http-errors.js';
 
-/**
- * Whether any string in a parsed value (query, params, JSON body), key or value, holds a NUL. Iterative,
- * so a deeply nested body cannot overflow the stack; each string is looked at once.
- */
+/** Whether any string in a parsed query, params or JSON body holds a NUL; raw bodies (the Stripe webhook) are not text we store. */
 export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return hasNulCharacter(value);
-  if (value === null || typeof value !== 'object') return false;
-  const pending: object[] = [value];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    if (Array.isArray(current)) {
-      for (const item of current) {
-        if (typeof item === 'string') {
-          if (hasNulCharacter(item)) return true;
-        } else if (item !== null && typeof item === 'object') pending.push(item as object);
-      }
-      continue;
-    }
-    if (Buffer.isBuffer(current)) continue; // raw bodies (the Stripe webhook) are not text we store
-    for (const key in current) {
-      if (hasNulCharacter(key)) return true;
-      const item = (current as Record<string, unknown>)[key];
-      if (typeof item === 'string') {
-        if (hasNulCharacter(item)) return true;
-      } else if (item !== null && typeof item === 'object') pending.push(item);
-    }
-  }
-  return false;
+  return containsNulCharacter(value, (object) => Buffer.isBuffer(object));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   MAX_FEED_RESULTS,
   RESULT_STATUS_MESSAGE,
 } from '#common/schemas/results.js';
+import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { parseFeedDocument, parseFeedText } from './results-feed.js';
 
 const game = { league: 'NBA', home: ' Lakers ', away: 'Celtics', startsAt: '2026-03-01T19:30:00-05:00' };
@@ -64,5 +65,16 @@ describe('parseFeedDocument', () => {
       expect(() => parseFeedDocument(raw), JSON.stringify(raw).slice(0, 80)).toThrow(message);
     }
     expect(() => parseFeedText('{"results":')).toThrow(FEED_JSON_MESSAGE);
+  });
+});
+
+describe('a NUL character in a fetched document', () => {
+  it('refuses the document with the NUL message, before any of it reaches a query', () => {
+    // A feed read from a file or an address is JSON text: `\u0000` in it is a NUL once parsed.
+    const text = JSON.stringify({
+      results: [{ ...game, away: 'Celtics NUL_HERE', status: 'final', homeScore: 1, awayScore: 0 }],
+    }).replace('NUL_HERE', '\\u0000');
+    expect(() => parseFeedText(text)).toThrow(NUL_CHARACTER_MESSAGE);
+    expect(() => parseFeedDocument(JSON.parse(text))).toThrow(NUL_CHARACTER_MESSAGE);
   });
 });

@@ -11,6 +11,7 @@ import {
   type FeedResult,
   type ImportSummary,
 } from '#common/schemas/results.js';
+import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import type { Db } from '#server/db/client.js';
 import { badRequest, HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
@@ -33,6 +34,8 @@ export interface ResultsProvider {
 
 /** The feed document in `raw`, or a 400 naming the first problem (with the result's index). */
 export function parseFeedDocument(raw: unknown): FeedDocument {
+  // A fetched document's `\u0000` is a NUL once parsed: no team name with one reaches a query.
+  if (containsNulCharacter(raw)) throw badRequest(NUL_CHARACTER_MESSAGE);
   const parsed = FeedDocumentSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
