@@ -113,6 +113,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/log/key',
       'GET /api/log/proof/consistency',
       'GET /api/log/proof/inclusion',
+      'GET /api/log/tile/{level}/{path}',
+      'GET /api/log/tile/entries/{path}',
       'GET /api/records',
     ];
     expect(

@@ -5,11 +5,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64 } from '#common/pick-log/base64.js';
 import { parseEntry, type LogEntry } from '#common/pick-log/entry.js';
+import { decodeEntryBundle, tileRefPath, tileWidthIn } from '#common/pick-log/tiles.js';
 import { leafHash, TreeBuilder, verifyConsistency, verifyInclusion } from '#common/pick-log/merkle.js';
 import {
   parseCheckpoint,
@@ -464,6 +466,113 @@ describe('the tree, its checkpoints and proofs', () => {
     const { checkpoint } = await checkpointAtLeast(1);
     const response = await get(`/api/log/entries?start=0&end=${checkpoint.size}`);
     expect(response.json<{ entries: string[] }>().entries.length).toBe(Math.min(checkpoint.size, 1000));
+  });
+});
+
+describe('the tree as C2SP tlog-tiles resources', () => {
+  it('serves level-0 and level-1 tiles and entry bundles that rebuild the signed root', async () => {
+    await t.database.db.transaction((tx) =>
+      appendToLog(
+        tx,
+        Array.from({ length: 600 }, (_, i) => ({
+          type: 'posted' as const,
+          videoId: 950_000 + i,
+          capper: 'tiles_capper',
+          commitment: createHash('sha256').update(`tiles ${i}`).digest('hex'),
+          at: new Date(),
+          version: 1,
+        })),
+      ),
+    );
+    await t.app.pickLog.flush();
+    const { checkpoint } = await checkpointAtLeast(await logSize());
+    const size = checkpoint.size;
+    expect(size).toBeGreaterThan(512);
+    const all = await entries(0, size);
+    const leaves = await Promise.all(all.map((bytes) => leafHash(bytes, sha256)));
+    const refs = (level: number) => {
+      const out: { index: number; width: number }[] = [];
+      for (let index = 0; tileWidthIn(size, level, index) > 0; index++)
+        out.push({ index, width: tileWidthIn(size, level, index) });
+      return out;
+    };
+
+    // Level 0: the leaf hashes, 256 a tile, the last one partial; the bundles: the entries themselves.
+    const fromTiles: Uint8Array[] = [];
+    const fromBundles: Uint8Array[] = [];
+    for (const ref of refs(0)) {
+      const tile = await get(`/api/log/tile/0/${tileRefPath(ref)}`);
+      expect(tile.statusCode, tile.body).toBe(200);
+      expect(tile.headers['content-type']).toBe('application/octet-stream');
+      expect(tile.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(tile.rawPayload.byteLength).toBe(32 * ref.width);
+      for (let i = 0; i < ref.width; i++) fromTiles.push(tile.rawPayload.subarray(32 * i, 32 * (i + 1)));
+      const bundle = await get(`/api/log/tile/entries/${tileRefPath(ref)}`);
+      expect(bundle.statusCode, bundle.body).toBe(200);
+      expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      fromBundles.push(...decodeEntryBundle(bundle.rawPayload));
+    }
+    expect(fromTiles.map((hash) => Buffer.from(hash).toString('hex'))).toEqual(
+      leaves.map((hash) => Buffer.from(hash).toString('hex')),
+    );
+    expect(fromBundles.map((bytes) => Buffer.from(bytes).toString('hex'))).toEqual(
+      all.map((bytes) => Buffer.from(bytes).toString('hex')),
+    );
+    const tree = new TreeBuilder(sha256);
+    for (const leaf of fromTiles) await tree.push(leaf);
+    expect(Buffer.from(await tree.root()).toString('hex')).toBe(
+      Buffer.from(checkpoint.rootHash).toString('hex'),
+    );
+
+    // Level 1: each hash the root of 256 entries (a partial tile below 65,536 entries).
+    const [upper] = refs(1);
+    expect(upper).toEqual({ index: 0, width: Math.floor(size / 256) });
+    const level1 = await get(`/api/log/tile/1/${tileRefPath(upper!)}`);
+    expect(level1.statusCode, level1.body).toBe(200);
+    for (let i = 0; i < upper!.width; i++) {
+      const subtree = new TreeBuilder(sha256);
+      for (const leaf of leaves.slice(256 * i, 256 * (i + 1))) await subtree.push(leaf);
+      expect(Buffer.from(level1.rawPayload.subarray(32 * i, 32 * (i + 1))).toString('hex')).toBe(
+        Buffer.from(await subtree.root()).toString('hex'),
+      );
+    }
+
+    // A partial tile of a tile the tree holds in full is its first hashes.
+    const partial = await get('/api/log/tile/0/000.p/10');
+    expect(partial.rawPayload).toEqual(Buffer.concat(fromTiles.slice(0, 10).map((h) => Buffer.from(h))));
+    // Asked for in gzip, a bundle comes compressed.
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/api/log/tile/entries/000',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(decodeEntryBundle(gunzipSync(zipped.rawPayload))).toHaveLength(256);
+    expect(zipped.rawPayload.byteLength).toBeLessThan(gunzipSync(zipped.rawPayload).byteLength / 2);
+  });
+
+  it('answers 404 for a tile the signed tree does not hold, or a path tlog-tiles does not write', async () => {
+    const { checkpoint } = await checkpointAtLeast(1);
+    const lastIndex = Math.floor(checkpoint.size / 256);
+    const lastWidth = checkpoint.size % 256;
+    for (const url of [
+      `/api/log/tile/0/${tileRefPath({ index: lastIndex + 1, width: 256 })}`,
+      `/api/log/tile/0/${tileRefPath({ index: lastIndex, width: 256 })}`,
+      `/api/log/tile/0/${tileRefPath({ index: lastIndex, width: lastWidth + 1 })}`,
+      `/api/log/tile/entries/${tileRefPath({ index: lastIndex + 1, width: 1 })}`,
+      '/api/log/tile/3/000.p/1',
+      '/api/log/tile/64/000',
+      '/api/log/tile/01/000',
+      '/api/log/tile/0/x000/000',
+      '/api/log/tile/0/0',
+      '/api/log/tile/0/000.p/256',
+      '/api/log/tile/0/000.p/007',
+      '/api/log/tile/entries/abc',
+    ]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json<{ message: string }>().message, url).toMatch(/No such tile/);
+    }
   });
 });
 

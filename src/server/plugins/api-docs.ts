@@ -87,6 +87,23 @@ const WILDCARD_PARAMS = {
   required: ['path'],
 };
 
+/**
+ * A wildcard route's parameters as the document writes them: its named ones (described by the route's params
+ * schema where it has one) and the rest of the path as `path`.
+ */
+function wildcardParams(url: string, params: JsonSchema | undefined): JsonSchema {
+  const described = (params?.properties ?? {}) as Record<string, JsonSchema>;
+  const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  return {
+    ...WILDCARD_PARAMS,
+    properties: {
+      ...Object.fromEntries(names.map((name) => [name, described[name] ?? { type: 'string' }])),
+      ...WILDCARD_PARAMS.properties,
+    },
+    required: [...names, 'path'],
+  };
+}
+
 /** A route's responses as OpenAPI response objects, each with what its status means. */
 function describeResponses(response: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const described: Record<string, JsonSchema> = {};
@@ -205,7 +222,7 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
           { response?: Record<string, JsonSchema>; params?: JsonSchema } | undefined;
         if (schema?.response) schema.response = describeResponses(schema.response);
         if (!url.endsWith('*')) return result;
-        return { schema: { ...schema, params: WILDCARD_PARAMS }, url: openApiPath(url) };
+        return { schema: { ...schema, params: wildcardParams(url, schema?.params) }, url: openApiPath(url) };
       },
       transformObject: (documentObject) => withoutUnusedInputs(jsonSchemaTransformObject(documentObject)),
     };

@@ -179,6 +179,23 @@ export async function readNodes(db: Executor, ids: readonly NodeId[]): Promise<M
 
 export const nodeKey = (id: NodeId) => `${id.level}:${id.index}`;
 
+/** The stored hashes of `count` consecutive perfect subtrees at `level` from `start` (a tile's). */
+export async function readNodeRange(
+  db: Executor,
+  level: number,
+  start: number,
+  count: number,
+): Promise<Uint8Array[]> {
+  const rows = rowsOf<{ hash: unknown }>(
+    await db.execute(sql`
+      select hash from log_nodes
+      where level = ${level} and idx >= ${start} and idx < ${start + count}
+      order by idx`),
+  );
+  if (rows.length !== count) throw new Error(`pick log: level ${level} lacks nodes from ${start}`);
+  return rows.map((row) => asBytes(row.hash));
+}
+
 export async function readEntryBytes(db: Executor, start: number, end: number): Promise<Uint8Array[]> {
   const rows = rowsOf<{ bytes: unknown }>(
     await db.execute(sql`select bytes from log_entries where idx >= ${start} and idx < ${end} order by idx`),

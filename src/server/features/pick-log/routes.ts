@@ -1,5 +1,5 @@
 // The public pick log's endpoints (issue 15, ../shared/spec/pick-log.md 'Endpoints').
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,8 +10,10 @@ import {
   LogEntriesQuerySchema,
   LogEntriesSchema,
 } from '#common/schemas/pick-log.js';
+import { parseTileLevel, parseTileRefPath } from '#common/pick-log/tiles.js';
 import type { Db } from '#server/db/client.js';
-import { HttpError } from '#server/lib/http-errors.js';
+import { compress, preferredEncoding } from '#server/lib/content-encoding.js';
+import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import type { LogKey } from './log-key.js';
 import {
@@ -22,6 +24,7 @@ import {
   UpperNodes,
   type CheckpointCache,
 } from './log-service.js';
+import { entryBundleBytes, NO_SUCH_TILE_MESSAGE, tileBytes } from './tiles-service.js';
 
 const TEXT = (description: string) => ({
   description,
@@ -100,6 +103,55 @@ export async function pickLogRoutes(
       },
     },
     async (request) => inclusionProof(db, checkpoints, upper, request.query.index, request.query.treeSize),
+  );
+
+  // The same tree as C2SP tlog-tiles resources under the prefix /api/log (its checkpoint is the one above).
+  const TILE_CONTENT = {
+    content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+  };
+  const immutable = (reply: FastifyReply) =>
+    reply.type('application/octet-stream').header('cache-control', 'public, max-age=31536000, immutable');
+
+  // Plain routes, as the media route: their answers are bytes, not a zod-typed body.
+  app.get<{ Params: { '*': string } }>(
+    '/api/log/tile/entries/*',
+    {
+      schema: {
+        summary: 'An entry bundle (C2SP tlog-tiles)',
+        description:
+          'path is `<N>` or `<N>.p/<W>` as tlog-tiles writes it (N in groups of three digits, `x` before all but the last: `x001/x234/067`): entries 256·N to 256·N+W−1 of the signed tree (W = 256 for a full bundle), each a big-endian uint16 length then its bytes. Immutable; 404 past the latest checkpoint.',
+        response: { 200: { description: 'The bundle.', ...TILE_CONTENT }, ...errorResponses(404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const ref = parseTileRefPath(request.params['*']);
+      if (!ref) throw notFound(NO_SUCH_TILE_MESSAGE);
+      const bundle = Buffer.from(await entryBundleBytes(db, checkpoints, ref));
+      // Entries are JSON text: a bundle compresses several times over (tlog-tiles: SHOULD be compressed).
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      immutable(reply).header('vary', 'accept-encoding');
+      if (!encoding) return reply.send(bundle);
+      return reply.header('content-encoding', encoding).send(await compress(bundle, encoding));
+    },
+  );
+
+  app.get<{ Params: { level: string; '*': string } }>(
+    '/api/log/tile/:level/*',
+    {
+      schema: {
+        summary: 'A tile of the tree (C2SP tlog-tiles)',
+        description:
+          'The hashes of the perfect subtrees of 256^level entries numbered 256·N to 256·N+W−1, 32 bytes each (level 0: the leaf hashes); path is `<N>` or `<N>.p/<W>` as for entry bundles. Immutable; 404 for a tile the latest signed tree does not hold.',
+        params: z.looseObject({ level: z.string().describe('The tile level, 0 to 63.') }),
+        response: { 200: { description: 'The tile.', ...TILE_CONTENT }, ...errorResponses(404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const level = parseTileLevel(request.params.level);
+      const ref = parseTileRefPath(request.params['*']);
+      if (level === null || !ref) throw notFound(NO_SUCH_TILE_MESSAGE);
+      return immutable(reply).send(Buffer.from(await tileBytes(db, checkpoints, level, ref)));
+    },
   );
 
   api.get(
