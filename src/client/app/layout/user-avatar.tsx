@@ -1,3 +1,4 @@
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { cn } from '#client/lib/cn.ts';
 
 /** The avatar button's looks, shared by the stand-in and the real menu trigger. */
@@ -6,16 +7,5 @@ export const ACCOUNT_TRIGGER_CLASSES =
 
 /** spec 2: the avatar shows the first letter of the username. */
 export function UserAvatar({ username, className }: { username: string; className?: string }) {
-  return (
-    <span
-      aria-hidden
-      data-testid="user-avatar"
-      className={cn(
-        'inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground',
-        className,
-      )}
-    >
-      {username.charAt(0).toUpperCase()}
-    </span>
-  );
+  return <Avatar name={username} data-testid="user-avatar" className={cn('size-9 text-sm', className)} />;
 }

@@ -3,6 +3,7 @@ import { Link, useParams } from 'wouter';
 import { AlertTriangle, ShieldAlert } from 'lucide-react';
 import { PRODUCT_NAME } from '#common/constants.js';
 import type { CapperProfile } from '#common/schemas/cappers.js';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
@@ -122,16 +123,7 @@ function CapperHeader({ profile }: { profile: CapperProfile }) {
   const name = capper.displayName ?? capper.username;
   return (
     <header className="flex flex-wrap items-center gap-4">
-      {capper.avatarUrl ? (
-        <img src={capper.avatarUrl} alt="" className="size-20 rounded-full object-cover" />
-      ) : (
-        <span
-          aria-hidden
-          className="inline-flex size-20 items-center justify-center rounded-full bg-primary text-3xl font-bold text-primary-foreground"
-        >
-          {capper.username.charAt(0).toUpperCase()}
-        </span>
-      )}
+      <Avatar name={capper.username} src={capper.avatarUrl} className="size-20 text-3xl" />
       <div className="grid min-w-0 flex-1 gap-1">
         <h1 className="text-3xl font-bold tracking-tight break-words">{name}</h1>
         {capper.displayName && <p className="text-muted-foreground">@{capper.username}</p>}

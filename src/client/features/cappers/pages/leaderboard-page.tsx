@@ -10,6 +10,7 @@ import {
 } from '#common/capper-records.js';
 import type { LeaderboardEntry } from '#common/schemas/cappers.js';
 import { LEAGUES, type League } from '#common/schemas/picks.js';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
@@ -265,16 +266,7 @@ function CapperLink({ entry, className }: { entry: LeaderboardEntry; className?:
       href={`/cappers/${encodeURIComponent(entry.username)}`}
       className={cn('flex min-w-0 items-center gap-2 hover:underline', className)}
     >
-      {entry.avatarUrl ? (
-        <img src={entry.avatarUrl} alt="" className="size-8 shrink-0 rounded-full object-cover" />
-      ) : (
-        <span
-          aria-hidden
-          className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-bold text-primary-foreground"
-        >
-          {entry.username.charAt(0).toUpperCase()}
-        </span>
-      )}
+      <Avatar name={entry.username} src={entry.avatarUrl} className="size-8 text-xs" />
       <span className="max-w-[10rem] truncate">{entry.displayName ?? entry.username}</span>
     </Link>
   );

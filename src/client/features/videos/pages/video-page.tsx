@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Eye, Pencil, ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '#common/money.js';
 import type { Video } from '#common/schemas/videos.js';
+import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { authPath } from '#client/lib/auth-redirect.ts';
@@ -105,12 +106,7 @@ function VideoDetails({ video }: { video: Video }) {
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">{video.category}</p>
             <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{video.title}</h1>
             <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-              <span
-                aria-hidden
-                className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground"
-              >
-                {capperName(video).charAt(0).toUpperCase()}
-              </span>
+              <Avatar name={capperName(video)} className="size-8 text-sm" />
               <span>
                 by{' '}
                 <Link
