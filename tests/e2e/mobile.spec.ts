@@ -5,10 +5,17 @@ test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
 test('signed out: the drawer holds the account links and closes on navigation', async ({ page }) => {
   await page.goto('/');
-  // The desktop links are gone; the short placeholder fits a phone.
-  await expect(
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login Capper/Bettor' }),
-  ).toBeHidden();
+  // The desktop links are gone (the leaderboard's too: it is in the drawer); the bar's first row holds
+  // the brand, Home, refresh and the menu; the short placeholder fits a phone.
+  const bar = page.getByRole('navigation', { name: 'Main' });
+  await expect(bar.getByRole('link', { name: 'Login Capper/Bettor' })).toBeHidden();
+  await expect(bar.getByRole('link', { name: 'Leaderboard' })).toBeHidden();
+  const top = async (name: string, role: 'link' | 'button' = 'link') => {
+    const item = bar.getByRole(role, { name, exact: true });
+    await expect(item).toBeVisible();
+    return (await item.boundingBox())!.y;
+  };
+  expect(await top('Open menu', 'button')).toBe(await top('Home'));
   await expect(page.getByRole('searchbox', { name: 'Search videos' })).toHaveAttribute(
     'placeholder',
     'Search videos...',
@@ -18,6 +25,7 @@ test('signed out: the drawer holds the account links and closes on navigation', 
   const drawer = page.getByRole('dialog', { name: 'PickReel' });
   await expect(drawer).toBeVisible();
   await expect(drawer.getByRole('link', { name: 'Home' })).toBeVisible();
+  await expect(drawer.getByRole('link', { name: 'Leaderboard' })).toBeVisible();
   await expect(drawer.getByRole('link', { name: 'Login Capper/Bettor' })).toBeVisible();
   await drawer.getByRole('link', { name: 'Open Account Capper/Bettor' }).click();
 

@@ -38,7 +38,8 @@ export function Navbar() {
             Home
           </Link>
         </Button>
-        <Button variant="ghost" asChild className="hidden md:inline-flex">
+        {/* max-md:hidden, not hidden + md:inline-flex: cn does not merge, and the button's own inline-flex would win. */}
+        <Button variant="ghost" asChild className="max-md:hidden">
           <Link href="/leaderboard">
             <Trophy aria-hidden />
             Leaderboard
