@@ -73,7 +73,7 @@ export function DashboardPage() {
         </div>
         <Tabs value={tab} onValueChange={(next) => navigate(`/dashboard?tab=${next}`, { replace: true })}>
           {/* Tighter tabs on a phone: at their desktop padding the two hold the page wider than 320 px. */}
-          <TabsList className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto [&>*]:px-2 sm:[&>*]:px-4">
+          <TabsList className="w-full sm:w-auto [&>*]:px-2 sm:[&>*]:px-4">
             <TabsTrigger value="uploads">Your Uploads</TabsTrigger>
             <TabsTrigger value="purchased">Your Purchases</TabsTrigger>
           </TabsList>

@@ -40,7 +40,7 @@ export function AuthPage() {
               : 'One account to sell your picks and to buy winners.'}
           </p>
           <Tabs value={tab} onValueChange={(value) => showTab(value as AuthTab)}>
-            <TabsList className="grid w-full grid-cols-2">
+            <TabsList className="w-full">
               <TabsTrigger value="login">Login</TabsTrigger>
               <TabsTrigger value="register">Register</TabsTrigger>
             </TabsList>
