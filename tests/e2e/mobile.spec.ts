@@ -16,6 +16,11 @@ test('signed out: the drawer holds the account links and closes on navigation', 
     return (await item.boundingBox())!.y;
   };
   expect(await top('Open menu', 'button')).toBe(await top('Home'));
+  // On the narrowest phones too: Home shows its icon there, and keeps its name.
+  await page.setViewportSize({ width: 320, height: 700 });
+  expect(await top('Open menu', 'button')).toBe(await top('Home'));
+  expect(await top('Refresh page', 'button')).toBe(await top('Home'));
+  await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('searchbox', { name: 'Search videos' })).toHaveAttribute(
     'placeholder',
     'Search videos...',

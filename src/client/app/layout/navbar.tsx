@@ -32,10 +32,11 @@ export function Navbar() {
         className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-3 px-4 py-3 sm:px-6 md:flex-nowrap md:gap-x-4 lg:px-8"
       >
         <BrandLink className="mr-1" />
-        <Button variant="ghost" asChild>
+        {/* Below 360 px the word is for screen readers only, so brand, Home, refresh and menu share one row. */}
+        <Button variant="ghost" asChild className="max-[359px]:px-2.5">
           <Link href="/">
             <House aria-hidden />
-            Home
+            <span className="max-[359px]:sr-only">Home</span>
           </Link>
         </Button>
         {/* max-md:hidden, not hidden + md:inline-flex: cn does not merge, and the button's own inline-flex would win. */}
