@@ -4,7 +4,8 @@
 // multipart calls @tus/s3-store needs: ListParts (the offset of every HEAD and PATCH), ListMultipartUploads
 // (its expiry sweep) and AbortMultipartUpload (cancel). They are answered here, in front of its router, from
 // the folder where it keeps each upload's parts (`<directory>/<bucket>/._S3rver_uploads/<uploadId>/`).
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import S3rver from '@20minutes/s3rver';
@@ -23,6 +24,8 @@ type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<voi
 
 interface S3rverStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+  /** Writes an object's or a part's bytes; resolves [size, md5 hex]. */
+  putContent(objectPath: string, content: unknown): Promise<[number, string]>;
 }
 
 interface S3rverInstance {
@@ -62,6 +65,34 @@ async function uploadsOf(store: S3rverStore, bucket: string) {
       return { id, key, dir, initiated: info.mtime, parts };
     }),
   );
+}
+
+/**
+ * S3 makes an object or a part visible only once its request has completed; s3rver writes one in place, so a
+ * request cut short (the app SIGKILLed mid-PATCH, uploads-restart.test.ts) left a short object or part that
+ * ListParts and HeadObject counted, and that could still grow while the restarted app read its size: the
+ * resumed upload then held some bytes twice. Here every write goes to a file of its own, renamed into place
+ * when complete and removed when not, as S3 behaves.
+ */
+function atomicWrites(store: S3rverStore): void {
+  const write = store.putContent.bind(store);
+  store.putContent = async (objectPath, content) => {
+    // Not a number alone: the parts' listing above takes only files named by their number.
+    const incoming = `${objectPath}.incoming-${randomBytes(6).toString('hex')}`;
+    try {
+      let result: [number, string];
+      if (Buffer.isBuffer(content)) {
+        // s3rver's own write of a buffer resolves before the bytes are written.
+        await writeFile(incoming, content);
+        result = [content.length, createHash('md5').update(content).digest('hex')];
+      } else result = await write(incoming, content);
+      await rename(incoming, objectPath);
+      return result;
+    } catch (error) {
+      await rm(incoming, { force: true });
+      throw error;
+    }
+  };
 }
 
 /** ListParts, ListMultipartUploads and AbortMultipartUpload, path-style, as the SDK sends them. */
@@ -135,6 +166,7 @@ export async function startTestS3Server(directory: string): Promise<TestS3Server
     allowMismatchedSignatures: true,
   });
   const instance = server as S3rverInstance;
+  atomicWrites(instance.store);
   instance.middleware.unshift(multipartCalls(instance.store));
   const address = await instance.run();
   return {
