@@ -6,8 +6,9 @@
 //     server (target >= 0.5x).
 //  3. Range streaming of that original through the app (/media/, the streaming proxy of decision 022) beside
 //     the same ranges read straight from the store (target >= 0.8x).
-// The store is the tests' S3-compatible server (@20minutes/s3rver, tests/setup/s3-server.ts) in a process of
-// its own, keeping objects on this machine's disk: a stand-in for a real store, as the README says.
+// Parts 2 and 3 run against the tests' S3-compatible server (@20minutes/s3rver, tests/setup/s3-server.ts) in a
+// process of its own, keeping objects on this machine's disk, a stand-in; and, when Debian's Ceph packages are
+// installed, against a real S3 store: Ceph's RADOS Gateway on a one-node cluster (../lib/ceph-rgw.mjs).
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
