@@ -214,6 +214,20 @@ test('the profile links to /log, which shows the checkpoint, the key, the comman
   // Without a capper the command names none; a name no username could be is left out of it.
   await page.goto('/log?capper=x%3B%20rm%20-rf%20~');
   await expect(page.getByTestId('verify-command')).toHaveText(`npm run verify -- ${baseURL}`);
+  // The tiles' prefix, and a tile there: the first entry bundle is what the log's first entry is.
+  await expect(page.getByTestId('log-tiles')).toContainText(`${baseURL}/api/log`);
+  const bundle = await page.request.get(`${baseURL}/api/log/tile/entries/000.p/1`);
+  expect(bundle.status()).toBe(200);
+  const [first] = (
+    (await (await page.request.get('/api/log/entries?start=0&end=1')).json()) as {
+      entries: string[];
+    }
+  ).entries;
+  expect(
+    Buffer.from(await bundle.body())
+      .subarray(2)
+      .toString('base64'),
+  ).toBe(first);
 
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/log');

@@ -214,6 +214,11 @@ function VerifyCommand({ capper }: { capper: string | null }) {
           (W-L-P, units, ROI) from the log and compare it with their profile.
         </p>
       )}
+      <p className="text-xs text-muted-foreground" data-testid="log-tiles">
+        Mirrors and transparency-log tools can read the same tree as C2SP tlog-tiles, with the prefix{' '}
+        <code className="font-mono [overflow-wrap:anywhere]">{site}/api/log</code> (its checkpoint, tiles and
+        entry bundles, which never change once served).
+      </p>
     </div>
   );
 }
