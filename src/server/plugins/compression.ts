@@ -1,7 +1,14 @@
-// JSON from /api/ goes compressed to browsers that accept it (issue 12: Lighthouse's 'Enable text
+// JSON from /api/ (and the routes that ask: compressBody) goes compressed to browsers that accept it (issue 12: Lighthouse's 'Enable text
 // compression'). Ready-made catalog bytes come compressed already, once per cache entry (ready-bytes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { compress, preferredEncoding, type ContentEncoding } from '../lib/content-encoding.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route whose answers are compressible text of another type (the pick log's entry bundles). */
+    compressBody?: boolean;
+  }
+}
 
 /** Below this, the compressed body saves less than the headers and the work cost. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -25,7 +32,8 @@ function encodingFor(request: FastifyRequest, reply: FastifyReply, payload: unkn
   if (Buffer.byteLength(payload) < COMPRESS_MIN_BYTES || reply.hasHeader('content-encoding')) return null;
   if (!request.url.startsWith('/api/') || reply.statusCode === 204 || reply.statusCode === 304) return null;
   const type = reply.getHeader('content-type');
-  if (typeof type !== 'string' || !type.startsWith('application/json')) return null;
+  const json = typeof type === 'string' && type.startsWith('application/json');
+  if (!json && !request.routeOptions.config.compressBody) return null;
   reply.header('vary', 'accept-encoding');
   return preferredEncoding(request.headers['accept-encoding']);
 }

@@ -12,7 +12,6 @@ import {
 } from '#common/schemas/pick-log.js';
 import { parseTileLevel, parseTileRefPath } from '#common/pick-log/tiles.js';
 import type { Db } from '#server/db/client.js';
-import { compress, preferredEncoding } from '#server/lib/content-encoding.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import type { LogKey } from './log-key.js';
@@ -116,6 +115,8 @@ export async function pickLogRoutes(
   app.get<{ Params: { '*': string } }>(
     '/api/log/tile/entries/*',
     {
+      // Entries are JSON text: a bundle compresses several times over (tlog-tiles: SHOULD be compressed).
+      config: { compressBody: true },
       schema: {
         summary: 'An entry bundle (C2SP tlog-tiles)',
         description:
@@ -126,12 +127,7 @@ export async function pickLogRoutes(
     async (request, reply) => {
       const ref = parseTileRefPath(request.params['*']);
       if (!ref) throw notFound(NO_SUCH_TILE_MESSAGE);
-      const bundle = Buffer.from(await entryBundleBytes(db, checkpoints, ref));
-      // Entries are JSON text: a bundle compresses several times over (tlog-tiles: SHOULD be compressed).
-      const encoding = preferredEncoding(request.headers['accept-encoding']);
-      immutable(reply).header('vary', 'accept-encoding');
-      if (!encoding) return reply.send(bundle);
-      return reply.header('content-encoding', encoding).send(await compress(bundle, encoding));
+      return immutable(reply).send(Buffer.from(await entryBundleBytes(db, checkpoints, ref)));
     },
   );
 

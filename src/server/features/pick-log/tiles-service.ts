@@ -9,11 +9,14 @@ import { NO_CHECKPOINT_MESSAGE, type CheckpointCache } from './log-service.js';
 export const NO_SUCH_TILE_MESSAGE =
   'No such tile in the signed tree: fetch the checkpoint first, then the tiles its size holds.';
 
-/** The latest signed tree's size; a 503 before the first checkpoint (as GET /api/log/checkpoint). */
-async function signedSize(checkpoints: CheckpointCache): Promise<number> {
+/**
+ * A 404 unless the latest signed tree holds tile `ref` at `level` (a 503 before the first checkpoint, as
+ * GET /api/log/checkpoint).
+ */
+async function mustHold(checkpoints: CheckpointCache, level: number, ref: TileRef): Promise<void> {
   const checkpoint = await checkpoints.get();
   if (!checkpoint) throw new HttpError(503, NO_CHECKPOINT_MESSAGE, { 'retry-after': '1' });
-  return checkpoint.size;
+  if (ref.width > tileWidthIn(checkpoint.size, level, ref.index)) throw notFound(NO_SUCH_TILE_MESSAGE);
 }
 
 /**
@@ -27,8 +30,7 @@ export async function tileBytes(
   level: number,
   ref: TileRef,
 ): Promise<Uint8Array> {
-  if (ref.width > tileWidthIn(await signedSize(checkpoints), level, ref.index))
-    throw notFound(NO_SUCH_TILE_MESSAGE);
+  await mustHold(checkpoints, level, ref);
   // A level-l hash is the root of 256^l = 2^(8l) entries: the stored node 8l levels above the leaves.
   const hashes = await readNodeRange(db, 8 * level, ref.index * TILE_WIDTH, ref.width);
   return Buffer.concat(hashes);
@@ -40,8 +42,7 @@ export async function entryBundleBytes(
   checkpoints: CheckpointCache,
   ref: TileRef,
 ): Promise<Uint8Array> {
-  if (ref.width > tileWidthIn(await signedSize(checkpoints), 0, ref.index))
-    throw notFound(NO_SUCH_TILE_MESSAGE);
+  await mustHold(checkpoints, 0, ref);
   const start = ref.index * TILE_WIDTH;
   return encodeEntryBundle(await readEntryBytes(db, start, start + ref.width));
 }

@@ -168,8 +168,7 @@ export function LeaderboardPage() {
           aria-busy={isPlaceholderData}
         >
           <p className="sr-only" aria-live="polite">
-            {data.total} {data.total === 1 ? 'capper' : 'cappers'} ranked by {SORT_LABEL[filters.sort]},{' '}
-            {PERIOD_LABEL[filters.period]}, {filters.league ?? 'all leagues'}.
+            {data.total} {data.total === 1 ? 'capper' : 'cappers'} ranked by {caption}.
           </p>
           {/* Phones: a card per capper, every figure in view (a table this wide would scroll sideways and
               hide the pick count); from `sm` up, the table. Only one of the two is displayed at a time. */}
