@@ -66,6 +66,8 @@ admin socket = ${dir}/run/$name.asok
 mon data = ${dir}/mon-$id
 osd data = ${dir}/osd-$id
 osd objectstore = memstore
+osd class update on start = false
+osd crush update on start = false
 memstore device bytes = ${memoryBytes}
 [client.rgw.bench]
 rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
@@ -113,11 +115,15 @@ rgw data = ${dir}/rgw
       'ceph-mon --mkfs',
     );
     procs.push(spawnTracked('ceph-mon', ['-f', '-i', 'bench', ...c], { stdio: 'ignore' }));
+    // The OSD's uuid given to both, as Ceph's manual deployment does. (The crush entry is made here, so the OSD
+    // does not update it at start: that command of its could go out before it knew the cluster's fsid, the
+    // monitor refused it ('wrong fsid'), the OSD stopped and the gateway never answered.)
+    const osdUuid = crypto.randomUUID();
     const osdId = (
-      await must('ceph', [...c, '--connect-timeout', '30', 'osd', 'create'], 'ceph osd create')
+      await must('ceph', [...c, '--connect-timeout', '30', 'osd', 'create', osdUuid], 'ceph osd create')
     ).trim();
     mkdirSync(path.join(dir, `osd-${osdId}`));
-    await must('ceph-osd', ['-i', osdId, '--mkfs', ...c], 'ceph-osd --mkfs');
+    await must('ceph-osd', ['-i', osdId, '--mkfs', '--osd-uuid', osdUuid, ...c], 'ceph-osd --mkfs');
     await must(
       'ceph',
       [...c, 'osd', 'crush', 'add', `osd.${osdId}`, '1.0', 'root=default', 'host=localhost'],
