@@ -99,7 +99,6 @@ export function UploadForm({ userId }: { userId: number }) {
     register,
     handleSubmit,
     setValue,
-    watch,
     reset,
     control,
     formState: { errors, isSubmitted },
@@ -107,7 +106,7 @@ export function UploadForm({ userId }: { userId: number }) {
     resolver: zodResolver(UploadFormSchema),
     defaultValues: EMPTY,
   });
-  const file = watch('videoFile');
+  const file = useWatch({ control, name: 'videoFile' });
   // The editor stores only legs its form has checked (LegInputSchema's output).
   const legs = useWatch({ control, name: 'legs' }) as Leg[] | undefined;
   const parlay = useWatch({ control, name: 'parlay' }) ?? false;
@@ -136,12 +135,7 @@ export function UploadForm({ userId }: { userId: number }) {
     setDuration(undefined);
   };
 
-  const urlField = register('externalVideoUrl', {
-    // spec 5: entering a URL clears the file.
-    onChange: (event: { target: { value: string } }) => {
-      if (event.target.value) clearFile();
-    },
-  });
+  const urlField = register('externalVideoUrl');
 
   const changeLegs = (next: PickLegsValue) => {
     setLegsNotice(undefined);
@@ -149,7 +143,7 @@ export function UploadForm({ userId }: { userId: number }) {
     setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
   };
 
-  const submit = handleSubmit(async (values) => {
+  const send = async (values: UploadFormValues) => {
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ phase: 'uploading', percent: 0, real: false });
@@ -193,7 +187,7 @@ export function UploadForm({ userId }: { userId: number }) {
     // spec 4: the form resets, then the user lands on / a second later.
     setRedirecting(true);
     redirect.current = setTimeout(() => navigate('/'), REDIRECT_AFTER_UPLOAD_MS);
-  });
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (legOpen) {
@@ -201,7 +195,7 @@ export function UploadForm({ userId }: { userId: number }) {
       setLegsNotice(OPEN_LEG_MESSAGE);
       return;
     }
-    void submit(event);
+    void handleSubmit(send)(event);
   };
 
   return (
@@ -291,6 +285,11 @@ export function UploadForm({ userId }: { userId: number }) {
             autoComplete="off"
             spellCheck={false}
             {...urlField}
+            onChange={(event) => {
+              void urlField.onChange(event);
+              // spec 5: entering a URL clears the file.
+              if (event.target.value) clearFile();
+            }}
           />
         </FormField>
       </fieldset>
