@@ -79,6 +79,18 @@ async function getVideo(id: number): Promise<Video> {
   return (await response.json()) as Video;
 }
 
+/**
+ * What a stored file that is not the source looks like, for the failure's message: its length, where it first
+ * differs, and where the bytes found there sit in the source (a skip or a repeat shows as a shift).
+ */
+function storedDiagnosis(got: Buffer, want: Buffer, killedAt: number): string {
+  if (got.equals(want)) return 'equal';
+  let at = 0;
+  while (at < Math.min(got.length, want.length) && got[at] === want[at]) at++;
+  const foundAt = want.indexOf(got.subarray(at, at + 256));
+  return `stored ${got.length} bytes of ${want.length}; first difference at ${at}; the bytes there are the source's at ${foundAt}; the kill came at ${killedAt}`;
+}
+
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -150,10 +162,9 @@ describe('a server killed mid-way', () => {
       headers: { cookie },
     });
     expect(original.status).toBe(200);
-    const stored = createHash('sha256')
-      .update(Buffer.from(await original.arrayBuffer()))
-      .digest('hex');
-    expect(stored).toBe(await sha256File(source));
+    const got = Buffer.from(await original.arrayBuffer());
+    const stored = createHash('sha256').update(got).digest('hex');
+    expect(stored, storedDiagnosis(got, readFileSync(source), killedAt)).toBe(await sha256File(source));
     // In a bucket, nothing of it is on the server's disk (the tus chunks included).
     if (inBucket()) {
       expect(existsSync(path.join(dataDir, 'media'))).toBe(false);

@@ -175,6 +175,15 @@ export function tusHandlers(options: {
           .headers(TUS_HEADERS)
           .send({ message: 'The chunk goes past the upload length.' });
       }
+      if ((error as { statusCode?: number }).statusCode === 409) {
+        // The upload moved on under this PATCH (a late write from an instance that died landed in the bucket):
+        // nothing of this chunk was kept, and the offset now is where the client goes on (tus clients retry).
+        const now = await uploadOf(store, id);
+        return reply
+          .code(409)
+          .headers({ ...TUS_HEADERS, 'upload-offset': String(now?.offset ?? offset) })
+          .send({ message: 'Upload-Offset does not match the upload.' });
+      }
       // The connection dropped: what reached the disk stays, and HEAD tells the client where to go on.
       request.log.info({ uploadId: id, received }, 'tus chunk interrupted');
       return reply.code(400).headers(TUS_HEADERS).send({ message: 'The chunk was interrupted.' });

@@ -1,15 +1,24 @@
 // @tus/s3-store with a straight path for PATCHes of known length (docs/decisions/022 'Uploads stream into the
 // bucket'). The library's write() splits the request into parts through a temporary file each, uploads a part
 // only once it is whole on disk, and keeps a chunk smaller than a part as `<id>.part`, fetched and put again
-// at the next PATCH. When the upload has no such pending part and the PATCH says how long it is, every part
-// of it (and a tail shorter than a part) is known before a byte arrives: each goes from the request straight
-// into its UploadPart (or the `<id>.part` object) with its Content-Length, no temporary file, no copy, the
-// socket's back-pressure reaching the store. Anything else (a pending part, no Content-Length) takes the
-// library's own write(). The objects are the library's own layout, so either path can follow the other.
+// at the next PATCH. When the PATCH says how long it is, every part of it (and a tail shorter than a part) is
+// known before a byte arrives: each goes from the request straight into its UploadPart (or the `<id>.part`
+// object) with its Content-Length, no temporary file, no copy, the socket's back-pressure reaching the store;
+// a pending `<id>.part` (shorter than a part) is read first and its bytes lead the first part. Only a PATCH
+// without a Content-Length takes the library's own write(). The objects are the library's own layout.
+//
+// A `<id>.part` we write says where in the file it starts (S3 metadata `pickreel-start`), and counts toward
+// the offset only when that is where the parts end. An instance killed mid-request can still have a part or a
+// `.part` land in the bucket after it died (the rest of the body was in its socket's buffer), after the next
+// instance already told the client where to resume: such a write then holds the same bytes at the same place
+// (parts are whole and in order), or is a `.part` that no longer starts where the parts end, and is left out
+// of the offset. Without the mark, a part landing late was counted on top of the `.part` holding its first
+// bytes, and the client resumed past bytes it never sent again.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
+import { ERRORS, Upload } from '@tus/server';
 
 /** What a part's stream buffers between the request and the store's request. */
 const PIPE_BUFFER = 1024 * 1024;
@@ -17,6 +26,35 @@ const PIPE_BUFFER = 1024 * 1024;
 const LISTINGS_KEPT = 1000;
 
 const sizeOf = (parts: Part[]) => parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
+
+/** The S3 metadata of a `<id>.part`: the file offset of its first byte. */
+const PART_START = 'pickreel-start';
+
+/** A pending `<id>.part`: its size and where it starts (unknown for one the library wrote, or an older one). */
+interface PendingPart {
+  size: number;
+  start: number | undefined;
+}
+
+const startOf = (metadata: Record<string, string> | undefined): number | undefined => {
+  const value = metadata?.[PART_START];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+};
+
+/** Whether a pending part continues the parts that end at `end` (one without a start is taken as it is). */
+const continues = (pending: PendingPart, end: number) => pending.start === undefined || pending.start === end;
+
+const codeOf = (error: unknown) => {
+  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
+  return typeof Code === 'string' ? Code : typeof name === 'string' ? name : undefined;
+};
+const isNotFound = (error: unknown) => ['NotFound', 'NoSuchKey'].includes(codeOf(error) ?? '');
+/** The multipart upload is gone: completed or aborted (some stores answer NoSuchKey). */
+const isMissingUpload = (error: unknown) => ['NoSuchUpload', 'NoSuchKey'].includes(codeOf(error) ?? '');
+
+/** The upload changed since this PATCH read its offset (a late write landed): the client asks again. */
+const movedOn = () =>
+  Object.assign(new Error('The upload moved on since its offset was read.'), { statusCode: 409 });
 
 /**
  * The library's cache of an upload's `.info` record, served only to an append under way. The record never
@@ -89,6 +127,74 @@ export class StreamingS3Store extends S3Store {
     return parts;
   }
 
+  /**
+   * The upload's record and offset, as the library answers them, except that a pending `<id>.part` counts only
+   * when it starts where the parts end (see the top of this file).
+   */
+  override async getUpload(id: string): Promise<Upload> {
+    let metadata: MetadataValue;
+    try {
+      metadata = await this.getMetadata(id);
+    } catch {
+      throw ERRORS.FILE_NOT_FOUND;
+    }
+    const { file } = metadata;
+    let parts: Part[];
+    try {
+      parts = await this.retrieveParts(id);
+    } catch (error) {
+      // The multipart upload was completed (or aborted) and its record is still there: it is whole.
+      if (isMissingUpload(error))
+        return new Upload({ ...file, offset: file.size ?? 0, size: file.size, metadata: file.metadata });
+      throw error;
+    }
+    const end = sizeOf(parts);
+    const pending = await this.pendingPart(id);
+    return new Upload({
+      ...file,
+      offset: end + (pending && continues(pending, end) ? pending.size : 0),
+      size: file.size,
+    });
+  }
+
+  /** The pending `<id>.part`'s size and start, without its bytes. */
+  private async pendingPart(id: string): Promise<PendingPart | undefined> {
+    try {
+      const head = await this.client.headObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
+      return { size: head.ContentLength ?? 0, start: startOf(head.Metadata) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The pending `<id>.part` whole (shorter than a part), with its start. */
+  private async readPendingPart(
+    id: string,
+  ): Promise<{ bytes: Buffer; start: number | undefined } | undefined> {
+    try {
+      const object = await this.client.getObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.Body as Readable) chunks.push(chunk as Buffer);
+      return { bytes: Buffer.concat(chunks), start: startOf(object.Metadata) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private async removePendingPart(id: string): Promise<void> {
+    await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
+  }
+
+  /** The library's write(), after dropping a pending part it would otherwise put in front of the bytes. */
+  private async writeByLibrary(body: Readable, id: string, offset: number): Promise<number> {
+    const pending = await this.pendingPart(id);
+    if (pending && !continues(pending, sizeOf(await this.retrieveParts(id))))
+      await this.removePendingPart(id);
+    return this.write(body, id, offset);
+  }
+
   private async appendOnce(
     body: Readable,
     id: string,
@@ -96,53 +202,69 @@ export class StreamingS3Store extends S3Store {
     length: number | undefined,
   ): Promise<number> {
     if (length === undefined || !Number.isSafeInteger(length) || length <= 0)
-      return this.write(body, id, offset);
+      return this.writeByLibrary(body, id, offset);
     const metadata = await this.getMetadata(id);
     const size = metadata.file.size;
-    if (size === undefined || offset + length > size) return this.write(body, id, offset);
+    if (size === undefined || offset + length > size) return this.writeByLibrary(body, id, offset);
     const listed = this.listings.get(id);
     const parts = listed && sizeOf(listed) === offset ? listed : await this.retrieveParts(id);
-    // A pending `<id>.part` (the offset, checked under the upload's lock, counts it): the library prepends it.
-    if (sizeOf(parts) !== offset) return this.write(body, id, offset);
+    const end = sizeOf(parts);
+    // A pending `<id>.part` (the offset, checked under the upload's lock, counts it): its bytes lead the first
+    // part. It must still be the one the offset counted; anything else landed since, and the client asks again.
+    let leftover: Buffer | undefined;
+    if (end !== offset) {
+      const pending = await this.readPendingPart(id);
+      if (
+        !pending ||
+        !continues({ size: pending.bytes.length, start: pending.start }, end) ||
+        pending.bytes.length !== offset - end
+      )
+        throw movedOn();
+      leftover = pending.bytes;
+    }
+    const took = leftover !== undefined;
     let partNumber = (parts.at(-1)?.PartNumber ?? 0) + 1;
     const partSize = this.calcOptimalPartSize(size);
     const reader = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    let leftover: Buffer | undefined;
+    // The bytes from where the parts end to the end of this chunk: the pending part's, then the request's.
+    const total = offset + length - end;
     let written = 0;
+    let pendingWritten = false;
     try {
-      while (written < length) {
-        const bytes = Math.min(partSize, length - written);
-        const end = offset + written + bytes;
+      while (written < total) {
+        const bytes = Math.min(partSize, total - written);
+        const start = end + written;
+        const whole = bytes === partSize || start + bytes === size;
         const pipe = new PassThrough({ highWaterMark: PIPE_BUFFER });
         // The request's failure reaches the code below through `sending`; the pipe's own error event (the
         // store's request gone) must not be an uncaught one.
         pipe.on('error', () => {});
         // A request cut short is aborted, never ended: the store must not take a short part as whole.
         const abort = new AbortController();
-        // A whole part, or the upload's last one: an S3 part. A shorter tail: `<id>.part`, as write() keeps it.
-        const sending =
-          bytes === partSize || end === size
-            ? this.client.uploadPart(
-                {
-                  Bucket: this.bucket,
-                  Key: id,
-                  UploadId: metadata['upload-id'],
-                  PartNumber: partNumber,
-                  Body: pipe,
-                  ContentLength: bytes,
-                },
-                { abortSignal: abort.signal },
-              )
-            : this.client.putObject(
-                {
-                  Bucket: this.bucket,
-                  Key: this.partKey(id, true),
-                  Body: pipe,
-                  ContentLength: bytes,
-                  Tagging: this.useCompleteTag('false'),
-                },
-                { abortSignal: abort.signal },
-              );
+        // A whole part, or the upload's last one: an S3 part. A shorter tail: `<id>.part`, marked with its start.
+        const sending = whole
+          ? this.client.uploadPart(
+              {
+                Bucket: this.bucket,
+                Key: id,
+                UploadId: metadata['upload-id'],
+                PartNumber: partNumber,
+                Body: pipe,
+                ContentLength: bytes,
+              },
+              { abortSignal: abort.signal },
+            )
+          : this.client.putObject(
+              {
+                Bucket: this.bucket,
+                Key: this.partKey(id, true),
+                Body: pipe,
+                ContentLength: bytes,
+                Metadata: { [PART_START]: String(start) },
+                Tagging: this.useCompleteTag('false'),
+              },
+              { abortSignal: abort.signal },
+            );
         const failed = sending.then(
           () => new Promise<never>(() => {}),
           (error: unknown) => Promise.reject(error as Error),
@@ -169,17 +291,25 @@ export class StreamingS3Store extends S3Store {
           throw error;
         }
         written += bytes;
-        if (bytes === partSize || end === size) partNumber += 1;
+        if (whole) partNumber += 1;
+        else pendingWritten = true;
       }
       if (leftover || !(await reader.next()).done) throw new Error('The chunk ran past its Content-Length.');
     } finally {
       await reader.return?.();
     }
+    // The pending part's bytes are in a part now; left in place it would no longer count (it starts before the
+    // parts' end), so it only goes for tidiness.
+    if (took && !pendingWritten) await this.removePendingPart(id);
     const newOffset = offset + length;
     if (newOffset === size) {
-      await this.finishMultipartUpload(metadata, await this.retrieveParts(id));
+      const all = await this.retrieveParts(id);
+      // Never an object of another length than the upload's: that would be a file with bytes twice or missing.
+      if (sizeOf(all) !== size) throw new Error(`The upload's parts hold ${sizeOf(all)} bytes, not ${size}.`);
+      await this.finishMultipartUpload(metadata, all);
       await this.completeMetadata(metadata.file);
       await this.clearCache(id);
+      await this.removePendingPart(id); // a stale one, if a late write left it
     }
     return newOffset;
   }
