@@ -70,7 +70,8 @@ export interface CopyLimits {
 const DEFAULT_COPY_LIMITS: CopyLimits = { singleCopyMax: 5 * 1024 * MIB, copyPartSize: 512 * MIB };
 const COPIES_IN_FLIGHT = 4;
 
-function isNotFound(error: unknown): boolean {
+/** An S3 error for a key (or bucket) that is not there. */
+export function isNotFound(error: unknown): boolean {
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   const name = (error as { name?: string }).name;
   return status === 404 || name === 'NotFound' || name === 'NoSuchKey';

@@ -19,6 +19,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
 import { ERRORS, Upload } from '@tus/server';
+import { isNotFound } from '#server/media/s3-storage.js';
 
 /** What a part's stream buffers between the request and the store's request. */
 const PIPE_BUFFER = 1024 * 1024;
@@ -44,13 +45,11 @@ const startOf = (metadata: Record<string, string> | undefined): number | undefin
 /** Whether a pending part continues the parts that end at `end` (one without a start is taken as it is). */
 const continues = (pending: PendingPart, end: number) => pending.start === undefined || pending.start === end;
 
-const codeOf = (error: unknown) => {
-  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
-  return typeof Code === 'string' ? Code : typeof name === 'string' ? name : undefined;
-};
-const isNotFound = (error: unknown) => ['NotFound', 'NoSuchKey'].includes(codeOf(error) ?? '');
 /** The multipart upload is gone: completed or aborted (some stores answer NoSuchKey). */
-const isMissingUpload = (error: unknown) => ['NoSuchUpload', 'NoSuchKey'].includes(codeOf(error) ?? '');
+const isMissingUpload = (error: unknown) => {
+  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
+  return [name, Code].some((code) => code === 'NoSuchUpload' || code === 'NoSuchKey');
+};
 
 /** The upload changed since this PATCH read its offset (a late write landed): the client asks again. */
 const movedOn = () =>
@@ -168,15 +167,14 @@ export class StreamingS3Store extends S3Store {
     }
   }
 
-  /** The pending `<id>.part` whole (shorter than a part), with its start. */
-  private async readPendingPart(
-    id: string,
-  ): Promise<{ bytes: Buffer; start: number | undefined } | undefined> {
+  /** The pending `<id>.part` whole (shorter than a part), with its size and start. */
+  private async readPendingPart(id: string): Promise<(PendingPart & { bytes: Buffer }) | undefined> {
     try {
       const object = await this.client.getObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
       const chunks: Buffer[] = [];
       for await (const chunk of object.Body as Readable) chunks.push(chunk as Buffer);
-      return { bytes: Buffer.concat(chunks), start: startOf(object.Metadata) };
+      const bytes = Buffer.concat(chunks);
+      return { bytes, size: bytes.length, start: startOf(object.Metadata) };
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -214,12 +212,7 @@ export class StreamingS3Store extends S3Store {
     let leftover: Buffer | undefined;
     if (end !== offset) {
       const pending = await this.readPendingPart(id);
-      if (
-        !pending ||
-        !continues({ size: pending.bytes.length, start: pending.start }, end) ||
-        pending.bytes.length !== offset - end
-      )
-        throw movedOn();
+      if (!pending || !continues(pending, end) || pending.size !== offset - end) throw movedOn();
       leftover = pending.bytes;
     }
     const took = leftover !== undefined;
