@@ -185,7 +185,7 @@ export function tusHandlers(options: {
           .send({ message: 'Upload-Offset does not match the upload.' });
       }
       // The connection dropped: what reached the disk stays, and HEAD tells the client where to go on.
-      request.log.info({ uploadId: id, received }, 'tus chunk interrupted');
+      request.log.info({ uploadId: id, received, err: error }, 'tus chunk interrupted');
       return reply.code(400).headers(TUS_HEADERS).send({ message: 'The chunk was interrupted.' });
     } finally {
       lease?.lost.removeEventListener('abort', stop);

@@ -4,8 +4,9 @@
 // at the next PATCH. When the PATCH says how long it is, every part of it (and a tail shorter than a part) is
 // known before a byte arrives: each goes from the request straight into its UploadPart (or the `<id>.part`
 // object) with its Content-Length, no temporary file, no copy, the socket's back-pressure reaching the store;
-// a pending `<id>.part` (shorter than a part) is read first and its bytes lead the first part. Only a PATCH
-// without a Content-Length takes the library's own write(). The objects are the library's own layout.
+// a pending `<id>.part` (shorter than a part) is read first and its bytes lead the first part. A PATCH without
+// a Content-Length stages each piece in a temporary file until its length is known, then sends it the same
+// way; the library's own write() is not used. The objects are the library's own layout.
 //
 // A `<id>.part` we write says where in the file it starts (S3 metadata `pickreel-start`), and counts toward
 // the offset only when that is where the parts end. An instance killed mid-request can still have a part or a
@@ -14,7 +15,12 @@
 // (parts are whole and in order), or is a `.part` that no longer starts where the parts end, and is left out
 // of the offset. Without the mark, a part landing late was counted on top of the `.part` holding its first
 // bytes, and the client resumed past bytes it never sent again.
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
@@ -185,25 +191,16 @@ export class StreamingS3Store extends S3Store {
     await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
   }
 
-  /** The library's write(), after dropping a pending part it would otherwise put in front of the bytes. */
-  private async writeByLibrary(body: Readable, id: string, offset: number): Promise<number> {
-    const pending = await this.pendingPart(id);
-    if (pending && !continues(pending, sizeOf(await this.retrieveParts(id))))
-      await this.removePendingPart(id);
-    return this.write(body, id, offset);
-  }
-
   private async appendOnce(
     body: Readable,
     id: string,
     offset: number,
     length: number | undefined,
   ): Promise<number> {
-    if (length === undefined || !Number.isSafeInteger(length) || length <= 0)
-      return this.writeByLibrary(body, id, offset);
     const metadata = await this.getMetadata(id);
     const size = metadata.file.size;
-    if (size === undefined || offset + length > size) return this.writeByLibrary(body, id, offset);
+    // The PATCH handler answers 404 for an upload without a length (none is made without one).
+    if (size === undefined) throw new Error('This upload has no length.');
     const listed = this.listings.get(id);
     const parts = listed && sizeOf(listed) === offset ? listed : await this.retrieveParts(id);
     const end = sizeOf(parts);
@@ -216,85 +213,22 @@ export class StreamingS3Store extends S3Store {
       leftover = pending.bytes;
     }
     const took = leftover !== undefined;
-    let partNumber = (parts.at(-1)?.PartNumber ?? 0) + 1;
-    const partSize = this.calcOptimalPartSize(size);
+    const from = { id, uploadId: metadata['upload-id'], size, partSize: this.calcOptimalPartSize(size) };
     const reader = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    // The bytes from where the parts end to the end of this chunk: the pending part's, then the request's.
-    const total = offset + length - end;
-    let written = 0;
-    let pendingWritten = false;
+    let sent: { end: number; pendingWritten: boolean };
     try {
-      while (written < total) {
-        const bytes = Math.min(partSize, total - written);
-        const start = end + written;
-        const whole = bytes === partSize || start + bytes === size;
-        const pipe = new PassThrough({ highWaterMark: PIPE_BUFFER });
-        // The request's failure reaches the code below through `sending`; the pipe's own error event (the
-        // store's request gone) must not be an uncaught one.
-        pipe.on('error', () => {});
-        // A request cut short is aborted, never ended: the store must not take a short part as whole.
-        const abort = new AbortController();
-        // A whole part, or the upload's last one: an S3 part. A shorter tail: `<id>.part`, marked with its start.
-        const sending = whole
-          ? this.client.uploadPart(
-              {
-                Bucket: this.bucket,
-                Key: id,
-                UploadId: metadata['upload-id'],
-                PartNumber: partNumber,
-                Body: pipe,
-                ContentLength: bytes,
-              },
-              { abortSignal: abort.signal },
-            )
-          : this.client.putObject(
-              {
-                Bucket: this.bucket,
-                Key: this.partKey(id, true),
-                Body: pipe,
-                ContentLength: bytes,
-                Metadata: { [PART_START]: String(start) },
-                Tagging: this.useCompleteTag('false'),
-              },
-              { abortSignal: abort.signal },
-            );
-        const failed = sending.then(
-          () => new Promise<never>(() => {}),
-          (error: unknown) => Promise.reject(error as Error),
-        );
-        failed.catch(() => {}); // observed below; no unhandled rejection while a read waits
-        try {
-          for (let left = bytes; left > 0;) {
-            let chunk = leftover ?? (await Promise.race([reader.next(), failed])).value;
-            leftover = undefined;
-            if (!chunk) throw new Error('The chunk ended before its Content-Length.');
-            if (chunk.length > left) {
-              leftover = chunk.subarray(left);
-              chunk = chunk.subarray(0, left);
-            }
-            left -= chunk.length;
-            if (!pipe.write(chunk)) await Promise.race([once(pipe, 'drain'), failed]);
-          }
-          pipe.end();
-          await sending;
-        } catch (error) {
-          abort.abort();
-          pipe.destroy();
-          await sending.catch(() => {});
-          throw error;
-        }
-        written += bytes;
-        if (whole) partNumber += 1;
-        else pendingWritten = true;
-      }
-      if (leftover || !(await reader.next()).done) throw new Error('The chunk ran past its Content-Length.');
+      const next = { start: end, partNumber: (parts.at(-1)?.PartNumber ?? 0) + 1, leftover };
+      sent =
+        length !== undefined && Number.isSafeInteger(length) && length > 0
+          ? await this.sendKnown(from, reader, next, offset + length)
+          : await this.sendStaged(from, reader, next);
     } finally {
       await reader.return?.();
     }
     // The pending part's bytes are in a part now; left in place it would no longer count (it starts before the
     // parts' end), so it only goes for tidiness.
-    if (took && !pendingWritten) await this.removePendingPart(id);
-    const newOffset = offset + length;
+    if (took && !sent.pendingWritten) await this.removePendingPart(id);
+    const newOffset = sent.end;
     if (newOffset === size) {
       const all = await this.retrieveParts(id);
       // Never an object of another length than the upload's: that would be a file with bytes twice or missing.
@@ -306,4 +240,175 @@ export class StreamingS3Store extends S3Store {
     }
     return newOffset;
   }
+
+  /**
+   * One piece into the store: a whole part (a part's size, or the upload's last one) as an S3 part, a shorter
+   * tail as `<id>.part` marked with where it starts.
+   */
+  private sendPiece(from: Appending, piece: Piece, Body: Readable, abortSignal?: AbortSignal) {
+    const { bytes: ContentLength } = piece;
+    return piece.whole
+      ? this.client.uploadPart(
+          {
+            Bucket: this.bucket,
+            Key: from.id,
+            UploadId: from.uploadId,
+            PartNumber: piece.partNumber,
+            Body,
+            ContentLength,
+          },
+          { abortSignal },
+        )
+      : this.client.putObject(
+          {
+            Bucket: this.bucket,
+            Key: this.partKey(from.id, true),
+            Body,
+            ContentLength,
+            Metadata: { [PART_START]: String(piece.start) },
+            Tagging: this.useCompleteTag('false'),
+          },
+          { abortSignal },
+        );
+  }
+
+  /**
+   * A PATCH of known length: where every piece of it starts and ends is known before a byte arrives, so each
+   * streams from the request into its request to the store through a small pipe, one after another.
+   */
+  private async sendKnown(
+    from: Appending,
+    reader: AsyncIterator<Buffer>,
+    next: { start: number; partNumber: number; leftover: Buffer | undefined },
+    until: number,
+  ): Promise<{ end: number; pendingWritten: boolean }> {
+    let { start, partNumber, leftover } = next;
+    let pendingWritten = false;
+    while (start < until) {
+      const bytes = Math.min(from.partSize, until - start);
+      const piece: Piece = {
+        start,
+        bytes,
+        partNumber,
+        whole: bytes === from.partSize || start + bytes === from.size,
+      };
+      const pipe = new PassThrough({ highWaterMark: PIPE_BUFFER });
+      // The request's failure reaches the code below through `sending`; the pipe's own error event (the store's
+      // request gone) must not be an uncaught one.
+      pipe.on('error', () => {});
+      // A request cut short is aborted, never ended: the store must not take a short part as whole.
+      const abort = new AbortController();
+      const sending = this.sendPiece(from, piece, pipe, abort.signal);
+      const failed = sending.then(
+        () => new Promise<never>(() => {}),
+        (error: unknown) => Promise.reject(error as Error),
+      );
+      failed.catch(() => {}); // observed below; no unhandled rejection while a read waits
+      try {
+        for (let left = bytes; left > 0;) {
+          let chunk = leftover ?? (await Promise.race([reader.next(), failed])).value;
+          leftover = undefined;
+          if (!chunk) throw new Error('The chunk ended before its Content-Length.');
+          if (chunk.length > left) {
+            leftover = chunk.subarray(left);
+            chunk = chunk.subarray(0, left);
+          }
+          left -= chunk.length;
+          if (!pipe.write(chunk)) await Promise.race([once(pipe, 'drain'), failed]);
+        }
+        pipe.end();
+        await sending;
+      } catch (error) {
+        abort.abort();
+        pipe.destroy();
+        await sending.catch(() => {});
+        throw error;
+      }
+      start += bytes;
+      if (piece.whole) partNumber += 1;
+      else pendingWritten = true;
+    }
+    if (leftover || !(await reader.next()).done) throw new Error('The chunk ran past its Content-Length.');
+    return { end: start, pendingWritten };
+  }
+
+  /**
+   * A PATCH without a Content-Length (a chunked request: tus-js-client in Node.js given a Buffer sends one):
+   * how long each piece is becomes known only once the body reaches a part's size or ends, so each is staged
+   * whole in a temporary file first, then sent with its length as above: parts of a part's size in order, and
+   * a tail as a marked `<id>.part`, so a late write is as harmless as on the other path. A body cut short
+   * loses its staged piece; the parts before it stay. (The library's write() staged the same way but wrote
+   * an unmarked `.part`, and parts of any size from 5 MiB up, which a late write could overlap.)
+   */
+  private async sendStaged(
+    from: Appending,
+    reader: AsyncIterator<Buffer>,
+    next: { start: number; partNumber: number; leftover: Buffer | undefined },
+  ): Promise<{ end: number; pendingWritten: boolean }> {
+    let { start, partNumber, leftover } = next;
+    let pendingWritten = false;
+    let ended = false;
+    while (!ended && start < from.size) {
+      const room = Math.min(from.partSize, from.size - start);
+      const file = path.join(os.tmpdir(), `pickreel-tus-${randomBytes(12).toString('hex')}.part`);
+      try {
+        let bytes = 0;
+        const handle = await open(file, 'wx', 0o600);
+        try {
+          while (bytes < room) {
+            let chunk = leftover;
+            leftover = undefined;
+            if (!chunk) {
+              const read = await reader.next();
+              if (read.done) {
+                ended = true;
+                break;
+              }
+              chunk = read.value;
+            }
+            if (chunk.length > room - bytes) {
+              leftover = chunk.subarray(room - bytes);
+              chunk = chunk.subarray(0, room - bytes);
+            }
+            await handle.write(chunk);
+            bytes += chunk.length;
+          }
+        } finally {
+          await handle.close();
+        }
+        if (bytes === 0) break;
+        const piece: Piece = {
+          start,
+          bytes,
+          partNumber,
+          whole: bytes === from.partSize || start + bytes === from.size,
+        };
+        await this.sendPiece(from, piece, createReadStream(file));
+        start += bytes;
+        if (piece.whole) partNumber += 1;
+        else pendingWritten = true;
+      } finally {
+        await rm(file, { force: true });
+      }
+    }
+    if (leftover || (!ended && !(await reader.next()).done))
+      throw new Error('The chunk ran past the upload length.');
+    return { end: start, pendingWritten };
+  }
+}
+
+/** The upload a PATCH appends to. */
+interface Appending {
+  id: string;
+  uploadId: string;
+  size: number;
+  partSize: number;
+}
+
+/** A piece of a PATCH as it goes to the store: a part (numbered) or the pending `<id>.part`. */
+interface Piece {
+  start: number;
+  bytes: number;
+  partNumber: number;
+  whole: boolean;
 }

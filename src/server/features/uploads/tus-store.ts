@@ -65,12 +65,6 @@ const S3_PART_SIZE = 8 * 1024 * 1024;
  * PATCH streams straight into whole parts (tus-s3-store.ts) and pays its per-request reads once per 32 MiB.
  */
 export const S3_CHUNK_SIZE_BYTES = 4 * S3_PART_SIZE;
-/**
- * The library's own write() (a PATCH that is not part-aligned) stages each part in a temporary file: at most
- * this many at once on the instance, across its uploads (its default, 60, would be 480 MiB of disk).
- */
-const S3_STAGED_PARTS = 4;
-
 /** The browser's tus chunk: 2 MB on disk (decision 007), whole S3 parts with a bucket (decision 022). */
 export const tusChunkBytes = (inBucket: boolean) => (inBucket ? S3_CHUNK_SIZE_BYTES : CHUNK_SIZE_BYTES);
 
@@ -82,7 +76,6 @@ async function openS3TusStore(storage: MediaStorage, settings: S3Settings): Prom
   const datastore = new StreamingS3Store({
     s3ClientConfig: { ...s3ClientConfig(settings), bucket: settings.bucket },
     partSize: S3_PART_SIZE,
-    maxConcurrentPartUploads: S3_STAGED_PARTS,
     expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     // Our sweep expires uploads (tus's deleteExpired); tags would only serve a bucket lifecycle rule.
     useTags: false,
