@@ -5,7 +5,7 @@
 // (its expiry sweep) and AbortMultipartUpload (cancel). They are answered here, in front of its router, from
 // the folder where it keeps each upload's parts (`<directory>/<bucket>/._S3rver_uploads/<uploadId>/`).
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import S3rver from '@20minutes/s3rver';
@@ -26,6 +26,15 @@ interface S3rverStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
   /** Writes an object's or a part's bytes; resolves [size, md5 hex]. */
   putContent(objectPath: string, content: unknown): Promise<[number, string]>;
+  copyObject(
+    srcBucket: string,
+    srcKey: string,
+    destBucket: string,
+    destKey: string,
+    replacementMetadata?: unknown,
+  ): Promise<unknown>;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5?: string): Promise<void>;
+  getMetadata(bucket: string, key: string): Promise<unknown>;
 }
 
 interface S3rverInstance {
@@ -92,6 +101,42 @@ function atomicWrites(store: S3rverStore): void {
       await rm(incoming, { force: true });
       throw error;
     }
+  };
+}
+
+/**
+ * CopyObject likewise: s3rver copies the object's file straight over the destination (`fs.copyFile`), so a GET
+ * while it runs answers the part copied so far as if it were the object. That happens: a finished tus upload is
+ * moved to `videos/<id>/original.mov` by the request and by its media job, whichever comes first, and the
+ * restart test's download met the second copy under way (a prefix of 45 of 60 MB, in a loaded run). On S3 a
+ * copy appears whole or not at all; here too now: the bytes and the records beside them are copied aside and
+ * renamed into place, records first.
+ */
+function atomicCopies(store: S3rverStore): void {
+  const copy = store.copyObject.bind(store);
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replacementMetadata) => {
+    const from = (resource: string) => store.getResourcePath(srcBucket, srcKey, resource);
+    const to = (resource: string) => store.getResourcePath(destBucket, destKey, resource);
+    if (from('object') === to('object'))
+      return copy(srcBucket, srcKey, destBucket, destKey, replacementMetadata);
+    await mkdir(path.dirname(to('object')), { recursive: true });
+    const aside = async (source: string, target: string) => {
+      const incoming = `${target}.incoming-${randomBytes(6).toString('hex')}`;
+      try {
+        await copyFile(source, incoming);
+        await rename(incoming, target);
+      } catch (error) {
+        await rm(incoming, { force: true });
+        throw error;
+      }
+    };
+    if (replacementMetadata) await store.putMetadata(destBucket, destKey, replacementMetadata);
+    else {
+      await aside(from('metadata.json'), to('metadata.json'));
+      await aside(from('object.md5'), to('object.md5'));
+    }
+    await aside(from('object'), to('object'));
+    return store.getMetadata(destBucket, destKey);
   };
 }
 
@@ -167,6 +212,7 @@ export async function startTestS3Server(directory: string): Promise<TestS3Server
   });
   const instance = server as S3rverInstance;
   atomicWrites(instance.store);
+  atomicCopies(instance.store);
   instance.middleware.unshift(multipartCalls(instance.store));
   const address = await instance.run();
   return {
