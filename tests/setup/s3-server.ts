@@ -85,23 +85,27 @@ async function uploadsOf(store: S3rverStore, bucket: string) {
  */
 function atomicWrites(store: S3rverStore): void {
   const write = store.putContent.bind(store);
-  store.putContent = async (objectPath, content) => {
-    // Not a number alone: the parts' listing above takes only files named by their number.
-    const incoming = `${objectPath}.incoming-${randomBytes(6).toString('hex')}`;
-    try {
-      let result: [number, string];
-      if (Buffer.isBuffer(content)) {
-        // s3rver's own write of a buffer resolves before the bytes are written.
-        await writeFile(incoming, content);
-        result = [content.length, createHash('md5').update(content).digest('hex')];
-      } else result = await write(incoming, content);
-      await rename(incoming, objectPath);
-      return result;
-    } catch (error) {
-      await rm(incoming, { force: true });
-      throw error;
-    }
-  };
+  store.putContent = (objectPath, content) =>
+    intoPlace(objectPath, async (incoming) => {
+      if (!Buffer.isBuffer(content)) return write(incoming, content);
+      // s3rver's own write of a buffer resolves before the bytes are written.
+      await writeFile(incoming, content);
+      return [content.length, createHash('md5').update(content).digest('hex')] as [number, string];
+    });
+}
+
+/** Writes `target` beside it (`write` gets that path) and renames it into place; removes it if writing fails. */
+async function intoPlace<T>(target: string, write: (incoming: string) => Promise<T>): Promise<T> {
+  // Not a number alone: the parts' listing above takes only files named by their number.
+  const incoming = `${target}.incoming-${randomBytes(6).toString('hex')}`;
+  try {
+    const result = await write(incoming);
+    await rename(incoming, target);
+    return result;
+  } catch (error) {
+    await rm(incoming, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -120,16 +124,8 @@ function atomicCopies(store: S3rverStore): void {
     if (from('object') === to('object'))
       return copy(srcBucket, srcKey, destBucket, destKey, replacementMetadata);
     await mkdir(path.dirname(to('object')), { recursive: true });
-    const aside = async (source: string, target: string) => {
-      const incoming = `${target}.incoming-${randomBytes(6).toString('hex')}`;
-      try {
-        await copyFile(source, incoming);
-        await rename(incoming, target);
-      } catch (error) {
-        await rm(incoming, { force: true });
-        throw error;
-      }
-    };
+    const aside = (source: string, target: string) =>
+      intoPlace(target, (incoming) => copyFile(source, incoming));
     if (replacementMetadata) await store.putMetadata(destBucket, destKey, replacementMetadata);
     else {
       await aside(from('metadata.json'), to('metadata.json'));

@@ -286,12 +286,7 @@ export class StreamingS3Store extends S3Store {
     let pendingWritten = false;
     while (start < until) {
       const bytes = Math.min(from.partSize, until - start);
-      const piece: Piece = {
-        start,
-        bytes,
-        partNumber,
-        whole: bytes === from.partSize || start + bytes === from.size,
-      };
+      const piece = pieceAt(from, start, bytes, partNumber);
       const pipe = new PassThrough({ highWaterMark: PIPE_BUFFER });
       // The request's failure reaches the code below through `sending`; the pipe's own error event (the store's
       // request gone) must not be an uncaught one.
@@ -377,12 +372,7 @@ export class StreamingS3Store extends S3Store {
           await handle.close();
         }
         if (bytes === 0) break;
-        const piece: Piece = {
-          start,
-          bytes,
-          partNumber,
-          whole: bytes === from.partSize || start + bytes === from.size,
-        };
+        const piece = pieceAt(from, start, bytes, partNumber);
         await this.sendPiece(from, piece, createReadStream(file));
         start += bytes;
         if (piece.whole) partNumber += 1;
@@ -412,3 +402,11 @@ interface Piece {
   partNumber: number;
   whole: boolean;
 }
+
+/** The piece of `bytes` at `start`: whole (an S3 part) when a part's size or the upload's last bytes. */
+const pieceAt = (from: Appending, start: number, bytes: number, partNumber: number): Piece => ({
+  start,
+  bytes,
+  partNumber,
+  whole: bytes === from.partSize || start + bytes === from.size,
+});
