@@ -3,7 +3,7 @@
 // first 200 on GET /, VmRSS (and /proc/<pid>/smaps_rollup) read 5 s after ready, then the preload
 // (preload.mjs) runs two full collections and reports the heap. One JSON line per start on stdout.
 //
-//   node bench/rss13/starts.mjs --rounds 6 --data empty,seeded name=/path/to/checkout[:/seeded/DATA_DIR] ...
+//   node bench/rss13/starts.mjs --rounds 6 --data empty,seeded name=/path/to/checkout[:/seeded/DATA_DIR][@node] ...
 //
 // A seeded data set is copied per start (cp -a), so no start sees another's writes.
 import { spawn, execFileSync } from 'node:child_process';
@@ -27,10 +27,12 @@ const firstRound = Number(opt('first-round', '0'));
 const dataSets = opt('data', 'empty').split(',');
 const settleMs = Number(opt('settle', '5000'));
 const snapshotDir = opt('snapshots', '');
+// A build may name the Node binary that runs it: name=/checkout[:/seeded]@/path/to/node (default: this one).
 const builds = args.map((spec) => {
   const [name, rest] = spec.split('=');
-  const [root, seeded] = rest.split(':');
-  return { name, root, seeded };
+  const [where, node = process.execPath] = rest.split('@');
+  const [root, seeded] = where.split(':');
+  return { name, root, seeded, node };
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -82,7 +84,7 @@ async function oneStart(build, data, tag) {
     NODE_OPTIONS: `--expose-gc --import=${path.join(here, 'preload.mjs')}`,
   });
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
+  const child = spawn(build.node, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
     cwd: build.root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
