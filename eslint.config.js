@@ -60,6 +60,26 @@ export default tseslint.config(
     },
   },
   {
+    // drizzle-orm's values come through src/server/db/drizzle.ts, which loads its CommonJS build (one copy, and
+    // none of the ES build's per-module package.json reads: docs/decisions/002). Types may come from drizzle-orm.
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts'],
+    ignores: ['src/server/db/drizzle.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^drizzle-orm(/|$)',
+              allowTypeImports: true,
+              message: "Import drizzle-orm's values from #server/db/drizzle.js (docs/decisions/002).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The verifier is compiled on its own to dist/verifier (tsconfig.verifier.json), where the package's `#`
     // imports do not lead: it reaches src/common by relative paths.
     files: ['src/verifier/**/*.ts'],

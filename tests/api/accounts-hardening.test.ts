@@ -1,7 +1,7 @@
 // issue 11 'Accounts': proxy hops, brute-force limits that cannot be flushed nor used to lock an owner out,
 // and look-alike usernames. Runs on both databases like every API test.
 import { hash } from '@node-rs/argon2';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR } from '#common/schemas/auth.js';

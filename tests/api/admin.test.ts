@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';

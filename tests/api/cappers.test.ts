@@ -1,7 +1,7 @@
 // A capper's record (issue 14, "The record"): the profile's figures by period and league, the chart, the
 // revealed graded picks, open picks, unverified and moderated counts, the leaderboard and the badges.
 import { brotliDecompressSync } from 'node:zlib';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapperProfile, Leaderboard, Records } from '#common/schemas/cappers.js';
 import type { PickView } from '#common/schemas/pick-views.js';

@@ -1,6 +1,6 @@
 // Deep catalog pages start from in-memory checkpoints (issue 11, deep-pages.ts): every page must be the one
 // OFFSET gives, for every order, before and after the catalog changes.
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIDEO_SORTS, type Video, type VideoListQuery } from '#common/schemas/videos.js';
 import { DeepPages } from '#server/features/videos/deep-pages.js';

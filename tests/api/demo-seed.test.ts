@@ -5,7 +5,7 @@
 // are sealed and the past ones graded (issue 14); a second run adds nothing.
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summariseRecord, type LegResult } from '#common/pick-grading.js';
 import { canonicalBytes } from '#common/pick-seal.js';

@@ -2,7 +2,7 @@
 // link is saved and, for links saved before, by migration 0008; a duration nobody gave stays unknown.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Video } from '#common/schemas/videos.js';
 import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';

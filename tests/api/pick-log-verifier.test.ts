@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { entryBytes, parseEntry } from '#common/pick-log/entry.js';
 import { appendNodes, leafHash, rangeNodes, rootFromFrontier } from '#common/pick-log/merkle.js';

@@ -1,7 +1,7 @@
 // Verified picks (issue 14): sealed at posting, versions before the lock, refused after it, graded by the
 // scoreboard, and kept on the record when deleted.
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalBytes } from '#common/pick-seal.js';
 import type { PickView } from '#common/schemas/pick-views.js';

@@ -2,7 +2,7 @@
 // bands as time passes (issue 14 'Speed', decision 020). Whatever writes the picks, every figure must equal
 // summariseRecord over the picks themselves: checked here after inserts, regrades, withdrawn grades,
 // moderation, backdating and deletes written straight in SQL, and with the clock moved days ahead.
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summariseRecord, type PickGrade, type RecordSummary } from '#common/pick-grading.js';
 import { LEADERBOARD_MIN_PICKS, type Leaderboard, type Records } from '#common/schemas/cappers.js';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadResult } from '#common/schemas/uploads.js';
 import { rowsOf } from '#server/db/rows.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UploadResult } from '#common/schemas/uploads.js';

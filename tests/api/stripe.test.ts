@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '#server/db/rows.js';

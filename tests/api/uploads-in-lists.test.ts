@@ -2,7 +2,7 @@
 // them at once, while it is processed (and only for them), and its progress is never read from the cache.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Video } from '#common/schemas/videos.js';
 import { videos } from '#server/db/schema.js';

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '#common/constants.js';
 import { NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';

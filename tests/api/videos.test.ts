@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Video } from '#common/schemas/videos.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, like } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '#server/db/schema.js';
 import { findVideoRow } from '#server/features/videos/videos-repository.js';

@@ -2,7 +2,7 @@
 // instances on one PostgreSQL are one site, so a limit counts the requests of all of them;
 // docs/decisions/024). One upsert per counted request, in the table the sign-in throttles use.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { sql } from 'drizzle-orm';
+import { sql } from './drizzle.js';
 import type { Db } from './client.js';
 import { rowsOf } from './rows.js';
 import { authThrottles } from './schema.js';

@@ -1,7 +1,7 @@
 // Drizzle schema: every entity of spec section 3 plus what the product decisions add (docs/decisions/000).
 // Money is integer cents; timestamps carry a time zone; columns are snake_case.
-import { sql } from 'drizzle-orm';
 import {
+  sql,
   bigint,
   bigserial,
   customType,
@@ -18,7 +18,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
-} from 'drizzle-orm/pg-core';
+} from './drizzle.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 

@@ -1,5 +1,5 @@
 // The media job queue's SQL (docs/decisions/008). Plain PostgreSQL: it runs on PGlite and on a server alike.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from '#server/db/drizzle.js';
 import type { Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';

@@ -3,7 +3,7 @@
 // the request then removes the files at once and marks its job done. Should that fail, or the process die
 // first, the job runner takes the job when it falls due and retries it with a growing delay until the store
 // answers: the files of a deleted video never stay behind for good, on disk or in a bucket.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from '#server/db/drizzle.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
 import { jobs } from '../db/schema.js';

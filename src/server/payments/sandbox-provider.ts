@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, notInArray } from 'drizzle-orm';
+import { and, eq, notInArray } from '#server/db/drizzle.js';
 import type { Db } from '../db/client.js';
 import { paymentIntents } from '../db/schema.js';
 import {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import { CATEGORIES } from '#common/constants.js';
 import { buildApp, loggerOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';

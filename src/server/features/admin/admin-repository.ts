@@ -1,4 +1,4 @@
-import { asc, count, desc, eq } from 'drizzle-orm';
+import { asc, count, desc, eq } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { auditLog, payoutRequests, users, videos } from '#server/db/schema.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
 import { HttpError } from '#server/lib/http-errors.js';

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { sessions, users } from '#server/db/schema.js';
 import type { UserRow } from './users-repository.js';

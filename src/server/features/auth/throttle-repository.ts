@@ -1,4 +1,4 @@
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { authThrottles } from '#server/db/schema.js';
 

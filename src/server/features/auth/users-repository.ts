@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { users } from '#server/db/schema.js';
 import { centsToDollars } from '#common/money.js';

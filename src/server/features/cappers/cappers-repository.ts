@@ -1,6 +1,6 @@
 // Queries of a capper's record (issue 14): graded picks by capper (picks_user_graded_idx) for the profile;
 // the leaderboard's and badges' totals from record_bands, which triggers on picks keep (decision 020).
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 

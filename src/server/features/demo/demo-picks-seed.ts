@@ -4,7 +4,7 @@
 // profiles and the leaderboard have a history. Past games cannot go through the API (a leg must start in the
 // future when posted), hence the database. Idempotent: a demo pick is known by its capper and title, and a
 // game is settled once; a later run settles the demo's open picks whose games have since been played.
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from '#server/db/drizzle.js';
 import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
 import { LegInputSchema, SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';

@@ -1,4 +1,4 @@
-import { eq, notInArray } from 'drizzle-orm';
+import { eq, notInArray } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
 import { users, videos } from '#server/db/schema.js';
 import { DEMO_USERNAMES } from './demo-content.js';

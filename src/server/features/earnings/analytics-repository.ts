@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { payoutRequests, users } from '#server/db/schema.js';
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, notInArray } from 'drizzle-orm';
+import { and, count, desc, eq, ne, notInArray } from '#server/db/drizzle.js';
 import type { RefundReason } from '#common/schemas/payments.js';
 import type { Executor } from '#server/db/client.js';
 import { paymentIntents, videos, webhookEvents } from '#server/db/schema.js';

@@ -1,7 +1,7 @@
 // Grading by the scoreboard (issue 14): an event's final score grades every leg on it by rule, for every
 // capper at once, in one transaction; props are graded by an admin with a reason; a postponed or cancelled
 // event voids its legs; corrections are an admin's, logged with before and after, and regrade.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from '#server/db/drizzle.js';
 import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
 import type { PickResult } from '#common/schemas/pick-views.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';

@@ -2,7 +2,7 @@
 // appended once, at the first start with the log, in the order they happened: each version's posting, the
 // current grade and any removal. Without this a verifier would find graded picks on a profile that its log
 // does not hold.
-import { sql } from 'drizzle-orm';
+import { sql } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { appendToLog, lockEmptyLog, type LogAppend } from '../pick-log/index.js';

@@ -1,5 +1,5 @@
 // Queries of verified picks (issue 14): events, picks, their versions and legs.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { events, pickLegs, picks, pickVersions, purchases } from '#server/db/schema.js';

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { capperColumns } from '../videos/index.js';
 import { purchases, sales, users, videos } from '#server/db/schema.js';

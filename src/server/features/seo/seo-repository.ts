@@ -1,4 +1,4 @@
-import { and, asc, between, eq, max } from 'drizzle-orm';
+import { and, asc, between, eq, max } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
 import { videos } from '#server/db/schema.js';
 

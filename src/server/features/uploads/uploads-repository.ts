@@ -1,5 +1,5 @@
 // Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
-import { eq, lte, sql } from 'drizzle-orm';
+import { eq, lte, sql } from '#server/db/drizzle.js';
 import { MAX_UPLOAD_BYTES } from '#common/constants.js';
 import type { Executor } from '#server/db/client.js';
 import { uploads } from '#server/db/schema.js';

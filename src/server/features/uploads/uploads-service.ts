@@ -1,6 +1,6 @@
 // Uploads become videos here: the rules shared by the multipart form and the tus path (issue 4).
 import { open, rm } from 'node:fs/promises';
-import { eq } from 'drizzle-orm';
+import { eq } from '#server/db/drizzle.js';
 import { dollarsToCents } from '#common/money.js';
 import {
   FILE_OR_URL_REQUIRED_MESSAGE,
