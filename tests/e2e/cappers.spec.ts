@@ -2,10 +2,10 @@
 // score (record, chart, revealed legs), open sealed picks and unverified videos, the leaderboard's filters
 // in the URL and its empty state, the 404, and the keyboard.
 import type { APIRequestContext } from '@playwright/test';
-import type { EventView, PickView } from '#common/schemas/pick-views.js';
+import type { PickView } from '#common/schemas/pick-views.js';
 import { E2E_ADMIN } from '../setup/e2e-env';
 import { createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
-import { newLeg as anyLeg, postPick as postAnyPick, type TestLeg } from './pick-helpers';
+import { newLeg as anyLeg, postPick as postAnyPick, startedEventId, type TestLeg } from './pick-helpers';
 
 /** An NBA moneyline on the home side, on a game of its own. */
 const newLeg = (startsAt: Date, overrides: Record<string, unknown> = {}) =>
@@ -56,9 +56,6 @@ test("a capper's profile shows the record, the chart and the revealed legs once 
   const loser = newLeg(soon);
   const won = await postPick(capper.api, uniqueTitle('Winning pick'), [winner]);
   const lost = await postPick(capper.api, uniqueTitle('Losing pick'), [loser]);
-  const events = (await (await capper.api.get('/api/events?league=NBA')).json()) as EventView[];
-  const eventOf = (home: string) => events.find((event) => event.home === home)!.id;
-  const eventIds = [eventOf(winner.home), eventOf(loser.home)];
   await expect
     .poll(async () => ((await (await capper.api.get(`/api/picks/${won.id}`)).json()) as PickView).status, {
       timeout: 15_000,
@@ -69,11 +66,11 @@ test("a capper's profile shows the record, the chart and the revealed legs once 
   try {
     const login = await admin.post('/api/login', { data: E2E_ADMIN });
     expect(login.status(), await login.text()).toBe(200);
-    for (const id of eventIds) {
+    for (const leg of [winner, loser]) {
       // Both picks are on the home side: the first game goes home (the +150, 2u pick wins 3u), the
       // second away (the -110, 1u pick loses 1u).
-      const homeWins = id === eventIds[0];
-      const settled = await admin.post(`/api/admin/events/${id}/result`, {
+      const homeWins = leg === winner;
+      const settled = await admin.post(`/api/admin/events/${await startedEventId(admin, leg)}/result`, {
         data: { status: 'final', homeScore: homeWins ? 101 : 90, awayScore: homeWins ? 99 : 100 },
       });
       expect(settled.status(), await settled.text()).toBe(200);
@@ -159,9 +156,6 @@ test('on a phone the leaderboard shows each ranked capper as a card with every f
   const posted: number[] = [];
   for (let i = 0; i < 20; i++)
     posted.push((await postPick(capper.api, uniqueTitle(`Ranked ${i}`), [leg])).id);
-  // The game as the event picker lists it (before it starts).
-  const events = (await (await capper.api.get('/api/events?league=NBA')).json()) as EventView[];
-  const eventId = events.find((event) => event.home === leg.home)!.id;
   await expect
     .poll(async () => ((await (await capper.api.get(`/api/picks/${posted[0]}`)).json()) as PickView).status, {
       timeout: 30_000,
@@ -170,7 +164,7 @@ test('on a phone the leaderboard shows each ranked capper as a card with every f
   const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
   try {
     expect((await admin.post('/api/login', { data: E2E_ADMIN })).status()).toBe(200);
-    const settled = await admin.post(`/api/admin/events/${eventId}/result`, {
+    const settled = await admin.post(`/api/admin/events/${await startedEventId(admin, leg)}/result`, {
       data: { status: 'final', homeScore: 110, awayScore: 100 },
     });
     expect(settled.status(), await settled.text()).toBe(200);

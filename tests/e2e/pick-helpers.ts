@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import type { PickView } from '#common/schemas/pick-views.js';
+import type { UnsettledEventPage } from '#common/schemas/results.js';
 import type { Video } from '#common/schemas/videos.js';
 import { expect } from './catalog-helpers';
 
@@ -56,4 +57,20 @@ export async function pickOf(api: APIRequestContext, videoId: number): Promise<P
   const res = await api.get(`/api/picks/${videoId}`);
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as PickView;
+}
+
+/**
+ * The id of the game a leg is on, as an admin's Results tab lists it: past its start, without a result. The
+ * tests post legs starting seconds later and grade them once started; read from the public event picker
+ * instead, the game had gone from it when a slow run took longer than those seconds to get there.
+ */
+export async function startedEventId(admin: APIRequestContext, leg: TestLeg): Promise<number> {
+  for (let offset = 0; ; offset += 100) {
+    const res = await admin.get(`/api/admin/results?limit=100&offset=${offset}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const page = (await res.json()) as UnsettledEventPage;
+    const event = page.events.find((e) => e.home === leg.home && e.away === leg.away);
+    if (event) return event.id;
+    expect(offset + 100 < page.total, `${leg.home} v ${leg.away} among the started games`).toBe(true);
+  }
 }
