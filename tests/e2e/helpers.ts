@@ -70,3 +70,37 @@ export function loginLink(page: Page): Locator {
 export function mediaUrl(videoId: number, file: string): RegExp {
   return new RegExp(`^/media/videos/${videoId}/${file.replace('.', '\\.')}(\\?v=[\\w-]+)?$`);
 }
+
+/**
+ * Keeps a line per tus request of the page (`/api/uploads…`): when it was answered (seconds from now), its
+ * method and status, or why it failed. A failing large-upload test prints it, to tell a stalled upload from
+ * a refused one.
+ */
+export function recordTusTraffic(page: Page): string[] {
+  const lines: string[] = [];
+  const started = Date.now();
+  const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const isTus = (url: string) => new URL(url).pathname.startsWith('/api/uploads');
+  page.on('response', (response) => {
+    if (isTus(response.url())) lines.push(`${at()} ${response.request().method()} ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (isTus(request.url()))
+      lines.push(`${at()} ${request.method()} failed: ${request.failure()?.errorText}`);
+  });
+  return lines;
+}
+
+/**
+ * Waits for the upload form's outcome toast and expects success. A refused upload fails at once with the
+ * failure toast's text; a slow one fails after `timeout` with the tus requests seen so far.
+ */
+export async function expectUploadSuccessful(page: Page, tus: string[], timeout: number): Promise<void> {
+  const outcome = toasts(page).filter({ hasText: /Upload (successful|failed)/ });
+  try {
+    await expect(outcome).toContainText('Upload successful', { timeout });
+  } catch (error) {
+    const seen = tus.length ? tus.join('; ') : 'none';
+    throw new Error(`${(error as Error).message}\ntus requests answered so far: ${seen}`, { cause: error });
+  }
+}
