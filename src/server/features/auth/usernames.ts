@@ -1,6 +1,14 @@
 // How usernames are compared (docs/decisions/000 'Accounts', issue 11): stored as typed, compared by a
 // normalised key, and a new name is refused when its confusable skeleton matches an existing one's.
-import unhomoglyph from 'unhomoglyph';
+import { createRequire } from 'node:module';
+import type unhomoglyphType from 'unhomoglyph';
+
+/**
+ * unhomoglyph's confusables table (~6,000 entries, 0.6 MB of heap) is loaded with the first name that needs
+ * a skeleton (a registration, a rename), not at start: an idle server does not keep it (issue 13).
+ */
+let unhomoglyph: typeof unhomoglyphType | undefined;
+const load = createRequire(import.meta.url);
 
 /**
  * NFKC, then full case folding. JavaScript has no case fold; upper- then lower-casing gives the same
@@ -13,6 +21,7 @@ export function usernameKey(username: string): string {
 
 /** Unicode TR39 skeleton: NFD, each character replaced by its confusables.txt prototype, NFD again. */
 function tr39Skeleton(text: string): string {
+  unhomoglyph ??= load('unhomoglyph') as typeof unhomoglyphType;
   return unhomoglyph(text.normalize('NFD')).normalize('NFD');
 }
 
