@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { packageRoot } from '#server/lib/package-root.js';
 import { clientBucket } from './throttle.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';
 
@@ -47,5 +50,31 @@ describe('clientBucket', () => {
     expect(clientBucket('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
     expect(clientBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientBucket('::1')).toBe('0:0:0:0::/64');
+  });
+});
+
+describe('the confusables table', () => {
+  it('is loaded with the first skeleton, not with the module (issue 13: an idle server does not keep it)', () => {
+    // A child process: this worker's require cache may hold it already from another test file.
+    const module = JSON.stringify(path.join(packageRoot(), 'src/server/features/auth/usernames.ts'));
+    const script = [
+      "import { createRequire } from 'node:module';",
+      `const { usernameKey, usernameSkeleton } = await import(${module});`,
+      "const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/unhomoglyph/'));",
+      "console.log(JSON.stringify({ atImport: loaded(), key: usernameKey('Capper') }));",
+      "const same = usernameSkeleton('Ilya') === usernameSkeleton('llya');",
+      'console.log(JSON.stringify({ afterSkeleton: loaded(), same }));',
+    ].join('\n');
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: packageRoot(),
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    const [first, second] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    expect(first).toEqual({ atImport: false, key: 'capper' });
+    expect(second).toEqual({ afterSkeleton: true, same: true });
   });
 });
