@@ -1,6 +1,8 @@
 // Every error the tus endpoint answers is `{ "message" }` JSON in product words, as every other error of the
 // API (issue 11, docs/decisions/007), @tus/server's own plain-text ones included.
-import { ERRORS, Server } from '@tus/server';
+// @tus/utils, not @tus/server: the library's server (and with it Node's fetch and web streams) is loaded
+// with the first tus request (tus-library.ts), while these messages are read at start.
+import { ERRORS } from '@tus/utils';
 import type { HttpError } from '#server/lib/http-errors.js';
 
 const SERVER_ERROR_MESSAGE = 'Server error. Please try again later.';
@@ -44,21 +46,4 @@ export function tusClientMessage(status: number, body: string): string {
   if (status === 460) return 'The chunk was damaged on the way. Please try again.';
   if (body.startsWith('Invalid ')) return 'The upload request has an invalid header.';
   return 'The upload request could not be handled.';
-}
-
-const isJsonMessage = (body: string) => body.startsWith('{"message":');
-
-/**
- * Every error answer @tus/server writes goes through Server.write: the ones its handlers throw (mapped by
- * onResponseError first) and the ones it writes itself (412 without Tus-Resumable, 400 for an invalid
- * header). Here each becomes `{ "message" }` JSON in product words, as every other error of the API (issue 11).
- */
-export class JsonErrorTusServer extends Server {
-  override write(...[context, headers, status, body = '']: Parameters<Server['write']>) {
-    if (status >= 400) {
-      headers.set('Content-Type', 'application/json; charset=utf-8');
-      if (!isJsonMessage(body)) body = JSON.stringify({ message: tusClientMessage(status, body) });
-    }
-    return super.write(context, headers, status, body);
-  }
 }

@@ -1,7 +1,7 @@
 // The tus requests answered here rather than by @tus/server (docs/decisions/007): the ownership check before
 // PATCH, HEAD and DELETE, then PATCH (the hot path of a 15 GB upload) and DELETE (termination).
 import { pipeline, Transform } from 'node:stream';
-import type { Upload } from '@tus/server';
+import type { Upload } from '@tus/utils';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadResult } from '#common/schemas/uploads.js';
 import type { Db } from '#server/db/client.js';

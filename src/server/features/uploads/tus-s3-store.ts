@@ -24,7 +24,7 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
-import { ERRORS, Upload } from '@tus/server';
+import { ERRORS, Upload } from '@tus/utils';
 import { isNotFound } from '#server/media/s3-storage.js';
 
 /** What a part's stream buffers between the request and the store's request. */

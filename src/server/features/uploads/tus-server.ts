@@ -1,5 +1,6 @@
-// @tus/server at /api/uploads for what it answers itself: creation (POST), HEAD and expiry. Fastify has
-// signed the request in first; the library gets the raw request (docs/decisions/007).
+// @tus/server at /api/uploads for what it answers itself: creation (POST) and HEAD. Fastify has signed the
+// request in first; the library gets the raw request (docs/decisions/007). The library is loaded with the
+// first such request (tus-library.ts), not at start.
 import { randomBytes } from 'node:crypto';
 import { legsStartInFuture, START_IN_FUTURE_MESSAGE } from '#common/schemas/picks.js';
 import type { IncomingMessage } from 'node:http';
@@ -13,7 +14,8 @@ import { currentUser } from '../auth/index.js';
 import type { UserRow } from '../auth/index.js';
 import { OPEN_UPLOADS_MAX, RESERVED_BYTES_MAX, releaseUpload, reserveUpload } from './uploads-repository.js';
 import { parseMetadata } from './uploads-service.js';
-import { JsonErrorTusServer, tusClientMessage, tusError } from './tus-errors.js';
+import { tusClientMessage, tusError } from './tus-errors.js';
+import type { JsonErrorTusServer } from './tus-library.js';
 import type { FinishUpload } from './tus-finish.js';
 import { UPLOAD_EXPIRY_MS, type TusStore } from './tus-store.js';
 
@@ -30,7 +32,6 @@ export const TOO_MANY_BYTES_MESSAGE =
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 
 export interface TusServer {
-  tus: JsonErrorTusServer;
   /** A Fastify handler giving the request, signed in already, to @tus/server. */
   handOver: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
@@ -62,7 +63,7 @@ export function createTusServer(options: {
     return user;
   };
 
-  const tus = new JsonErrorTusServer({
+  const settings: ConstructorParameters<typeof JsonErrorTusServer>[0] = {
     path: TUS_PATH,
     datastore: store.datastore,
     maxSize: MAX_UPLOAD_BYTES,
@@ -136,14 +137,18 @@ export function createTusServer(options: {
         throw error instanceof HttpError ? tusError(error) : error;
       }
     },
-  });
+  };
+  let tus: Promise<JsonErrorTusServer> | undefined;
+  const server = () =>
+    (tus ??= import('./tus-library.js').then(({ JsonErrorTusServer }) => new JsonErrorTusServer(settings)));
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     const entry: Handed = { user: currentUser(request), log: request.log };
+    const instance = await server();
     handed.set(request.raw, entry);
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    await instance.handle(request.raw, reply.raw);
   }
 
-  return { tus, handOver };
+  return { handOver };
 }

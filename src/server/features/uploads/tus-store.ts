@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { CHUNK_SIZE_BYTES } from '#common/constants.js';
-import type { DataStore, Upload } from '@tus/server';
+import type { DataStore, Upload } from '@tus/utils';
 import type { MediaStorage } from '#server/media/storage.js';
 import type { S3Settings } from '#server/media/s3-storage.js';
 import type { UploadSource } from './uploads-service.js';

@@ -41,7 +41,7 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   const { db, storage, effects } = options;
   const store = await openTusStore(options);
   const finish = uploadFinisher({ db, effects, store, log: app.log });
-  const { tus, handOver } = createTusServer({ db, store, finish, log: app.log });
+  const { handOver } = createTusServer({ db, store, finish, log: app.log });
   // One writer per upload, whichever instance a chunk reaches (issue 16, docs/decisions/024).
   const locks = openSharedLocks(options.database, UPLOAD_LOCKS);
   app.addHook('onClose', () => locks.close());
@@ -104,5 +104,11 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
     );
   });
 
-  scheduleUploadSweeps(app, { db, tus, storage, uploadsDir: options.uploadsDir, sweep: options.sweep });
+  scheduleUploadSweeps(app, {
+    db,
+    datastore: store.datastore,
+    storage,
+    uploadsDir: options.uploadsDir,
+    sweep: options.sweep,
+  });
 }

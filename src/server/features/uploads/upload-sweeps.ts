@@ -1,7 +1,7 @@
 // The upload sweep: at start, hourly, and when app.sweepUploads() asks (docs/decisions/007).
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Server } from '@tus/server';
+import type { DataStore } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import type { MediaStorage } from '#server/media/storage.js';
@@ -16,14 +16,15 @@ export function scheduleUploadSweeps(
   app: FastifyInstance,
   options: {
     db: Db;
-    tus: Server;
+    /** The uploads' store: its expired uploads go (what @tus/server's cleanUpExpiredUploads does). */
+    datastore: DataStore;
     storage: MediaStorage;
     uploadsDir: string;
     /** Filled in here: runs the upload sweep now (after the one under way, if any); tests await it. */
     sweep: { run: () => Promise<void> };
   },
 ): void {
-  const { db, tus, storage } = options;
+  const { db, datastore, storage } = options;
 
   /** Multipart files a dead request left in the bucket (media in S3). */
   const sweepIncomingObjects = async (cutoff: number) => {
@@ -50,7 +51,7 @@ export function scheduleUploadSweeps(
    */
   const sweep = async (): Promise<void> => {
     try {
-      await tus.cleanUpExpiredUploads();
+      await datastore.deleteExpired();
     } catch (err) {
       app.log.warn({ err }, 'tus upload sweep failed');
     }
