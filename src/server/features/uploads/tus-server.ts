@@ -138,9 +138,16 @@ export function createTusServer(options: {
       }
     },
   };
+  // Made at the first POST or HEAD (tus-library.ts); a failed import is tried again by the next request.
   let tus: Promise<JsonErrorTusServer> | undefined;
   const server = () =>
-    (tus ??= import('./tus-library.js').then(({ JsonErrorTusServer }) => new JsonErrorTusServer(settings)));
+    (tus ??= import('./tus-library.js').then(
+      ({ JsonErrorTusServer }) => new JsonErrorTusServer(settings),
+      (error: unknown) => {
+        tus = undefined;
+        throw error;
+      },
+    ));
 
   async function handOver(request: FastifyRequest, reply: FastifyReply) {
     const entry: Handed = { user: currentUser(request), log: request.log };
