@@ -121,8 +121,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
       // Creating a database (initdb) leaves ~400 MB of WASM heap resident even after that instance is
-      // closed, and migrating it another ~20 MB that PostgreSQL's caches keep: both happen in a short-lived
-      // child process, whose memory goes back with it. migrate() below then finds nothing left to apply.
+      // closed: create it in a short-lived child process, whose memory goes back with it.
       await createDataDirInChild({ dataDir, startParams });
     }
     // On its own thread, so that no query holds the HTTP server's event loop (issue 11).
@@ -185,31 +184,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 const execFileAsync = promisify(execFile);
 
-/**
- * Creates a new data directory and applies the migrations to it, in a child process (above). Same PGlite
- * options and extension as the worker (pglite-worker.ts); drizzle-orm's CommonJS build, as drizzle.ts loads
- * it; its PGlite migrator keeps the same journal table as the server's, so the server's migrate() agrees.
- */
 async function createDataDirInChild(options: {
   dataDir?: string | undefined;
   startParams: string[];
 }): Promise<void> {
-  const resolve = (specifier: string) => JSON.stringify(import.meta.resolve(specifier));
   const script = [
-    `const { PGlite } = await import(${resolve('@electric-sql/pglite')});`,
-    `const { pg_trgm } = await import(${resolve('@electric-sql/pglite/contrib/pg_trgm')});`,
-    "const { createRequire } = await import('node:module');",
-    `const load = createRequire(${JSON.stringify(import.meta.url)});`,
-    "const { drizzle } = load('drizzle-orm/pglite');",
-    "const { migrate } = load('drizzle-orm/pglite/migrator');",
+    `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});`,
     'const options = JSON.parse(process.env.PICKREEL_PGLITE_OPTIONS);',
     'options.startParams = [...PGlite.defaultStartParams, ...options.startParams];',
-    'const database = await PGlite.create({ ...options, extensions: { pg_trgm } });',
-    'try {',
-    `  await migrate(drizzle(database), { migrationsFolder: ${JSON.stringify(migrationsFolder)} });`,
-    '} finally {',
-    '  await database.close();',
-    '}',
+    'await (await PGlite.create(options)).close();',
   ].join('\n');
   await execFileAsync(process.execPath, ['--liftoff-only', '--input-type=module', '-e', script], {
     env: { ...process.env, PICKREEL_PGLITE_OPTIONS: JSON.stringify(options) },
