@@ -349,7 +349,8 @@ test('a file above 50 MB carries its legs in the tus metadata', async ({ page })
   await legForm.getByRole('button', { name: 'Save leg' }).click();
   await expect(page.getByTestId('leg-row')).toHaveCount(1);
   await form.getByRole('button', { name: 'Upload Video' }).click();
-  // ~4 s on a quiet machine; a busy one's disk has been seen to take over 45 s (CI at 7caf5ea).
+  // ~4 s on a quiet machine; CI at 7caf5ea saw no outcome within 45 s (cause unknown: a failure now lists
+  // the tus answers).
   await expectUploadSuccessful(page, tus, 75_000);
 
   // tus metadata: comma-separated `key base64(value)` pairs.
