@@ -106,16 +106,19 @@ describe('gradePick', () => {
       result: 'win',
       unitsWon: 0.91,
       unitsRisked: 1,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
     });
     expect(gradePick([{ result: 'win', odds: 150, units: 2 }], false)).toEqual({
       result: 'win',
       unitsWon: 3,
       unitsRisked: 2,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
     });
     expect(gradePick([{ result: 'loss', odds: 150, units: 2 }], false)).toEqual({
       result: 'loss',
       unitsWon: -2,
       unitsRisked: 2,
+      bets: { win: 0, loss: 1, push: 0, void: 0 },
     });
   });
 
@@ -125,13 +128,23 @@ describe('gradePick', () => {
       { result: 'win' as const, odds: -110, units: 1 },
       { result: 'win' as const, odds: -110, units: 1 },
     ];
-    expect(gradePick(legs, true)).toEqual({ result: 'win', unitsWon: 2.64, unitsRisked: 1 });
+    expect(gradePick(legs, true)).toEqual({
+      result: 'win',
+      unitsWon: 2.64,
+      unitsRisked: 1,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
+    });
     // +150 and -200 at 2 units: 2 × (2.5 × 1.5 − 1) = 5.5.
     const mixed = [
       { result: 'win' as const, odds: 150, units: 2 },
       { result: 'win' as const, odds: -200, units: 2 },
     ];
-    expect(gradePick(mixed, true)).toEqual({ result: 'win', unitsWon: 5.5, unitsRisked: 2 });
+    expect(gradePick(mixed, true)).toEqual({
+      result: 'win',
+      unitsWon: 5.5,
+      unitsRisked: 2,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
+    });
   });
 
   it('drops a pushed or void parlay leg and pays the legs that remain', () => {
@@ -140,12 +153,22 @@ describe('gradePick', () => {
       { result: 'push' as const, odds: -110, units: 1 },
       { result: 'win' as const, odds: 150, units: 1 },
     ];
-    expect(gradePick(pushed, true)).toEqual({ result: 'win', unitsWon: 1.5, unitsRisked: 1 });
+    expect(gradePick(pushed, true)).toEqual({
+      result: 'win',
+      unitsWon: 1.5,
+      unitsRisked: 1,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
+    });
     const voided = [
       { result: 'win' as const, odds: 150, units: 1 },
       { result: 'void' as const, odds: -110, units: 1 },
     ];
-    expect(gradePick(voided, true)).toEqual({ result: 'win', unitsWon: 1.5, unitsRisked: 1 });
+    expect(gradePick(voided, true)).toEqual({
+      result: 'win',
+      unitsWon: 1.5,
+      unitsRisked: 1,
+      bets: { win: 1, loss: 0, push: 0, void: 0 },
+    });
   });
 
   it('loses the stake on a parlay with any lost leg, whatever the other legs did', () => {
@@ -154,7 +177,12 @@ describe('gradePick', () => {
       { result: 'loss' as const, odds: -110, units: 2 },
       { result: 'push' as const, odds: -110, units: 2 },
     ];
-    expect(gradePick(legs, true)).toEqual({ result: 'loss', unitsWon: -2, unitsRisked: 2 });
+    expect(gradePick(legs, true)).toEqual({
+      result: 'loss',
+      unitsWon: -2,
+      unitsRisked: 2,
+      bets: { win: 0, loss: 1, push: 0, void: 0 },
+    });
   });
 
   it('voids a parlay whose legs are all void, and pushes one with no leg left otherwise', () => {
@@ -162,12 +190,22 @@ describe('gradePick', () => {
       { result: 'void' as const, odds: -110, units: 1 },
       { result: 'void' as const, odds: 150, units: 1 },
     ];
-    expect(gradePick(allVoid, true)).toEqual({ result: 'void', unitsWon: 0, unitsRisked: 0 });
+    expect(gradePick(allVoid, true)).toEqual({
+      result: 'void',
+      unitsWon: 0,
+      unitsRisked: 0,
+      bets: { win: 0, loss: 0, push: 0, void: 1 },
+    });
     const pushAndVoid = [
       { result: 'push' as const, odds: -110, units: 1 },
       { result: 'void' as const, odds: 150, units: 1 },
     ];
-    expect(gradePick(pushAndVoid, true)).toEqual({ result: 'push', unitsWon: 0, unitsRisked: 0 });
+    expect(gradePick(pushAndVoid, true)).toEqual({
+      result: 'push',
+      unitsWon: 0,
+      unitsRisked: 0,
+      bets: { win: 0, loss: 0, push: 1, void: 0 },
+    });
   });
 
   it('adds up straight legs on their own: one win and one loss', () => {
@@ -176,13 +214,24 @@ describe('gradePick', () => {
       { result: 'win' as const, odds: -110, units: 1 },
       { result: 'loss' as const, odds: -110, units: 1 },
     ];
-    expect(gradePick(close, false)).toEqual({ result: 'loss', unitsWon: -0.09, unitsRisked: 2 });
+    // Two bets, one won and one lost: a record counts 1-1, not one loss.
+    expect(gradePick(close, false)).toEqual({
+      result: 'loss',
+      unitsWon: -0.09,
+      unitsRisked: 2,
+      bets: { win: 1, loss: 1, push: 0, void: 0 },
+    });
     // 1.5 − 1 = 0.5 (a parlay of these would be −1).
     const ahead = [
       { result: 'win' as const, odds: 150, units: 1 },
       { result: 'loss' as const, odds: -110, units: 1 },
     ];
-    expect(gradePick(ahead, false)).toEqual({ result: 'win', unitsWon: 0.5, unitsRisked: 2 });
+    expect(gradePick(ahead, false)).toEqual({
+      result: 'win',
+      unitsWon: 0.5,
+      unitsRisked: 2,
+      bets: { win: 1, loss: 1, push: 0, void: 0 },
+    });
   });
 
   it('counts only won and lost straight legs as risked; void only when every leg is void', () => {
@@ -191,17 +240,32 @@ describe('gradePick', () => {
       { result: 'push' as const, odds: -110, units: 3 },
       { result: 'void' as const, odds: -110, units: 4 },
     ];
-    expect(gradePick(legs, false)).toEqual({ result: 'win', unitsWon: 3, unitsRisked: 2 });
+    expect(gradePick(legs, false)).toEqual({
+      result: 'win',
+      unitsWon: 3,
+      unitsRisked: 2,
+      bets: { win: 1, loss: 0, push: 1, void: 1 },
+    });
     const allVoid = [
       { result: 'void' as const, odds: -110, units: 1 },
       { result: 'void' as const, odds: 150, units: 2 },
     ];
-    expect(gradePick(allVoid, false)).toEqual({ result: 'void', unitsWon: 0, unitsRisked: 0 });
+    expect(gradePick(allVoid, false)).toEqual({
+      result: 'void',
+      unitsWon: 0,
+      unitsRisked: 0,
+      bets: { win: 0, loss: 0, push: 0, void: 2 },
+    });
     const pushAndVoid = [
       { result: 'push' as const, odds: -110, units: 1 },
       { result: 'void' as const, odds: 150, units: 2 },
     ];
-    expect(gradePick(pushAndVoid, false)).toEqual({ result: 'push', unitsWon: 0, unitsRisked: 0 });
+    expect(gradePick(pushAndVoid, false)).toEqual({
+      result: 'push',
+      unitsWon: 0,
+      unitsRisked: 0,
+      bets: { win: 0, loss: 0, push: 1, void: 1 },
+    });
   });
 
   it('pushes straight legs that break exactly even', () => {
@@ -210,7 +274,12 @@ describe('gradePick', () => {
       { result: 'win' as const, odds: 100, units: 1 },
       { result: 'loss' as const, odds: -110, units: 1 },
     ];
-    expect(gradePick(legs, false)).toEqual({ result: 'push', unitsWon: 0, unitsRisked: 2 });
+    expect(gradePick(legs, false)).toEqual({
+      result: 'push',
+      unitsWon: 0,
+      unitsRisked: 2,
+      bets: { win: 1, loss: 1, push: 0, void: 0 },
+    });
   });
 
   it('rounds half away from zero despite float error, and never returns -0', () => {
@@ -222,7 +291,12 @@ describe('gradePick', () => {
       ],
       false,
     );
-    expect(down).toEqual({ result: 'loss', unitsWon: -0.2, unitsRisked: 0.4 });
+    expect(down).toEqual({
+      result: 'loss',
+      unitsWon: -0.2,
+      unitsRisked: 0.4,
+      bets: { win: 1, loss: 1, push: 0, void: 0 },
+    });
     // 0.105 − 0.1 = 0.005 (stored as 0.00499999...) → +0.01.
     const up = gradePick(
       [
@@ -231,7 +305,12 @@ describe('gradePick', () => {
       ],
       false,
     );
-    expect(up).toEqual({ result: 'win', unitsWon: 0.01, unitsRisked: 0.2 });
+    expect(up).toEqual({
+      result: 'win',
+      unitsWon: 0.01,
+      unitsRisked: 0.2,
+      bets: { win: 1, loss: 1, push: 0, void: 0 },
+    });
     // 0.1 × 100/105 − 0.1 = −0.0048 rounds to zero: 0, not −0, and shown as even, so a push.
     const even = gradePick(
       [
@@ -246,13 +325,21 @@ describe('gradePick', () => {
 });
 
 describe('summariseRecord', () => {
-  it('counts results and sums units, with win % and ROI to one decimal', () => {
+  const one = (result: PickGrade['result']) => ({ win: 0, loss: 0, push: 0, void: 0, [result]: 1 });
+  const grade = (result: PickGrade['result'], unitsWon: number, unitsRisked: number): PickGrade => ({
+    result,
+    unitsWon,
+    unitsRisked,
+    bets: one(result),
+  });
+
+  it('counts bets and sums units, with win % and ROI to one decimal', () => {
     const picks: PickGrade[] = [
-      { result: 'win', unitsWon: 0.91, unitsRisked: 1 },
-      { result: 'win', unitsWon: 3, unitsRisked: 2 },
-      { result: 'loss', unitsWon: -1.1, unitsRisked: 1.1 },
-      { result: 'push', unitsWon: 0, unitsRisked: 0 },
-      { result: 'void', unitsWon: 0, unitsRisked: 0 },
+      grade('win', 0.91, 1),
+      grade('win', 3, 2),
+      grade('loss', -1.1, 1.1),
+      grade('push', 0, 0),
+      grade('void', 0, 0),
     ];
     // 2/3 = 66.67% → 66.7; 0.91 + 3 − 1.1 = 2.81 over 1 + 2 + 1.1 = 4.1 → 68.536% → 68.5.
     expect(summariseRecord(picks)).toEqual({
@@ -261,11 +348,31 @@ describe('summariseRecord', () => {
       pushes: 1,
       voids: 1,
       graded: 5,
+      picks: 5,
       winPct: 66.7,
       unitsWon: 2.81,
       unitsRisked: 4.1,
       roi: 68.5,
+      clv: null,
     });
+  });
+
+  it('counts each leg of a straight pick as a bet: two picks, five bets', () => {
+    const summary = summariseRecord([
+      { result: 'loss', unitsWon: -0.09, unitsRisked: 2, bets: { win: 1, loss: 1, push: 0, void: 0 } },
+      { result: 'win', unitsWon: 1.5, unitsRisked: 2, bets: { win: 1, loss: 1, push: 0, void: 1 } },
+    ]);
+    expect(summary).toMatchObject({ wins: 2, losses: 2, voids: 1, graded: 5, picks: 2, winPct: 50 });
+  });
+
+  it('averages the CLV of the bets that closed, and the share that beat the close', () => {
+    const summary = summariseRecord([
+      { ...grade('win', 1, 1), clv: { bets: 1, sum: 3.6147, beat: 1 } },
+      { ...grade('loss', -1, 1), clv: { bets: 2, sum: -1.2, beat: 1 } },
+      grade('win', 1, 1),
+    ]);
+    // (3.6147 − 1.2) / 3 = 0.8049 → 0.80; 2 of 3 beat the close.
+    expect(summary.clv).toEqual({ bets: 3, average: 0.8, beatPct: 66.7 });
   });
 
   it('has no win % without wins or losses and no ROI without units risked', () => {
@@ -275,15 +382,14 @@ describe('summariseRecord', () => {
       pushes: 0,
       voids: 0,
       graded: 0,
+      picks: 0,
       winPct: null,
       unitsWon: 0,
       unitsRisked: 0,
       roi: null,
+      clv: null,
     });
-    const pushes = summariseRecord([
-      { result: 'push', unitsWon: 0, unitsRisked: 0 },
-      { result: 'void', unitsWon: 0, unitsRisked: 0 },
-    ]);
+    const pushes = summariseRecord([grade('push', 0, 0), grade('void', 0, 0)]);
     expect(pushes.winPct).toBeNull();
     expect(pushes.roi).toBeNull();
     expect(pushes.graded).toBe(2);
@@ -291,11 +397,7 @@ describe('summariseRecord', () => {
 
   it('sums without float drift and reports a losing record with negative units and ROI', () => {
     // 0.1 + 0.2 − 1 = −0.7 (−0.7000000000000001 in floats); 0.7 / 3 = 23.33% lost.
-    const summary = summariseRecord([
-      { result: 'win', unitsWon: 0.1, unitsRisked: 1 },
-      { result: 'win', unitsWon: 0.2, unitsRisked: 1 },
-      { result: 'loss', unitsWon: -1, unitsRisked: 1 },
-    ]);
+    const summary = summariseRecord([grade('win', 0.1, 1), grade('win', 0.2, 1), grade('loss', -1, 1)]);
     expect(summary.unitsWon).toBe(-0.7);
     expect(summary.unitsRisked).toBe(3);
     expect(summary.roi).toBe(-23.3);
@@ -321,32 +423,45 @@ describe('formatUnits and recordBadge', () => {
     pushes: 0,
     voids: 0,
     graded: 0,
+    picks: 0,
     winPct: null,
     unitsWon: 0,
     unitsRisked: 0,
     roi: null,
+    clv: null,
     ...fields,
   });
 
-  it('shows units, whole win % and the number of picks', () => {
+  it('shows units, whole win %, the number of bets and the average CLV', () => {
     // 65 / 112 = 58.04% → 58.
     expect(recordBadge(summary({ wins: 65, losses: 47, graded: 112, winPct: 58, unitsWon: 23.4 }))).toBe(
-      '+23.4u · 58% · 112 picks',
+      '+23.4u · 58% · 112 bets',
     );
     expect(recordBadge(summary({ losses: 1, graded: 1, winPct: 0, unitsWon: -1.2 }))).toBe(
-      '-1.2u · 0% · 1 pick',
+      '-1.2u · 0% · 1 bet',
     );
+    expect(
+      recordBadge(
+        summary({
+          wins: 3,
+          losses: 1,
+          graded: 4,
+          unitsWon: 2,
+          clv: { bets: 4, average: 1.846, beatPct: 75 },
+        }),
+      ),
+    ).toBe('+2.0u · 75% · 4 bets · CLV +1.85%');
   });
 
   it('rounds the win % once, from the counts', () => {
     // 5 / 11 = 45.45% → 45 (winPct's 45.5 rounded again would show 46).
     expect(recordBadge(summary({ wins: 5, losses: 6, graded: 11, winPct: 45.5, unitsWon: 0.3 }))).toBe(
-      '+0.3u · 45% · 11 picks',
+      '+0.3u · 45% · 11 bets',
     );
   });
 
   it('shows a dash for the win % before any win or loss', () => {
-    expect(recordBadge(summary({ pushes: 1, graded: 1 }))).toBe('0.0u · — · 1 pick');
-    expect(recordBadge(summariseRecord([]))).toBe('0.0u · — · 0 picks');
+    expect(recordBadge(summary({ pushes: 1, graded: 1 }))).toBe('0.0u · — · 1 bet');
+    expect(recordBadge(summariseRecord([]))).toBe('0.0u · — · 0 bets');
   });
 });

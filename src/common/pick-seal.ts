@@ -1,9 +1,21 @@
-// The sealed pick and its commitment (issue 14, docs/decisions/020): the same code seals on the server and
+// The sealed pick and its commitment (docs/decisions/020, 025): the same code seals on the server and
 // verifies in the browser, each with its own SHA-256 (node:crypto there, Web Crypto here).
 import canonicalize from 'canonicalize';
-import type { Leg, Market } from './schemas/picks.js';
+import type { Market } from './schemas/picks.js';
 
-/** A leg as it is sealed: every field present, `line` null where the market has none. */
+/** The price a market leg was bound to: the best among books for its side and line in the snapshot of `at`. */
+export interface SealedPrice {
+  book: string;
+  odds: number;
+  line: number | null;
+  at: string;
+}
+
+/**
+ * A leg as it is sealed: every field present, `line` null where the market has none. Version 2 adds, on a
+ * leg bound to the market, `game` (`<provider>:<the provider's game id>`) and `price` (its evidence); a leg
+ * without them is self-reported.
+ */
 export interface SealedLeg {
   league: string;
   home: string;
@@ -14,14 +26,17 @@ export interface SealedLeg {
   line: number | null;
   odds: number;
   units: number;
+  game?: string;
+  price?: SealedPrice;
 }
 
 /**
- * What a capper commits to when posting (issue 14). `parlay` is sealed too (beyond the issue's list of
- * fields): whether all legs must win changes the result, so it cannot be left for later.
+ * What a capper commits to when posting. `parlay` is sealed too: whether all legs must win changes the
+ * result, so it cannot be left for later. Version 1 (before picks were bound to the market) has no `game`
+ * or `price` on its legs.
  */
 export interface SealedPick {
-  v: 1;
+  v: 1 | 2;
   capper: string;
   videoId: number;
   postedAt: string;
@@ -36,7 +51,7 @@ export type Sha256 = (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 const SALT_HEX = /^[0-9a-f]{64}$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export function sealedLeg(leg: Leg): SealedLeg {
+export function sealedLeg(leg: SealedLeg): SealedLeg {
   return {
     league: leg.league,
     home: leg.home,
@@ -47,7 +62,16 @@ export function sealedLeg(leg: Leg): SealedLeg {
     line: leg.line,
     odds: leg.odds,
     units: leg.units,
+    ...(leg.game !== undefined && { game: leg.game }),
+    ...(leg.price !== undefined && {
+      price: { book: leg.price.book, odds: leg.price.odds, line: leg.price.line, at: leg.price.at },
+    }),
   };
+}
+
+/** A sealed leg bound to a market game at a market price; the others are self-reported. */
+export function isMarketLeg(leg: SealedLeg): boolean {
+  return typeof leg.game === 'string' && leg.price !== undefined;
 }
 
 /**
@@ -89,7 +113,7 @@ export function isSealedPick(value: unknown): value is SealedPick {
   if (!value || typeof value !== 'object') return false;
   const pick = value as Partial<SealedPick>;
   return (
-    pick.v === 1 &&
+    (pick.v === 1 || pick.v === 2) &&
     typeof pick.capper === 'string' &&
     typeof pick.videoId === 'number' &&
     typeof pick.postedAt === 'string' &&

@@ -20,8 +20,14 @@ import {
 import { adminRoutes } from './features/admin/index.js';
 import { capperRoutes } from './features/cappers/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
-import { cancelOpenIntentsForPriceChange, paymentRoutes } from './features/payments/index.js';
-import { backfillPickLog, pickRoutes, resultsRoutes } from './features/picks/index.js';
+import {
+  cancelIntentsOfClosedPicks,
+  cancelOpenIntentsForPriceChange,
+  paymentRoutes,
+} from './features/payments/index.js';
+import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } from './features/picks/index.js';
+import { OddsApiProvider, startMarketStandIn } from './features/market/index.js';
+import { demoStandInAnchor } from './features/demo/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
@@ -62,6 +68,8 @@ declare module 'fastify' {
     storage: MediaStorage;
     /** Cached public catalog pages; clear() after any change to a video. */
     catalog: CatalogCache;
+    /** The sports-data market (docs/decisions/025); null when none is configured. */
+    market: MarketSync | null;
   }
 }
 
@@ -240,6 +248,40 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (backfilled)
     app.log.info({ entries: backfilled }, 'pick log: logged the picks sealed before it existed');
   await registerPickLog(app, { db, settings: { dataDir: config.dataDir, ...config.pickLog } });
+  // The market: the provider the settings name, or with SEED_DEMO and no key the demo's own stand-in, which
+  // this app starts and stops (docs/decisions/025). Every instance may fetch prices on demand; the ticks
+  // (closing prices, scores) run where the background work runs.
+  let marketSettings = config.market;
+  if (!marketSettings && config.seedDemo) {
+    const standIn = await startMarketStandIn({
+      demo: { anchor: demoStandInAnchor(config.dataDir), leagues: config.marketLeagues.leagues },
+    });
+    app.addHook('onClose', async () => standIn.close());
+    marketSettings = {
+      apiKey: standIn.apiKey,
+      url: standIn.url,
+      refreshSeconds: config.marketRefreshSeconds,
+      ...config.marketLeagues,
+    };
+    app.log.info({ url: standIn.url }, 'SEED_DEMO: the market is the local stand-in');
+  }
+  let market: MarketSync | null = null;
+  if (marketSettings) {
+    const provider = new OddsApiProvider({
+      apiKey: marketSettings.apiKey,
+      baseUrl: marketSettings.url,
+      leagues: marketSettings.leagues,
+      sportKeys: marketSettings.sportKeys,
+    });
+    market = new MarketSync(db, provider, { tickSeconds: marketSettings.refreshSeconds, log: app.log });
+    useMarket(db, market);
+    if (runsBackgroundWork)
+      market.schedule({
+        onReady: (fn) => app.addHook('onReady', fn),
+        onClose: (fn) => app.addHook('onClose', fn),
+      });
+  }
+  app.decorate('market', market);
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
   // The feed is fetched by the workers (or the one ROLE=all instance), not once per web instance.
@@ -277,7 +319,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       60 * 60 * 1000,
     );
     sweep.unref();
-    app.addHook('onClose', async () => clearInterval(sweep));
+    // A pick's open payments are cancelled once its first game starts: sales close at the start.
+    const closedSales = setInterval(() => {
+      cancelIntentsOfClosedPicks(db, payments, app.log).catch((err: unknown) =>
+        app.log.warn({ err }, 'closing the sales of started picks failed'),
+      );
+    }, 10_000);
+    closedSales.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      clearInterval(closedSales);
+    });
   }
 
   return app;

@@ -6,6 +6,8 @@ import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
+import { DEFAULT_MARKET_LEAGUES, ODDS_API_SPORT_KEYS } from '../common/market.js';
+import { LEAGUES, type League } from '../common/schemas/picks.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 import type { S3Settings } from './media/s3-storage.js';
 
@@ -95,6 +97,23 @@ const EnvSchema = z
         .int('must be a whole number of seconds')
         .min(30, 'must be at least 30 seconds')
         .default(300),
+    ),
+    // The sports-data market (docs/decisions/025): The Odds API v4, or a stand-in speaking it.
+    ODDS_API_KEY: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+    ODDS_API_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+        .default('https://api.the-odds-api.com'),
+    ),
+    MARKET_LEAGUES: z.preprocess(emptyAsUndefined, z.string().optional()),
+    MARKET_REFRESH_SECONDS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int('must be a whole number of seconds')
+        .min(5, 'must be at least 5 seconds')
+        .default(60),
     ),
     // issue 15: the public pick log's name and key (docs/decisions/021).
     PICK_LOG_ORIGIN: z.preprocess(
@@ -226,6 +245,15 @@ export interface Config {
   seedDemo: boolean;
   /** The results feed fetched on a schedule (RESULTS_FEED_URL, RESULTS_FEED_INTERVAL_SECONDS); none when unset. */
   resultsFeed: { url: string; intervalSeconds: number } | undefined;
+  /**
+   * The market (ODDS_API_KEY, ODDS_API_URL, MARKET_LEAGUES, MARKET_REFRESH_SECONDS): none without a key. The
+   * leagues it follows map to the provider's sport keys.
+   */
+  market: MarketSettings | undefined;
+  /** How often the market is looked at: also the demo's stand-in's, when SEED_DEMO starts one. */
+  marketRefreshSeconds: number;
+  /** MARKET_LEAGUES, whether or not a key is set (the demo's stand-in follows them too). */
+  marketLeagues: MarketLeagues;
   /** ffmpeg and ffprobe, found and checked at start (FFMPEG_PATH, FFPROBE_PATH). */
   mediaTools: MediaTools;
   /** The public pick log (PICK_LOG_ORIGIN, PICK_LOG_KEY_FILE, PICK_LOG_NEW_KEY). */
@@ -277,6 +305,44 @@ export function proxyTrust(setting: TrustProxy): false | ((address: string, hop:
   return proxyAddr.compile(setting.addresses);
 }
 
+export interface MarketLeagues {
+  leagues: League[];
+  sportKeys: Partial<Record<League, string>>;
+}
+
+export interface MarketSettings extends MarketLeagues {
+  apiKey: string;
+  url: string;
+  refreshSeconds: number;
+}
+
+/**
+ * MARKET_LEAGUES: our leagues, comma-separated, each followed under The Odds API's sport key for it, or
+ * under the one given after `=` ('NBA,Soccer=soccer_epl').
+ */
+function parseMarketLeagues(raw: string | undefined): MarketLeagues {
+  if (raw === undefined)
+    return { leagues: [...DEFAULT_MARKET_LEAGUES], sportKeys: { ...ODDS_API_SPORT_KEYS } };
+  const leagues: League[] = [];
+  const sportKeys: Partial<Record<League, string>> = { ...ODDS_API_SPORT_KEYS };
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = '', key] = item.split('=').map((part) => part.trim());
+    const league = LEAGUES.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+    if (!league) throw new Error(`${name} is not one of our leagues (${LEAGUES.join(', ')})`);
+    if (key !== undefined) {
+      if (!/^[a-z0-9_]+$/.test(key)) throw new Error(`${key} is not a sport key (e.g. basketball_nba)`);
+      sportKeys[league] = key;
+    }
+    if (!sportKeys[league]) throw new Error(`${league} needs its sport key: ${league}=<sport key>`);
+    if (!leagues.includes(league)) leagues.push(league);
+  }
+  if (!leagues.length) throw new Error('names no league');
+  return { leagues, sportKeys };
+}
+
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -303,7 +369,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return '';
   };
   const mediaTools = { ffmpeg: locate('ffmpeg'), ffprobe: locate('ffprobe') };
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  let marketLeagues: MarketLeagues | undefined;
+  try {
+    marketLeagues = parseMarketLeagues(parsed.success ? parsed.data.MARKET_LEAGUES : undefined);
+  } catch (error) {
+    problems.push(`MARKET_LEAGUES: ${(error as Error).message}`);
+  }
+  if (!parsed.success || problems.length > 0 || !marketLeagues) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -332,6 +404,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultsFeed: e.RESULTS_FEED_URL
       ? { url: e.RESULTS_FEED_URL, intervalSeconds: e.RESULTS_FEED_INTERVAL_SECONDS }
       : undefined,
+    market: e.ODDS_API_KEY
+      ? {
+          apiKey: e.ODDS_API_KEY,
+          url: e.ODDS_API_URL,
+          refreshSeconds: e.MARKET_REFRESH_SECONDS,
+          ...marketLeagues,
+        }
+      : undefined,
+    marketRefreshSeconds: e.MARKET_REFRESH_SECONDS,
+    marketLeagues,
     mediaTools,
     pickLog: {
       origin: e.PICK_LOG_ORIGIN,

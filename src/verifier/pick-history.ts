@@ -1,7 +1,7 @@
 // Each pick's story as the log tells it, checked against the log's own rules as the entries stream in
 // (issue 15): a pick starts with `posted`; revisions, grades and removals follow a posting; one capper per
 // pick; a grade names the commitment then current. Kept small per pick: a million entries stay in memory.
-import type { LogEntry, LoggedResult } from '../common/pick-log/index.js';
+import type { LogEntry, LoggedBets, LoggedResult } from '../common/pick-log/index.js';
 import { VerificationError } from './verification-error.js';
 
 export interface LoggedGrade {
@@ -11,6 +11,10 @@ export interface LoggedGrade {
   result: LoggedResult | null;
   unitsWon: number | null;
   unitsRisked: number | null;
+  /** The pick's bets by result; absent on entries logged before picks were bound to the market. */
+  bets: LoggedBets | null;
+  /** false: bound to the market, counted. true or absent (logged before the market): self-reported. */
+  selfReported: boolean | null;
 }
 
 export interface PickHistory {
@@ -69,6 +73,8 @@ export class PickHistories {
           result: entry.result ?? null,
           unitsWon: entry.unitsWon ?? null,
           unitsRisked: entry.unitsRisked ?? null,
+          bets: entry.bets ?? null,
+          selfReported: entry.selfReported ?? null,
         };
         return;
       case 'removed':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoggedResult } from '../common/pick-log/index.js';
+import type { LoggedBets, LoggedResult } from '../common/pick-log/index.js';
 import type { PickHistory } from './pick-history.js';
 import {
   countedPicks,
@@ -11,18 +11,21 @@ import {
 } from './record.js';
 
 let nextVideo = 1;
+/** One bet of the pick's own result unless `bets` says otherwise; bound to the market unless said. */
 function pick(
   capper: string,
   result: LoggedResult | null,
   unitsWon: number | null,
   unitsRisked: number | null,
   extra: Partial<PickHistory> = {},
+  grade: { bets?: LoggedBets | null; selfReported?: boolean | null } = {},
 ): PickHistory {
+  const bets = result === null ? null : { win: 0, loss: 0, push: 0, void: 0, [result]: 1 };
   return {
     videoId: nextVideo++,
     capper,
     commitment: 'ab'.repeat(32),
-    grade: { index: nextVideo, result, unitsWon, unitsRisked },
+    grade: { index: nextVideo, result, unitsWon, unitsRisked, bets, selfReported: false, ...grade },
     removedByModeration: false,
     removedByCapper: false,
     ...extra,
@@ -57,6 +60,7 @@ describe('recordOf', () => {
       pushes: 1,
       voids: 1,
       graded: 5,
+      picks: 5,
       unitsWon: -0.7,
       unitsRisked: 4,
       roi: -17.5,
@@ -69,8 +73,14 @@ describe('recordOf', () => {
     expect(recordOf([])).toMatchObject({ graded: 0, unitsWon: 0, roi: null, winPct: null });
   });
 
-  it('refuses a graded pick whose entry lacks the units', () => {
-    expect(() => recordOf([pick('a', 'win', 1, null)])).toThrow(/without unitsWon and unitsRisked/);
+  it('counts bets, not picks: a straight two-leg pick that went 1-1 is a win and a loss', () => {
+    const split = pick('a', 'win', 0.1, 2, {}, { bets: { win: 1, loss: 1, push: 0, void: 0 } });
+    expect(recordOf([split])).toMatchObject({ wins: 1, losses: 1, graded: 2, picks: 1, winPct: 50 });
+  });
+
+  it('refuses a graded pick whose entry lacks the units or the bets', () => {
+    expect(() => recordOf([pick('a', 'win', 1, null)])).toThrow(/without unitsWon, unitsRisked and bets/);
+    expect(() => recordOf([pick('a', 'win', 1, 1, {}, { bets: null })])).toThrow(/and bets/);
   });
 });
 
@@ -87,6 +97,17 @@ describe('countedPicks', () => {
     expect(countedPicks(picks, 'ALICE')).toEqual([kept]);
   });
 
+  it('never counts a self-reported pick, nor one graded before picks were bound to the market', () => {
+    const bound = pick('alice', 'win', 1, 1);
+    const picks = [
+      bound,
+      pick('alice', 'win', 1, 1, {}, { selfReported: true }),
+      // An entry without `selfReported`: logged before the market, self-reported since (docs/pick-log.md).
+      pick('alice', 'win', 1, 1, {}, { selfReported: null }),
+    ];
+    expect(countedPicks(picks, 'alice')).toEqual([bound]);
+  });
+
   it('compares usernames as the site does: NFKC and case folded', () => {
     expect(sameUsername('ＣＡＰＰＥＲ', 'capper')).toBe(true);
     expect(sameUsername('Straße', 'STRASSE')).toBe(true);
@@ -101,6 +122,7 @@ describe('recordDifferences', () => {
     pushes: 2,
     voids: 0,
     graded: 39,
+    picks: 35,
     unitsWon: 24.7,
     unitsRisked: 200.8,
     roi: 12.3,
@@ -110,7 +132,7 @@ describe('recordDifferences', () => {
   it('is empty when the profile agrees, units compared to the cent', () => {
     const claim = {
       username: 'a',
-      gradedTotal: 39,
+      gradedTotal: 35,
       record: { ...log, unitsWon: 24.700000001, roi: 12.30001 },
     };
     expect(recordDifferences(log, claim)).toEqual([]);
@@ -120,11 +142,12 @@ describe('recordDifferences', () => {
     const claim = {
       username: 'a',
       gradedTotal: 41,
-      record: { ...log, graded: 41, wins: 1, unitsRisked: 200.81, roi: null, winPct: 65 },
+      record: { ...log, graded: 41, picks: 36, wins: 1, unitsRisked: 200.81, roi: null, winPct: 65 },
     };
     expect(recordDifferences(log, claim)).toEqual([
-      'the profile claims 41 graded picks, the log has 39',
-      'the profile lists 41 graded picks, the log has 39',
+      'the profile claims 41 graded bets, the log has 39',
+      'the profile claims 36 graded picks, the log has 35',
+      'the profile lists 41 graded picks, the log has 35',
       'the profile claims 1 win, the log has 24',
       'the profile claims 200.81u risked, the log has 200.80u',
       'the profile claims an ROI of none, the log has 12.3%',

@@ -4,12 +4,15 @@
 import type { PickHistory } from './pick-history.js';
 import { VerificationError } from './verification-error.js';
 
+/** Counts are bets (each leg of a straight pick, a parlay as one), as the site counts them. */
 export interface CapperRecord {
   wins: number;
   losses: number;
   pushes: number;
   voids: number;
   graded: number;
+  /** The graded picks the bets came in. */
+  picks: number;
   /** Summed, then rounded to 2 decimals. */
   unitsWon: number;
   unitsRisked: number;
@@ -37,13 +40,16 @@ export function sameUsername(a: string, b: string): boolean {
 
 /**
  * Each of the capper's picks counts by its latest graded entry with a result, unless moderation removed it
- * (a capper's own removal keeps the grade on the record: deleting a loser must not hide it).
+ * (a capper's own removal keeps the grade on the record: deleting a loser must not hide it), or the entry
+ * does not say the pick is bound to the market (`selfReported: false`): a self-reported pick, or one
+ * graded before picks were bound to the market, never counts (docs/pick-log.md).
  */
 export function countedPicks(picks: Iterable<PickHistory>, username: string): PickHistory[] {
   const counted: PickHistory[] = [];
   for (const pick of picks) {
     if (!sameUsername(pick.capper, username)) continue;
     if (pick.grade?.result == null || pick.removedByModeration) continue;
+    if (pick.grade.selfReported !== false) continue;
     counted.push(pick);
   }
   return counted;
@@ -56,19 +62,21 @@ export function recordOf(picks: readonly PickHistory[]): CapperRecord {
   let voids = 0;
   let won = 0;
   let risked = 0;
+  let count = 0;
   for (const { grade, videoId } of picks) {
     if (!grade?.result) continue;
-    if (grade.unitsWon === null || grade.unitsRisked === null)
+    if (grade.unitsWon === null || grade.unitsRisked === null || grade.bets === null)
       throw new VerificationError(
         'entry',
-        `entry ${grade.index} (video ${videoId}): graded ${grade.result} without unitsWon and unitsRisked, so the record cannot be recomputed`,
+        `entry ${grade.index} (video ${videoId}): graded ${grade.result} without unitsWon, unitsRisked and bets, so the record cannot be recomputed`,
       );
-    if (grade.result === 'win') wins++;
-    else if (grade.result === 'loss') losses++;
-    else if (grade.result === 'push') pushes++;
-    else voids++;
+    wins += grade.bets.win;
+    losses += grade.bets.loss;
+    pushes += grade.bets.push;
+    voids += grade.bets.void;
     won += grade.unitsWon;
     risked += grade.unitsRisked;
+    count++;
   }
   const unitsWon = round(won, 2);
   const unitsRisked = round(risked, 2);
@@ -78,6 +86,7 @@ export function recordOf(picks: readonly PickHistory[]): CapperRecord {
     pushes,
     voids,
     graded: wins + losses + pushes + voids,
+    picks: count,
     unitsWon,
     unitsRisked,
     // From the rounded sums, as a reader would from the units printed beside it.
@@ -107,8 +116,9 @@ export function recordDifferences(log: CapperRecord, claim: ProfileClaim): strin
         `the profile ${verb} ${counted(claimed, one, many)}, the log has ${logged.toLocaleString('en-US')}`,
       );
   };
-  count(record.graded, log.graded, 'graded pick', 'graded picks');
-  count(claim.gradedTotal, log.graded, 'graded pick', 'graded picks', 'lists');
+  count(record.graded, log.graded, 'graded bet', 'graded bets');
+  count(record.picks, log.picks, 'graded pick', 'graded picks');
+  count(claim.gradedTotal, log.picks, 'graded pick', 'graded picks', 'lists');
   count(record.wins, log.wins, 'win', 'wins');
   count(record.losses, log.losses, 'loss', 'losses');
   count(record.pushes, log.pushes, 'push', 'pushes');
@@ -162,8 +172,9 @@ export function recordTable(username: string, log: CapperRecord, claim: ProfileC
     ['losses', String(log.losses), String(record.losses)],
     ['pushes', String(log.pushes), String(record.pushes)],
     ['voids', String(log.voids), String(record.voids)],
-    ['graded', String(log.graded), String(record.graded)],
-    ['graded, listed', String(log.graded), String(claim.gradedTotal)],
+    ['bets', String(log.graded), String(record.graded)],
+    ['picks', String(log.picks), String(record.picks)],
+    ['picks, listed', String(log.picks), String(claim.gradedTotal)],
     ['units won', units(log.unitsWon), units(record.unitsWon)],
     ['units risked', round(log.unitsRisked, 2).toFixed(2), round(record.unitsRisked, 2).toFixed(2)],
     ['ROI', percent(log.roi), percent(record.roi)],

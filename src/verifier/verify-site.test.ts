@@ -79,6 +79,7 @@ describe('an honest log', () => {
       pushes: 0,
       voids: 0,
       graded: 5,
+      picks: 5,
       unitsWon: 2.11,
       unitsRisked: 6.2,
       roi: 34,
@@ -378,7 +379,7 @@ describe('the dishonest operator', () => {
     const error = await expectFailure(
       verify(site, { capper: 'alice' }, { print: (text) => printed.push(text) }),
       'record',
-      /^alice's record: the profile claims 4 graded picks, the log has 5; the profile lists 4 graded picks, the log has 5; the profile claims 0 losses, the log has 1; /,
+      /^alice's record: the profile claims 4 graded bets, the log has 5; the profile claims 4 graded picks, the log has 5; the profile lists 4 graded picks, the log has 5; the profile claims 0 losses, the log has 1; /,
     );
     expect(error.message).toContain('the profile claims 4.11u won, the log has 2.11u');
     expect(error.message).toContain('a win rate of 100.0%, the log has 80.0%');

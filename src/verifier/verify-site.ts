@@ -417,7 +417,7 @@ async function fetchProfile(client: SiteClient, username: string): Promise<Profi
   const path = `/api/cappers/${encodeURIComponent(username)}?limit=1`;
   const answer = await client.json(path);
   const all = isObject(answer) && isObject(answer.records) ? answer.records.all : undefined;
-  const counts = ['wins', 'losses', 'pushes', 'voids', 'graded'] as const;
+  const counts = ['wins', 'losses', 'pushes', 'voids', 'graded', 'picks'] as const;
   const ok =
     isObject(answer) &&
     isObject(answer.capper) &&
@@ -441,6 +441,7 @@ async function fetchProfile(client: SiteClient, username: string): Promise<Profi
       pushes: record.pushes,
       voids: record.voids,
       graded: record.graded,
+      picks: record.picks,
       unitsWon: record.unitsWon,
       unitsRisked: record.unitsRisked,
       roi: record.roi,

@@ -97,6 +97,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/picks/{id}/reveal',
       'GET /api/picks/{id}/legs',
       'GET /api/events',
+      'GET /api/events/{id}/prices',
       'GET /api/admin/results',
       'GET /api/admin/results/settled',
       'GET /api/admin/results/props',

@@ -10,6 +10,7 @@ import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { forgetRecords } from '#server/features/cappers/index.js';
 import { settleEvent } from '#server/features/picks/grading-service.js';
+import { marketLegFor } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -23,14 +24,17 @@ const nextIp = () => `10.15.0.${++ip}`;
 
 const HOUR = 3600_000;
 const inHours = (hours: number) =>
-  new Date(Date.now() + hours * HOUR).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  new Date(Math.round((Date.now() + hours * HOUR) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const LATER = new Date(Date.now() + 1000 * HOUR); // past every leg's start
 let game = 0;
 
-/** A leg on a game of its own (or on `game` when given, to share one event). */
+/**
+ * A leg on a market game of its own (or on the game its overrides name, to share one event), priced by the
+ * stand-in exactly at its odds: a market-bound leg, counted on the record.
+ */
 function leg(overrides: Record<string, unknown> = {}) {
   game += 1;
-  return {
+  return marketLegFor(t, {
     league: 'NBA',
     home: `Home ${game}`,
     away: `Away ${game}`,
@@ -41,7 +45,7 @@ function leg(overrides: Record<string, unknown> = {}) {
     odds: -110,
     units: 1,
     ...overrides,
-  };
+  } as Parameters<typeof marketLegFor>[1]);
 }
 
 async function postOk(user: User, legs: unknown[], fields: Record<string, string> = {}) {
@@ -97,16 +101,19 @@ async function board(query: string): Promise<Leaderboard> {
   return response.json<Leaderboard>();
 }
 
+// Every pick here is one bet (a straight one-leg pick) unless said: `picks` is `graded` by default.
 const record = (figures: Partial<CapperProfile['records']['all']>) => ({
   wins: 0,
   losses: 0,
   pushes: 0,
   voids: 0,
   graded: 0,
+  picks: figures.graded ?? 0,
   winPct: null,
   unitsWon: 0,
   unitsRisked: 0,
   roi: null,
+  clv: null,
   ...figures,
 });
 
@@ -119,22 +126,26 @@ let openPick: Video;
 let startedPick: Video;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ market: true });
   capper = await registerUser(t.app, {}, nextIp());
   moderated = await registerUser(t.app, {}, nextIp());
   admin = await registerUser(t.app, {}, nextIp());
   await setAdmin(t.database.db, admin.id, true);
 
-  p1 = await postOk(capper, [leg()], { title: 'Pick one' });
-  p2 = await postOk(capper, [leg({ market: 'moneyline', line: null, odds: 150, units: 2 })], {
+  p1 = await postOk(capper, [await leg()], { title: 'Pick one' });
+  p2 = await postOk(capper, [await leg({ market: 'moneyline', line: null, odds: 150, units: 2 })], {
     title: 'Pick two',
   });
-  p3 = await postOk(capper, [leg({ league: 'NFL', line: -3 })], { title: 'Pick three' });
-  p4 = await postOk(capper, [leg({ league: 'NFL', market: 'total', side: 'over', line: 40.5, odds: 120 })], {
-    title: 'Pick four',
-  });
-  openPick = await postOk(capper, [leg(), leg()], { title: 'Still open' });
-  startedPick = await postOk(capper, [leg()], { title: 'Under way' });
+  p3 = await postOk(capper, [await leg({ league: 'NFL', line: -3 })], { title: 'Pick three' });
+  p4 = await postOk(
+    capper,
+    [await leg({ league: 'NFL', market: 'total', side: 'over', line: 40.5, odds: 120 })],
+    {
+      title: 'Pick four',
+    },
+  );
+  openPick = await postOk(capper, [await leg(), await leg()], { title: 'Still open' });
+  startedPick = await postOk(capper, [await leg()], { title: 'Under way' });
   await t.database.db.execute(
     sql`update picks set locks_at = now() - interval '1 minute' where video_id = ${startedPick.id}`,
   );
@@ -275,6 +286,7 @@ describe("a capper's record", () => {
       postedAt: openPick.pick!.postedAt,
       legCount: 2,
       status: 'open',
+      selfReported: false,
     });
     expect(profile.open.find((pick) => pick.videoId === startedPick.id)!.status).toBe('started');
     expect(profile.graded.map((pick) => pick.videoId)).not.toContain(openPick.id);
@@ -283,8 +295,8 @@ describe("a capper's record", () => {
   });
 
   it('never counts a pick removed by moderation, and still counts one the capper removed', async () => {
-    const kept = await postOk(moderated, [leg({ units: 3 })]);
-    const gone = await postOk(moderated, [leg()]);
+    const kept = await postOk(moderated, [await leg({ units: 3 })]);
+    const gone = await postOk(moderated, [await leg()]);
     await t.database.db.execute(
       sql`update picks set locks_at = now() - interval '1 minute' where video_id = ${kept.id}`,
     );
@@ -325,14 +337,14 @@ describe("a capper's record", () => {
   });
 
   it('shows a revised open pick at once: its new commitment, not the cached one', async () => {
-    const video = await postOk(capper, [leg()], { title: 'Revised at once' });
+    const video = await postOk(capper, [await leg()], { title: 'Revised at once' });
     forgetRecords(t.database.db); // a new post shows within the cache's seconds (the test above); read it now
     const before = (await profileOf(capper.username)).open.find((pick) => pick.videoId === video.id)!;
     expect(before.commitment).toBe(video.pick!.commitment);
     const revised = await t.app.inject({
       method: 'PATCH',
       url: `/api/videos/${video.id}`,
-      payload: { legs: [leg({ odds: 125 })] },
+      payload: { legs: [await leg({ odds: 125 })] },
       headers: { cookie: capper.cookie },
     });
     expect(revised.statusCode, revised.body).toBe(200);
@@ -372,8 +384,8 @@ describe('the leaderboard', () => {
   let short: User; // 19 wins: below the threshold
 
   async function postMany(user: User, count: number, onGame: Record<string, unknown>) {
-    const first = await postOk(user, [leg(onGame)]);
-    for (let i = 1; i < count; i += 1) await postOk(user, [{ ...leg(), ...onGame }]);
+    const first = await postOk(user, [await leg(onGame)]);
+    for (let i = 1; i < count; i += 1) await postOk(user, [await leg(onGame)]);
     return first;
   }
 

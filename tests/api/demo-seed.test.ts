@@ -235,7 +235,15 @@ describe('demo content through the app', () => {
     const records = new Map<string, ReturnType<typeof summariseRecord>>();
     for (const { username } of DEMO_CAPPERS) {
       const rows = await t.database.db
-        .select({ result: picks.result, unitsWon: picks.unitsWon, unitsRisked: picks.unitsRisked })
+        .select({
+          result: picks.result,
+          unitsWon: picks.unitsWon,
+          unitsRisked: picks.unitsRisked,
+          win: picks.betsWon,
+          loss: picks.betsLost,
+          push: picks.betsPushed,
+          void: picks.betsVoid,
+        })
         .from(picks)
         .innerJoin(users, eq(users.id, picks.userId))
         .where(sql`${users.username} = ${username} and ${picks.result} is not null`);
@@ -246,6 +254,7 @@ describe('demo content through the app', () => {
             result: row.result as LegResult,
             unitsWon: row.unitsWon!,
             unitsRisked: row.unitsRisked!,
+            bets: { win: row.win, loss: row.loss, push: row.push, void: row.void },
           })),
         ),
       );

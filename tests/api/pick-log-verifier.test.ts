@@ -18,6 +18,7 @@ import { forgetRecords } from '#server/features/cappers/index.js';
 import { settleEvent } from '#server/features/picks/grading-service.js';
 import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite, type VerifyOptions } from '#verifier/verify-site.js';
+import { inHours, marketLegFor } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -34,24 +35,23 @@ let game = 0;
 
 async function postPick(cookie: string): Promise<number> {
   game += 1;
+  const leg = await marketLegFor(t, {
+    league: 'NHL',
+    home: `Home ${game}`,
+    away: `Away ${game}`,
+    startsAt: inHours(24),
+    market: 'moneyline',
+    side: `Home ${game}`,
+    line: null,
+    odds: 150,
+    units: 2,
+  });
   const response = await postVideo(t.app, cookie, {
     ...VALID_FIELDS,
     isExternalVideo: 'true',
     externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
     duration: '',
-    legs: JSON.stringify([
-      {
-        league: 'NHL',
-        home: `Home ${game}`,
-        away: `Away ${game}`,
-        startsAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
-        market: 'moneyline',
-        side: `Home ${game}`,
-        line: null,
-        odds: 150,
-        units: 2,
-      },
-    ]),
+    legs: JSON.stringify([leg]),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<Video>().id;
@@ -110,7 +110,7 @@ async function failureKind(run: Promise<unknown>): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ market: true });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   site = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   capper = await registerUser(t.app, {}, '10.16.0.1');

@@ -1,5 +1,6 @@
-// Verified picks (issue 14): sealed at posting, versions before the lock, refused after it, graded by the
-// scoreboard, and kept on the record when deleted.
+// Sealed picks without a market (decision 020): sealed at posting, versions before the lock, refused after
+// it, graded by the scoreboard, and kept when deleted. With no market every leg is self-reported: shown,
+// never counted (decision 025); market-bound picks are market-picks.test.ts's.
 import { createHash } from 'node:crypto';
 import { eq, sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,11 +152,15 @@ describe('posting a pick with legs', () => {
   });
 
   it('commits to the RFC 8785 bytes of the sealed pick, salt included', async () => {
-    const video = await postOk([newGame({ startsAt: '2099-01-02T03:04:05+02:00' })]);
+    const start = new Date(Date.now() + 48 * HOUR);
+    start.setUTCSeconds(5, 0);
+    // The start as a capper in UTC+2 writes it: sealed in UTC.
+    const local = new Date(start.getTime() + 2 * HOUR).toISOString().replace('.000Z', '+02:00');
+    const video = await postOk([newGame({ startsAt: local })]);
     const [row] = await t.database.db.select().from(picks).where(eq(picks.videoId, video.id));
     const sealed = JSON.parse(row!.sealed);
     expect(sealed).toMatchObject({
-      v: 1,
+      v: 2,
       capper: capper.username,
       videoId: video.id,
       selections: VALID_FIELDS.emailInformation,
@@ -163,10 +168,14 @@ describe('posting a pick with legs', () => {
     });
     expect(sealed.salt).toMatch(/^[0-9a-f]{64}$/);
     expect(sealed.legs[0]).toMatchObject({
-      startsAt: '2099-01-02T01:04:05Z',
+      startsAt: start.toISOString().replace('.000Z', 'Z'),
       side: `Home ${game}`,
       line: -3.5,
     });
+    // A self-reported leg: no market game and no price evidence sealed with it.
+    expect(sealed.legs[0].game).toBeUndefined();
+    expect(sealed.legs[0].price).toBeUndefined();
+    expect(row!.selfReported).toBe(true);
     expect(new TextDecoder().decode(canonicalBytes(sealed))).toBe(row!.sealed);
     expect(createHash('sha256').update(row!.sealed).digest('hex')).toBe(row!.commitment);
   });
@@ -195,17 +204,32 @@ describe('posting a pick with legs', () => {
     expect(notJson.statusCode).toBe(400);
   });
 
-  it('makes one event of one game, whoever posts on it', async () => {
+  it('makes one event of one game, whoever posts on it, and lists it to no one but its cappers', async () => {
     const startsAt = inHours(30);
     const shared = { home: 'Knicks', away: 'Nets', startsAt, side: 'Knicks' };
-    await postOk([leg(shared)]);
-    await postOk([leg({ ...shared, home: 'KNICKS', away: 'nets', side: 'nets' })], {}, rival.cookie);
-    const list = await t.app.inject({ method: 'GET', url: '/api/events?league=NBA' });
-    expect(list.statusCode).toBe(200);
-    const games = list
-      .json<{ home: string; away: string; startsAt: string }[]>()
-      .filter((e) => e.startsAt === startsAt);
-    expect(games).toHaveLength(1);
+    const first = await postOk([leg(shared)]);
+    const second = await postOk(
+      [leg({ ...shared, home: 'KNICKS', away: 'nets', side: 'nets' })],
+      {},
+      rival.cookie,
+    );
+    expect(await eventIdOf(second.id)).toBe(await eventIdOf(first.id));
+    const gamesFor = async (cookie?: string) => {
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/events?league=NBA',
+        ...(cookie && { headers: { cookie } }),
+      });
+      expect(list.statusCode).toBe(200);
+      return list
+        .json<{ home: string; away: string; startsAt: string }[]>()
+        .filter((e) => e.startsAt === startsAt);
+    };
+    expect(await gamesFor(capper.cookie)).toHaveLength(1);
+    expect(await gamesFor(rival.cookie)).toHaveLength(1);
+    // An open pick's game is not told to anyone else, signed in or not.
+    expect(await gamesFor(buyer.cookie)).toEqual([]);
+    expect(await gamesFor()).toEqual([]);
     const refused = await t.app.inject({ method: 'GET', url: '/api/events?league=Chess' });
     expect(refused.statusCode).toBe(400);
   });
@@ -301,11 +325,13 @@ describe('grading by the scoreboard', () => {
     const theirs = await postOk([{ ...g, side: g.away, line: 3.5, odds: 105, units: 2 }], {}, rival.cookie);
     const eventId = await eventIdOf(mine.id);
     expect(await eventIdOf(theirs.id)).toBe(eventId);
-    // The record is cached: read it before grading, so the grade must clear it to show.
+    // The profile is cached: read it before grading, so the grade must clear it to show. Self-reported
+    // picks are listed in their own table, never in the record.
     const record = async () =>
       (await t.app.inject({ method: 'GET', url: `/api/cappers/${rival.username}` })).json<{
         records: { all: { graded: number } };
-      }>().records.all.graded;
+        selfReportedTotal: number;
+      }>().selfReportedTotal;
     const before = await record();
     const graded = await settleEvent(
       t.database.db,
@@ -359,6 +385,7 @@ describe('grading by the scoreboard', () => {
       { status: 'final', homeScore: 97, awayScore: 98 },
       admin,
       'Box score fixed',
+      LATER,
     );
     expect((await pickOf(video.id)).json<PickView>()).toMatchObject({ result: 'loss', unitsWon: -1 });
     const audit = rowsOf<{ before: unknown; after: unknown }>(

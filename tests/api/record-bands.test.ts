@@ -1,10 +1,16 @@
 // The leaderboard's and badges' totals are kept in record_bands by triggers on picks, and moved between age
-// bands as time passes (issue 14 'Speed', decision 020). Whatever writes the picks, every figure must equal
-// summariseRecord over the picks themselves: checked here after inserts, regrades, withdrawn grades,
-// moderation, backdating and deletes written straight in SQL, and with the clock moved days ahead.
+// bands as time passes (decision 020). Whatever writes the picks, every figure must equal summariseRecord
+// over the counted picks themselves (bets, units, CLV; self-reported picks never counted): checked here
+// after inserts, regrades, withdrawn grades, moderation, backdating and deletes written straight in SQL,
+// and with the clock moved days ahead.
 import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summariseRecord, type PickGrade, type RecordSummary } from '#common/pick-grading.js';
+import {
+  summariseRecord,
+  type PickGrade,
+  type RecordedPick,
+  type RecordSummary,
+} from '#common/pick-grading.js';
 import { LEADERBOARD_MIN_PICKS, type Leaderboard, type Records } from '#common/schemas/cappers.js';
 import type { League } from '#common/schemas/picks.js';
 import { rowsOf } from '#server/db/rows.js';
@@ -46,13 +52,22 @@ async function insertPicks(count: number, leagues: readonly string[]) {
     // Graded from 200 days ago to 40 days ahead (tests grade "later" than now as well).
     const gradedAt = graded ? new Date(base - 200 * DAY + random() * 240 * DAY) : null;
     const removed = random() < 0.1 ? pick(['capper', 'moderation']) : null;
+    const selfReported = random() < 0.15;
+    // Bets by result (a straight pick of up to three legs), and their CLV: at least one bet when graded.
+    const bets: number[] = graded ? [0, 1, 2, 3].map(() => Math.floor(random() * 2)) : [0, 0, 0, 0];
+    if (graded && !bets.some((n) => n > 0)) bets[RESULTS.indexOf(result as (typeof RESULTS)[number])] = 1;
+    const clvBets = Math.floor(random() * (bets[0]! + bets[1]! + bets[2]! + 1));
+    const clvSum = Math.round((random() * 20 - 10) * clvBets * 10_000) / 10_000;
+    const clvBeat = Math.floor(random() * (clvBets + 1));
     nextVideo += 1;
     await t.database.db.execute(sql`
       insert into picks (video_id, user_id, league, leg_count, commitment, sealed, posted_at, first_posted_at,
-        locks_at, result, units_won, units_risked, graded_at, removed, title)
+        locks_at, result, units_won, units_risked, graded_at, removed, title, self_reported, bets_won,
+        bets_lost, bets_pushed, bets_void, clv_bets, clv_sum, clv_beat)
       values (${nextVideo}, ${capper.id}, ${pick(leagues)}, 1, ${`c${nextVideo}`}, '{}', now(), now(), now(),
         ${result}, ${graded ? won : null}, ${graded ? risked : null}, ${gradedAt?.toISOString() ?? null},
-        ${removed}, 'Bench-like pick')`);
+        ${removed}, 'Bench-like pick', ${selfReported}, ${bets[0]!}, ${bets[1]!}, ${bets[2]!}, ${bets[3]!},
+        ${clvBets}, ${clvSum}, ${clvBeat})`);
   }
 }
 
@@ -64,24 +79,37 @@ interface PickRow {
   units_risked: string | number | null;
   graded_at: Date | string | null;
   removed: string | null;
+  self_reported: boolean;
+  bets_won: number;
+  bets_lost: number;
+  bets_pushed: number;
+  bets_void: number;
+  clv_bets: number;
+  clv_sum: string | number;
+  clv_beat: number;
 }
 
 /** What the record should say: summariseRecord over the counted picks, as the profile computes it. */
 async function expected(now: number) {
   const rows = rowsOf<PickRow>(
     await t.database.db.execute(
-      sql`select user_id, league, result, units_won, units_risked, graded_at, removed from picks`,
+      sql`select user_id, league, result, units_won, units_risked, graded_at, removed, self_reported,
+        bets_won, bets_lost, bets_pushed, bets_void, clv_bets, clv_sum, clv_beat from picks`,
     ),
   );
-  const counted = rows.filter((row) => row.result !== null && row.removed !== 'moderation');
+  const counted = rows.filter(
+    (row) => row.result !== null && row.removed !== 'moderation' && !row.self_reported,
+  );
   const records = (filter: (row: PickRow) => boolean) => {
-    const byUser = new Map<number, PickGrade[]>();
+    const byUser = new Map<number, RecordedPick[]>();
     for (const row of counted.filter(filter)) {
       const list = byUser.get(row.user_id) ?? [];
       list.push({
         result: row.result!,
         unitsWon: Number(row.units_won),
         unitsRisked: Number(row.units_risked),
+        bets: { win: row.bets_won, loss: row.bets_lost, push: row.bets_pushed, void: row.bets_void },
+        clv: { bets: row.clv_bets, sum: Number(row.clv_sum), beat: row.clv_beat },
       });
       byUser.set(row.user_id, list);
     }
@@ -109,7 +137,7 @@ async function expectBoardsAt(now: number, leagues: readonly string[]) {
       );
       const want = new Map<string, RecordSummary>();
       for (const [id, summary] of records((row) => within(days)(row) && (!league || row.league === league)))
-        if (summary.graded >= LEADERBOARD_MIN_PICKS) want.set(nameOf(id), summary);
+        if (summary.wins + summary.losses >= LEADERBOARD_MIN_PICKS) want.set(nameOf(id), summary);
       const got = new Map(board.entries.map((entry) => [entry.username, entry.record]));
       expect({ period, league, records: got }).toEqual({ period, league, records: want });
       listed += got.size;
@@ -150,7 +178,7 @@ describe('record bands', () => {
     await expectBadges();
   });
 
-  it('follow regrades, withdrawn grades, moderation, backdating, deletes and a bulk update', async () => {
+  it('follow regrades, withdrawn grades, moderation, backdating, deletes, self-reporting, CLV and a bulk update', async () => {
     await t.database.db.execute(sql`
       update picks set result = 'loss', units_won = -units_risked
       where video_id % 7 = 0 and result = 'win' and units_risked > 0`);
@@ -162,6 +190,13 @@ describe('record bands', () => {
       sql`update picks set graded_at = graded_at - interval '45 days' where video_id % 5 = 0`,
     );
     await t.database.db.execute(sql`delete from picks where video_id % 17 = 0`);
+    // A pick that turns out self-reported leaves the record, and the other way round.
+    await t.database.db.execute(
+      sql`update picks set self_reported = not self_reported where video_id % 19 = 0`,
+    );
+    await t.database.db.execute(
+      sql`update picks set clv_bets = clv_bets + 1, clv_sum = clv_sum + 2.5 where video_id % 23 = 0`,
+    );
     // An update that changes nothing a record counts, and one of two columns on every pick.
     await t.database.db.execute(sql`update picks set title = 'Renamed' where video_id % 3 = 0`);
     await t.database.db.execute(sql`update picks set league = 'MLB' where video_id % 4 = 0`);

@@ -11,6 +11,7 @@ import { loadConfig, type Config, type Role } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import type { AuthRateLimits } from '#server/features/auth/routes.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
+import { startMarketStandIn, type MarketStandIn } from '#server/features/market/stand-in.js';
 import type { ConnectionLimits } from '#server/plugins/connection-limits.js';
 import { checkAgainstApiDocument } from './api-contract.js';
 import { withAdminConnection } from './postgres.js';
@@ -24,6 +25,8 @@ export interface TestApp {
   config: Config;
   /** Everything the app logged, as text. */
   logs: () => string;
+  /** The market stand-in the app's market reads (`market: true`). */
+  standIn?: MarketStandIn;
   close: () => Promise<void>;
 }
 
@@ -36,6 +39,12 @@ export interface TestAppOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** ROLE (issue 16): set here, since ROLE=web|worker in the settings asks for DATABASE_URL (config.ts). */
   role?: Role;
+  /**
+   * A market (docs/decisions/025) on a local stand-in of The Odds API the test controls: its leagues
+   * (MARKET_LEAGUES), every major US league by default. Tests fetch what they need themselves
+   * (tests/setup/market.ts); the app's own tick looks at the stand-in once a minute.
+   */
+  market?: boolean | { leagues?: string };
 }
 
 async function freshDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
@@ -66,12 +75,19 @@ async function freshDatabase(): Promise<{ database: Database; url?: string; drop
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-test-'));
+  const standIn = options.market ? await startMarketStandIn() : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
     LOG_LEVEL: 'info',
     // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server (issue 16).
     ...(await testBucketEnv()),
+    ...(standIn && {
+      ODDS_API_KEY: standIn.apiKey,
+      ODDS_API_URL: standIn.url,
+      ...(typeof options.market === 'object' &&
+        options.market.leagues && { MARKET_LEAGUES: options.market.leagues }),
+    }),
     ...options.env,
   });
   if (options.role) config.role = options.role;
@@ -101,8 +117,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl,
     config,
     logs: () => logText,
+    standIn,
     close: async () => {
       await app.close();
+      await standIn?.close();
       await database.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

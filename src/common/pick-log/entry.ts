@@ -7,10 +7,21 @@ export const LOG_ENTRY_TYPES = ['posted', 'revised', 'graded', 'removed'] as con
 export type LogEntryType = (typeof LOG_ENTRY_TYPES)[number];
 export type LoggedResult = 'win' | 'loss' | 'push' | 'void';
 
+/** A graded pick's bets by result: each leg of a straight pick, or the parlay as one (docs/pick-log.md). */
+export interface LoggedBets {
+  win: number;
+  loss: number;
+  push: number;
+  void: number;
+}
+
 /**
- * Fields beyond the format page's list (allowed: "more fields may be added"): `version` on posted and
+ * Fields beyond the format page's first list (allowed: "more fields may be added"): `version` on posted and
  * revised (the pick's version number); `unitsRisked` on graded, so ROI can be recomputed from the log; on a
  * graded entry, `result`, `unitsWon` and `unitsRisked` are null when a correction withdrew a pick's grade.
+ * Since picks are bound to the market, a graded entry also carries `bets` (null when withdrawn) and
+ * `selfReported`; an entry without `selfReported` was graded before, and its pick is self-reported
+ * (docs/pick-log.md 'Entries').
  */
 export interface LogEntry {
   v: 1;
@@ -23,6 +34,8 @@ export interface LogEntry {
   result?: LoggedResult | null;
   unitsWon?: number | null;
   unitsRisked?: number | null;
+  bets?: LoggedBets | null;
+  selfReported?: boolean;
   reason?: 'moderation' | 'capper';
 }
 
@@ -67,6 +80,20 @@ function checkEntry(value: unknown): asserts value is LogEntry {
       (typeof entry[field] !== 'number' || !Number.isFinite(entry[field]))
     )
       fail(field, 'is not a number or null');
+  if (has('bets') && entry.bets !== null) {
+    const bets = entry.bets as Record<string, unknown>;
+    if (
+      typeof bets !== 'object' ||
+      Array.isArray(bets) ||
+      Object.keys(bets).length !== 4 ||
+      !['win', 'loss', 'push', 'void'].every(
+        (key) => Number.isSafeInteger(bets[key]) && (bets[key] as number) >= 0,
+      )
+    )
+      fail('bets', 'is not {win, loss, push, void} counts or null');
+  }
+  if (has('selfReported') && typeof entry.selfReported !== 'boolean')
+    fail('selfReported', 'is not a boolean');
   if (entry.type === 'removed' && !has('reason')) fail('reason', 'is missing from a removed entry');
   if (has('reason') && !REASONS.includes(entry.reason as string))
     fail('reason', `is not one of ${REASONS.join(', ')}`);

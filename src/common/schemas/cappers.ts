@@ -3,23 +3,35 @@
 import { z } from 'zod';
 import { LEADERBOARD_PERIODS, LEADERBOARD_SORTS, MAX_RECORD_USERNAMES } from '../capper-records.js';
 import { OFFSET_MAX, queryInt } from './ids.js';
-import { PICK_RESULTS, SealedLegSchema } from './pick-views.js';
+import { LegStateSchema, PICK_RESULTS, SealedLegSchema } from './pick-views.js';
 import { LEAGUES } from './picks.js';
 
 const IsoTime = z.string().meta({ description: 'ISO-8601 UTC' });
 
-/** summariseRecord's shape (src/common/pick-grading.ts). */
+/** summariseRecord's shape (src/common/pick-grading.ts): bets, not picks (a parlay is one bet). */
 export const RecordSummarySchema = z
   .object({
     wins: z.int(),
     losses: z.int(),
     pushes: z.int(),
     voids: z.int(),
-    graded: z.int(),
+    graded: z.int().meta({ description: 'Graded bets: each leg of a straight pick, a parlay as one' }),
+    picks: z.int().meta({ description: 'Graded picks the bets came in' }),
     winPct: z.number().nullable().meta({ description: 'wins ÷ (wins + losses) × 100, one decimal' }),
     unitsWon: z.number(),
     unitsRisked: z.number(),
     roi: z.number().nullable().meta({ description: 'unitsWon ÷ unitsRisked × 100, one decimal' }),
+    clv: z
+      .object({
+        bets: z.int().meta({ description: 'Bets with a closing price' }),
+        average: z
+          .number()
+          .meta({ description: 'Average closing line value per bet, percent, two decimals' }),
+        beatPct: z
+          .number()
+          .meta({ description: 'Share of those bets that beat the close, percent, one decimal' }),
+      })
+      .nullable(),
   })
   .meta({ id: 'RecordSummary' });
 
@@ -40,6 +52,9 @@ export const GradedPickSchema = z.object({
   gradedAt: IsoTime,
   parlay: z.boolean(),
   legs: z.array(SealedLegSchema).meta({ description: 'Revealed from the sealed pick: graded picks only' }),
+  states: z.array(LegStateSchema).meta({ description: 'Each leg’s grade and closing line value' }),
+  bets: z.int().meta({ description: 'Bets in the pick: its legs when straight, one when a parlay' }),
+  clv: z.number().nullable().meta({ description: "The pick's bets' average closing line value, percent" }),
 });
 export type GradedPick = z.infer<typeof GradedPickSchema>;
 
@@ -50,6 +65,7 @@ export const OpenPickSchema = z.object({
   postedAt: IsoTime,
   legCount: z.int(),
   status: z.enum(['open', 'started']),
+  selfReported: z.boolean().meta({ description: 'A leg is self-reported: the pick will not count' }),
 });
 export type OpenPick = z.infer<typeof OpenPickSchema>;
 
@@ -68,6 +84,10 @@ export const CapperProfileSchema = z
     graded: z.array(GradedPickSchema).meta({ description: 'Newest first, one page (?limit, ?offset)' }),
     gradedTotal: z.int(),
     open: z.array(OpenPickSchema),
+    selfReported: z
+      .array(GradedPickSchema)
+      .meta({ description: 'Graded self-reported picks, newest first (never counted): the latest 50' }),
+    selfReportedTotal: z.int(),
     unverified: z.int().meta({ description: "The capper's videos posted without a pick" }),
     removedByModeration: z.int(),
   })
@@ -100,7 +120,7 @@ export const LEADERBOARD_PAGE = { max: 100, default: 50 } as const;
 export const LeaderboardQuerySchema = z.object({
   period: z.enum(LEADERBOARD_PERIODS, { error: 'Please choose a period: 30, 90 or all' }).default('all'),
   league: z.enum(LEAGUES, { error: 'Please choose a league from the list' }).optional(),
-  sort: z.enum(LEADERBOARD_SORTS, { error: 'Please sort by units or roi' }).default('units'),
+  sort: z.enum(LEADERBOARD_SORTS, { error: 'Please sort by units, roi or clv' }).default('units'),
   limit: queryInt({ name: 'Limit', min: 1, max: LEADERBOARD_PAGE.max, default: LEADERBOARD_PAGE.default }),
   offset: queryInt({ name: 'Offset', min: 0, max: OFFSET_MAX, default: 0 }),
 });

@@ -56,6 +56,7 @@ export const REFUND_REASONS = [
   'own_video',
   'account_deleted',
   'provider_refund',
+  'sales_closed',
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
@@ -66,6 +67,10 @@ export function isRefundReason(value: unknown): value is RefundReason {
 /** A canceled intent cannot be paid: the capper changed the price after the checkout showed it. */
 export const PRICE_CHANGED_BEFORE_PAYMENT =
   'The price of this pick changed. You have not been charged; please review the new price.';
+
+/** An intent for a pick whose first game started before it was paid. */
+export const SALES_CLOSED_BEFORE_PAYMENT =
+  'Sales for this pick closed when its first game started. You have not been charged.';
 
 /** An intent for a pick that was deleted before it was paid. */
 export const PICK_GONE_BEFORE_PAYMENT = 'This pick is no longer for sale. You have not been charged.';
@@ -86,6 +91,8 @@ export function refundMessage(reason: RefundReason, amountCents: number): string
       return `The account that made this payment no longer exists. The payment of ${amount} has been refunded.`;
     case 'provider_refund':
       return `Your payment of ${amount} was refunded.`;
+    case 'sales_closed':
+      return `Sales for this pick closed when its first game started, before your payment went through. Your payment of ${amount} has been refunded.`;
   }
 }
 
@@ -97,6 +104,7 @@ export const REFUND_REASON_LABEL: Record<RefundReason, string> = {
   own_video: 'Your own pick',
   account_deleted: 'The account was deleted',
   provider_refund: 'Refunded through the payment provider',
+  sales_closed: 'Sales had closed: the game had started',
 };
 
 /** A payment given back, as the buyer's dashboard lists it (GET /api/user/refunds). */

@@ -1,5 +1,5 @@
-// Structured picks (issue 14): a pick's legs as the upload form, the multipart form, the tus metadata and
-// the edit page send them, with their messages, once for the client and the server.
+// Structured picks (docs/decisions/020, 025): a pick's legs as the upload form, the multipart form, the tus
+// metadata and the edit page send them, with their messages, once for the client and the server.
 import { z } from 'zod';
 import { CATEGORIES, type Category } from '../constants.js';
 import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from './text.js';
@@ -22,7 +22,9 @@ export const MAX_LEGS = 12;
 export const MIN_UNITS = 0.1;
 export const MAX_UNITS = 10;
 export const MIN_ODDS_ABS = 100;
-export const MAX_ODDS_ABS = 100_000;
+export const MAX_ODDS_ABS = 10_000;
+/** A self-reported leg's game starts within this many days of posting: no pick waits a season. */
+export const SELF_REPORTED_MAX_DAYS = 14;
 export const TEAM_MAX_LENGTH = 60;
 export const SIDE_MAX_LENGTH = 200;
 /** A line is a whole or half point (e.g. -3, +4.5, 220.5). */
@@ -40,7 +42,10 @@ export const TOTAL_SIDE_MESSAGE = 'A total is over or under';
 export const LINE_REQUIRED_MESSAGE = 'This market needs a line (e.g. -3.5 or 220.5)';
 export const LINE_FORMAT_MESSAGE = 'A line is a whole or half point (e.g. -3, +4.5, 220.5)';
 export const NO_LINE_MESSAGE = 'A moneyline has no line';
-export const ODDS_MESSAGE = 'Odds must be American odds: -100 or lower, or +100 or higher (e.g. -110, +150)';
+export const ODDS_MESSAGE = `Odds must be American odds: from -${MAX_ODDS_ABS} to -100, or from +100 to +${MAX_ODDS_ABS} (e.g. -110, +150)`;
+export const ODDS_REQUIRED_MESSAGE = 'A self-reported leg needs its odds';
+export const START_WITHIN_MESSAGE = `A self-reported game starts within ${SELF_REPORTED_MAX_DAYS} days`;
+export const ONE_LEG_PER_GAME_MESSAGE = 'A pick has at most one leg per game and market';
 export const UNITS_MESSAGE = `Units must be from ${MIN_UNITS} to ${MAX_UNITS}, in tenths`;
 export const TOO_MANY_LEGS_MESSAGE = `A pick has at most ${MAX_LEGS} legs`;
 /** A sealed pick's legs can change while it is open, but not to none: it stays a verified pick. */
@@ -55,12 +60,27 @@ const TeamSchema = z
   .min(1, TEAM_REQUIRED_MESSAGE)
   .max(TEAM_MAX_LENGTH, `A team name is at most ${TEAM_MAX_LENGTH} characters`);
 
+/** The date's day exists in its month (JavaScript reads 2027-02-30 as March 2), and its hour and minute are real. */
+function isRealDate(value: string): boolean {
+  const [, year, month, day, hour, minute, second = '0'] =
+    /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value) ?? [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return (
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60 &&
+    Number(second) < 60
+  );
+}
+
 /** Any ISO-8601 date and time with an offset ('Z' or '+02:00'); kept as UTC, to the second. */
 export const StartsAtSchema = z
   .string({ error: START_TIME_MESSAGE })
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, START_TIME_MESSAGE)
-  .refine((value) => Number.isFinite(Date.parse(value)), START_TIME_MESSAGE)
+  .refine((value) => Number.isFinite(Date.parse(value)) && isRealDate(value), START_TIME_MESSAGE)
   .transform((value) => {
     const date = new Date(Date.parse(value));
     date.setUTCMilliseconds(0);
@@ -75,13 +95,17 @@ const optionalNumber = (message: string) =>
     z.number({ error: message }).refine(Number.isFinite, message).nullable(),
   );
 
-const OddsSchema = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/^\+/, '')) : value),
-  z
-    .number({ error: ODDS_MESSAGE })
-    .int(ODDS_MESSAGE)
-    .refine((value) => Math.abs(value) >= MIN_ODDS_ABS && Math.abs(value) <= MAX_ODDS_ABS, ODDS_MESSAGE),
-);
+/** A JSON integer: text ('0x96', '+150') is the form's to read, never the server's to guess. */
+const OddsSchema = z
+  .number({ error: ODDS_MESSAGE })
+  .int(ODDS_MESSAGE)
+  .refine((value) => Math.abs(value) >= MIN_ODDS_ABS && Math.abs(value) <= MAX_ODDS_ABS, ODDS_MESSAGE);
+
+/** American odds as a person types them ('+150', '-110', '150'); null when they are not that. */
+export function parseOddsText(text: string): number | null {
+  const trimmed = text.trim().replace(/^[−–]/, '-');
+  return /^[+-]?\d{1,6}$/.test(trimmed) ? Number(trimmed.replace(/^\+/, '')) : null;
+}
 
 const UnitsSchema = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
@@ -94,6 +118,32 @@ const UnitsSchema = z.preprocess(
 
 const isHalfPoint = (value: number) => Math.abs(value * 2 - Math.round(value * 2)) < 1e-9;
 const sameTeam = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The lines a league's spread and total plausibly take (a wider range than any book's main line), so a
+ * typo or a made-up line is refused: a spread's largest size, a total's lowest and highest.
+ */
+const LINE_RANGES: Partial<Record<League, { spread: number; total: [number, number] }>> = {
+  NFL: { spread: 30, total: [20, 80] },
+  'College Football': { spread: 60, total: [20, 110] },
+  NBA: { spread: 30, total: [150, 300] },
+  'College Basketball': { spread: 45, total: [90, 200] },
+  MLB: { spread: 5, total: [3, 25] },
+  NHL: { spread: 5, total: [2, 12] },
+  Soccer: { spread: 5, total: [0.5, 10] },
+};
+const DEFAULT_LINE_RANGE = { spread: 100, total: [0.5, 500] as [number, number] };
+
+/** Why a line is not plausible for its league and market; null when it is. */
+export function lineRangeProblem(league: League, market: Market, line: number | null): string | null {
+  if (line === null || (market !== 'spread' && market !== 'total')) return null;
+  const range = LINE_RANGES[league] ?? DEFAULT_LINE_RANGE;
+  if (market === 'spread' && Math.abs(line) > range.spread)
+    return `A ${league} spread is at most ${range.spread} points either way`;
+  if (market === 'total' && (line < range.total[0] || line > range.total[1]))
+    return `A ${league} total is between ${range.total[0]} and ${range.total[1]}`;
+  return null;
+}
 
 /**
  * One leg as the API takes it (issue 14): `side` is the team for moneyline and spread (written as the
@@ -113,8 +163,15 @@ export const LegInputSchema = z
       .min(1, SIDE_REQUIRED_MESSAGE)
       .max(SIDE_MAX_LENGTH, `A bet's text is at most ${SIDE_MAX_LENGTH} characters`),
     line: optionalNumber(LINE_FORMAT_MESSAGE).default(null),
-    odds: OddsSchema,
+    // Omitted on a market game: the leg takes the best price among books now (docs/decisions/025).
+    odds: OddsSchema.nullable().optional(),
     units: UnitsSchema,
+    // A game of GET /api/events (the market's schedule), instead of matching the teams and start.
+    eventId: z
+      .int({ error: 'eventId must be a game id' })
+      .positive('eventId must be a game id')
+      .nullable()
+      .optional(),
   })
   .superRefine((leg, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -130,9 +187,15 @@ export const LegInputSchema = z
     if (leg.line !== null && (!isHalfPoint(leg.line) || Math.abs(leg.line) > MAX_LINE_ABS))
       issue('line', LINE_FORMAT_MESSAGE);
     if (leg.market === 'total' && leg.line !== null && leg.line <= 0) issue('line', LINE_FORMAT_MESSAGE);
+    else if (leg.line !== null && isHalfPoint(leg.line)) {
+      const range = lineRangeProblem(leg.league, leg.market, leg.line);
+      if (range) issue('line', range);
+    }
   })
   .transform((leg) => ({
     ...leg,
+    odds: leg.odds ?? null,
+    eventId: leg.eventId ?? null,
     // A team side is written as the event writes the team; a total's side in lower case.
     side:
       leg.market === 'moneyline' || leg.market === 'spread'
@@ -161,7 +224,11 @@ export const PickLegsSchema = z
     parlay: z.boolean().default(false),
   })
   .superRefine((pick, ctx) => {
-    const problem = parlayProblem(pick);
+    const problem =
+      parlayProblem(pick) ??
+      contradictionProblem(
+        pick.legs.map((leg) => ({ key: leg.eventId ? `event:${leg.eventId}` : gameKey(leg), ...leg })),
+      );
     if (problem) ctx.addIssue({ code: 'custom', path: ['legs'], message: problem });
   });
 export type PickLegs = z.output<typeof PickLegsSchema>;
@@ -191,8 +258,47 @@ export const LegsTextSchema = z
   .meta({
     type: 'string',
     description:
-      'JSON array of legs: {"league","home","away","startsAt","market":"moneyline"|"spread"|"total"|"prop"|"other","side","line","odds","units"}. At most 12.',
+      'JSON array of legs: {"league","home","away","startsAt","market":"moneyline"|"spread"|"total"|"prop"|"other","side","line","odds","units","eventId"}. At most 12. With a market, a moneyline, spread or total leg is on a market game (eventId, or its teams and official start) and `odds` may be omitted (the best price now).',
   });
+
+/** The same game as a capper names it: its league, both teams in either order, and its start. */
+export function gameKey(leg: { league: string; home: string; away: string; startsAt: string }): string {
+  const teams = [leg.home.toLowerCase(), leg.away.toLowerCase()].sort();
+  return `${leg.league}|${teams[0]}|${teams[1]}|${leg.startsAt}`;
+}
+
+/**
+ * Both sides of one game's moneyline or spread, over and under of one total, or two legs on one game's
+ * same market: a pick that cannot lose (or hedges itself) is refused. Props and `other` are free text and
+ * may be several on one game. `key` names the game (gameKey, or the market's game id).
+ */
+export function contradictionProblem(
+  legs: readonly { key: string; market: Market; side: string }[],
+): string | null {
+  const seen = new Map<string, string>();
+  for (const leg of legs) {
+    if (!(SCORED_MARKETS as readonly Market[]).includes(leg.market)) continue;
+    const id = `${leg.key}|${leg.market}`;
+    const side = seen.get(id);
+    if (side === undefined) {
+      seen.set(id, leg.side.toLowerCase());
+      continue;
+    }
+    if (side === leg.side.toLowerCase()) return ONE_LEG_PER_GAME_MESSAGE;
+    return leg.market === 'total'
+      ? "A pick cannot take both the over and the under of one game's total"
+      : `A pick cannot take both sides of one game's ${leg.market}`;
+  }
+  return null;
+}
+
+/** Why a self-reported leg's start cannot be taken: in the past, or more than SELF_REPORTED_MAX_DAYS away. */
+export function selfReportedStartProblem(leg: Pick<Leg, 'startsAt'>, now: Date): string | null {
+  const start = Date.parse(leg.startsAt);
+  if (start <= now.getTime()) return START_IN_FUTURE_MESSAGE;
+  if (start > now.getTime() + SELF_REPORTED_MAX_DAYS * 24 * 3600_000) return START_WITHIN_MESSAGE;
+  return null;
+}
 
 /** The first leg's start, which locks the pick's selections and legs; null without legs. */
 export function earliestStart(legs: readonly Leg[]): string | null {
@@ -201,7 +307,7 @@ export function earliestStart(legs: readonly Leg[]): string | null {
   return earliest;
 }
 
-/** issue 14: every leg starts in the future at posting (and at each revision). */
+/** Every leg starts in the future at posting (and at each revision). */
 export function legsStartInFuture(legs: readonly Leg[], now: Date): boolean {
   const first = earliestStart(legs);
   return first === null || Date.parse(first) > now.getTime();

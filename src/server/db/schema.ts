@@ -407,7 +407,11 @@ export const uploads = pgTable(
 // versions and legs. A pick outlives its video (a capper's delete of a sold or started pick keeps it on the
 // record), so pick tables key on the video's id without a foreign key to it.
 
-/** One game: one row whoever posts on it (same league, teams and start time). */
+/**
+ * One game: one row whoever posts on it. A market game (docs/decisions/025) is the provider's, found by its
+ * id (`provider`, `game_id`), its teams and start as the provider writes them; a self-reported game (no
+ * market, or a league the market does not follow) is keyed by league, teams and start.
+ */
 export const events = pgTable(
   'events',
   {
@@ -421,13 +425,23 @@ export const events = pgTable(
     homeScore: integer('home_score'),
     awayScore: integer('away_score'),
     settledAt: timestamp('settled_at', { withTimezone: true }),
-    // Who settled it: an admin's id, or null for a results feed (see `source`).
+    // Who settled it: an admin's id, or null for a results feed or the market (see `source`).
     settledBy: integer('settled_by').references(() => users.id, { onDelete: 'set null' }),
     source: text('source'),
     createdAt: createdAt(),
+    // The market's game: the provider's name and its id of the game; null for a self-reported game.
+    provider: text('provider'),
+    gameId: text('game_id'),
   },
   (t) => [
-    uniqueIndex('events_game_idx').on(t.league, sql`lower(${t.home})`, sql`lower(${t.away})`, t.startsAt),
+    uniqueIndex('events_game_idx')
+      .on(t.league, sql`lower(${t.home})`, sql`lower(${t.away})`, t.startsAt)
+      .where(sql`game_id is null`),
+    uniqueIndex('events_market_game_idx').on(t.provider, t.gameId),
+    // A market game found by its teams (any case, either order) near a given start.
+    index('events_market_teams_idx')
+      .on(t.league, sql`lower(${t.home})`, sql`lower(${t.away})`, t.startsAt)
+      .where(sql`game_id is not null`),
     // The Results tab: events past their start without a score, oldest first.
     index('events_unsettled_idx')
       .on(t.startsAt, t.id)
@@ -437,7 +451,63 @@ export const events = pgTable(
       'events_score',
       sql`(${t.status} = 'final') = (${t.homeScore} is not null and ${t.awayScore} is not null)`,
     ),
+    check('events_market_game', sql`(${t.provider} is null) = (${t.gameId} is null)`),
   ],
+);
+
+/**
+ * A market game's latest prices (docs/decisions/025): every book's moneyline, spread and total as one json
+ * value, from the snapshot taken at `taken_at`. Never written once the game has started, so at the start
+ * it holds the last snapshot before it: the closing prices.
+ */
+export const eventPrices = pgTable('event_prices', {
+  eventId: integer('event_id')
+    .primaryKey()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
+  // A hash of `prices`: an unchanged game's row is not rewritten.
+  digest: text('digest').notNull(),
+  prices: jsonb('prices').notNull(),
+});
+
+/** A game's closing prices, kept when it started: what its legs' closing line value is measured against. */
+export const eventClosings = pgTable('event_closings', {
+  eventId: integer('event_id')
+    .primaryKey()
+    .references(() => events.id, { onDelete: 'cascade' }),
+  /** The snapshot's time (the last before the start); null when no price was ever taken. */
+  takenAt: timestamp('taken_at', { withTimezone: true }),
+  closedAt: timestamp('closed_at', { withTimezone: true }).notNull(),
+  prices: jsonb('prices'),
+});
+
+/** Per league followed: when each kind of fetch last answered, shared by every instance. */
+export const marketLeagues = pgTable('market_leagues', {
+  league: text('league').primaryKey(),
+  scheduleAt: timestamp('schedule_at', { withTimezone: true }),
+  oddsAt: timestamp('odds_at', { withTimezone: true }),
+  scoresAt: timestamp('scores_at', { withTimezone: true }),
+});
+
+/**
+ * Every correction of a game's outcome or a leg's hand grade, public on the pick pages it touches: before
+ * and after, the reason, and who (the admin's name kept should the account go).
+ */
+export const corrections = pgTable(
+  'corrections',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id').references(() => events.id, { onDelete: 'cascade' }),
+    legId: integer('leg_id'),
+    videoId: integer('video_id'),
+    before: jsonb('before').notNull(),
+    after: jsonb('after').notNull(),
+    reason: text('reason').notNull(),
+    adminId: integer('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    adminName: text('admin_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('corrections_event_idx').on(t.eventId), index('corrections_video_idx').on(t.videoId)],
 );
 
 /** A video's pick: its current sealed version, its grade once every leg is graded, and its fate. */
@@ -467,13 +537,28 @@ export const picks = pgTable(
     removed: text('removed'),
     removedAt: timestamp('removed_at', { withTimezone: true }),
     title: text('title').notNull(),
+    // A leg not bound to a market game and price: shown, never counted (docs/decisions/025).
+    selfReported: boolean('self_reported').notNull().default(true),
+    // The graded pick's bets by result: each leg of a straight pick, or the parlay as one.
+    betsWon: integer('bets_won').notNull().default(0),
+    betsLost: integer('bets_lost').notNull().default(0),
+    betsPushed: integer('bets_pushed').notNull().default(0),
+    betsVoid: integer('bets_void').notNull().default(0),
+    // Closing line value of the graded pick's bets: how many had a close, their sum (percent), how many beat it.
+    clvBets: integer('clv_bets').notNull().default(0),
+    clvSum: numeric('clv_sum', { precision: 12, scale: 4, mode: 'number' }).notNull().default(0),
+    clvBeat: integer('clv_beat').notNull().default(0),
   },
   (t) => [
     // A capper's record and the leaderboard read graded picks by capper and time.
     index('picks_user_graded_idx').on(t.userId, t.gradedAt),
     index('picks_graded_idx')
       .on(t.gradedAt, t.userId)
-      .where(sql`result is not null and removed is distinct from 'moderation'`),
+      .where(sql`result is not null and removed is distinct from 'moderation' and not self_reported`),
+    // Sales close at the first leg's start: the sweep finds picks that closed since its last run.
+    index('picks_locks_at_idx')
+      .on(t.locksAt)
+      .where(sql`result is null`),
     check('picks_result', sql`${t.result} in ('win', 'loss', 'push', 'void')`),
     check('picks_removed', sql`${t.removed} in ('capper', 'moderation')`),
   ],
@@ -516,6 +601,18 @@ export const pickLegs = pgTable(
     gradeReason: text('grade_reason'),
     gradedBy: integer('graded_by').references(() => users.id, { onDelete: 'set null' }),
     gradedAt: timestamp('graded_at', { withTimezone: true }),
+    // Not on a market game at a market price: shown as self-reported, never counted.
+    selfReported: boolean('self_reported').notNull().default(true),
+    // The price's evidence: the best price among books for this side and line, which book, and the snapshot.
+    book: text('book'),
+    marketOdds: integer('market_odds'),
+    pricedAt: timestamp('priced_at', { withTimezone: true }),
+    // Void whatever the score, and why (posted after the game's real start, when the feed moved it earlier).
+    voidReason: text('void_reason'),
+    // At the game's start: the best closing price for this side and line, its fair probability, and the CLV.
+    closingOdds: integer('closing_odds'),
+    closingFair: numeric('closing_fair', { precision: 8, scale: 6, mode: 'number' }),
+    clv: numeric('clv', { precision: 9, scale: 4, mode: 'number' }),
   },
   (t) => [
     uniqueIndex('pick_legs_position_idx').on(t.videoId, t.position),
@@ -526,7 +623,8 @@ export const pickLegs = pgTable(
 );
 
 /**
- * Every capper's record totals by league and age band of grading, counted at record_bands_clock's time:
+ * Every capper's record totals (bets, units, CLV) by league and age band of grading, over market-bound picks,
+ * counted at record_bands_clock's time:
  * 0 graded within 30 days of it, 1 within 90, 2 earlier. The leaderboard and the badges read these few
  * rows instead of every graded pick (issue 14 'Speed', docs/decisions/020 'How records are kept'). Kept
  * by triggers on picks (drizzle/0012_record_bands.sql), so every writer of a grade or a removal keeps them.
@@ -545,6 +643,11 @@ export const recordBands = pgTable(
     voids: integer('voids').notNull().default(0),
     unitsWon: numeric('units_won', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
     unitsRisked: numeric('units_risked', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
+    clvBets: integer('clv_bets').notNull().default(0),
+    clvSum: numeric('clv_sum', { precision: 16, scale: 4, mode: 'number' }).notNull().default(0),
+    clvBeat: integer('clv_beat').notNull().default(0),
+    // The graded picks the bets above came in (wins … voids count bets).
+    picks: integer('picks').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.league, t.band] }),

@@ -55,6 +55,8 @@ export interface ProviderIntent {
   currency: string;
   videoId: number | null;
   buyerId: number | null;
+  /** When the payment succeeded, as the provider recorded it; null when not known. */
+  succeededAt?: Date | null;
 }
 
 export function metadataId(value: unknown): number | null {

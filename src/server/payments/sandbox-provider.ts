@@ -41,6 +41,8 @@ export class SandboxProvider implements PaymentProvider {
       currency: row.currency,
       videoId: row.videoId,
       buyerId: row.buyerId,
+      // The sandbox's confirmation is the last change of a succeeded intent's row.
+      succeededAt: row.status === 'succeeded' ? row.updatedAt : null,
     };
   }
 

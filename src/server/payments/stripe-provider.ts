@@ -46,7 +46,9 @@ export class StripeProvider implements PaymentProvider {
 
   async retrieveIntent(id: string): Promise<ProviderIntent | undefined> {
     try {
-      const intent = await this.stripe.paymentIntents.retrieve(id);
+      // The charge says when the money moved: a payment made before a pick's first game stands.
+      const intent = await this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] });
+      const charge = intent.latest_charge;
       return {
         id: intent.id,
         status: intent.status,
@@ -54,6 +56,10 @@ export class StripeProvider implements PaymentProvider {
         currency: intent.currency,
         videoId: metadataId(intent.metadata?.videoId),
         buyerId: metadataId(intent.metadata?.buyerId),
+        succeededAt:
+          charge && typeof charge === 'object' && typeof charge.created === 'number'
+            ? new Date(charge.created * 1000)
+            : null,
       };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)

@@ -144,6 +144,9 @@ export class HonestLog {
       result,
       unitsWon: result === null ? null : unitsWon,
       unitsRisked: result === null ? null : unitsRisked,
+      // Each fake pick is one bet, bound to the market.
+      bets: result === null ? null : { win: 0, loss: 0, push: 0, void: 0, [result]: 1 },
+      selfReported: false,
     });
   }
 
@@ -169,10 +172,12 @@ export class HonestLog {
       pushes: count('push'),
       voids: count('void'),
       graded: counted.length,
+      picks: counted.length,
       winPct: wins + losses === 0 ? null : Math.round((wins / (wins + losses)) * 1000) / 10,
       unitsWon,
       unitsRisked,
       roi: unitsRisked === 0 ? null : Math.round((unitsWon / unitsRisked) * 1000) / 10,
+      clv: null,
     };
     return {
       capper: { username, displayName: null, bio: null, avatarUrl: null },

@@ -1,11 +1,18 @@
-// Queries of a capper's record (issue 14): graded picks by capper (picks_user_graded_idx) for the profile;
-// the leaderboard's and badges' totals from record_bands, which triggers on picks keep (decision 020).
+// Queries of a capper's record (docs/decisions/020, 025): graded picks by capper (picks_user_graded_idx) for
+// the profile; the leaderboard's and badges' totals from record_bands, which triggers on picks keep.
+import type { BetCounts } from '#common/pick-grading.js';
+import type { ClvTotals } from '#common/clv.js';
 import { sql } from '#server/db/drizzle.js';
 import type { Db, Executor } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
+import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
 
-/** Picks that count on a record: graded, and not removed by moderation (a capper's removal still counts). */
-const COUNTED = sql`p.result is not null and p.removed is distinct from 'moderation'`;
+/**
+ * Picks that count on a record: graded, bound to the market (not self-reported), and not removed by
+ * moderation (a capper's removal still counts). Written again in drizzle/0014_market.sql's trigger.
+ */
+const COUNTED = sql`p.result is not null and p.removed is distinct from 'moderation' and not p.self_reported`;
+/** Graded self-reported picks: shown in their own table, never counted. */
+const SELF_REPORTED = sql`p.result is not null and p.removed is distinct from 'moderation' and p.self_reported`;
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
@@ -31,20 +38,44 @@ export interface GradeRow {
   result: 'win' | 'loss' | 'push' | 'void';
   unitsWon: number;
   unitsRisked: number;
+  bets: BetCounts;
+  clv: ClvTotals;
   gradedAt: Date;
 }
 
 /** Every counted pick's grade, in grading order: the record's periods, leagues and chart come from these. */
 export async function listGrades(db: Executor, userId: number): Promise<GradeRow[]> {
-  const rows = rowsOf<Omit<GradeRow, 'gradedAt'> & { gradedAt: Date | string }>(
-    await db.execute(sql`
-      select p.league, p.result, p.units_won::float8 as "unitsWon", p.units_risked::float8 as "unitsRisked",
-        p.graded_at as "gradedAt"
+  const rows = await jsonRowsOf<{
+    league: string;
+    result: GradeRow['result'];
+    won: number;
+    risked: number;
+    win: number;
+    loss: number;
+    push: number;
+    void: number;
+    clvBets: number;
+    clvSum: number;
+    clvBeat: number;
+    at: string;
+  }>(
+    db,
+    sql`select p.league, p.result, p.units_won as won, p.units_risked as risked, p.bets_won as win,
+        p.bets_lost as loss, p.bets_pushed as push, p.bets_void as void, p.clv_bets as "clvBets",
+        p.clv_sum as "clvSum", p.clv_beat as "clvBeat", p.graded_at as at
       from picks p
       where p.user_id = ${userId} and p.graded_at is not null and ${COUNTED}
-      order by p.graded_at, p.video_id`),
+      order by p.graded_at, p.video_id`,
   );
-  return rows.map((row) => ({ ...row, gradedAt: toDate(row.gradedAt) }));
+  return rows.map((row) => ({
+    league: row.league,
+    result: row.result,
+    unitsWon: Number(row.won),
+    unitsRisked: Number(row.risked),
+    bets: { win: row.win, loss: row.loss, push: row.push, void: row.void },
+    clv: { bets: row.clvBets, sum: Number(row.clvSum), beat: row.clvBeat },
+    gradedAt: new Date(row.at),
+  }));
 }
 
 export interface GradedPickRow {
@@ -57,24 +88,69 @@ export interface GradedPickRow {
   gradedAt: Date;
   parlay: boolean;
   sealed: string;
+  bets: number;
+  clvBets: number;
+  clvSum: number;
 }
 
-/** One page of the counted graded picks, newest grade first, with their sealed text (revealed once graded). */
+/**
+ * One page of the graded picks, newest grade first, with their sealed text (revealed once graded): the
+ * counted ones, or the self-reported ones.
+ */
 export async function listGradedPicks(
   db: Executor,
   userId: number,
   page: { limit: number; offset: number },
+  which: 'counted' | 'self-reported' = 'counted',
 ): Promise<GradedPickRow[]> {
   const rows = rowsOf<GradedPickRow & { postedAt: Date | string; gradedAt: Date | string }>(
     await db.execute(sql`
       select p.video_id as "videoId", p.title, p.result, p.units_won::float8 as "unitsWon", p.commitment,
-        p.posted_at as "postedAt", p.graded_at as "gradedAt", p.parlay, p.sealed
+        p.posted_at as "postedAt", p.graded_at as "gradedAt", p.parlay, p.sealed,
+        p.bets_won + p.bets_lost + p.bets_pushed + p.bets_void as bets, p.clv_bets as "clvBets",
+        p.clv_sum::float8 as "clvSum"
       from picks p
-      where p.user_id = ${userId} and p.graded_at is not null and ${COUNTED}
+      where p.user_id = ${userId} and p.graded_at is not null and ${which === 'counted' ? COUNTED : SELF_REPORTED}
       order by p.graded_at desc, p.video_id desc
       limit ${page.limit} offset ${page.offset}`),
   );
   return rows.map((row) => ({ ...row, postedAt: toDate(row.postedAt), gradedAt: toDate(row.gradedAt) }));
+}
+
+export interface LegStateOfPick {
+  videoId: number;
+  result: 'win' | 'loss' | 'push' | 'void' | null;
+  voidReason: string | null;
+  selfReported: boolean;
+  eventStatus: 'scheduled' | 'final' | 'postponed' | 'cancelled';
+  homeScore: number | null;
+  awayScore: number | null;
+  closingOdds: number | null;
+  clv: number | null;
+}
+
+/** The legs' states of these picks, by pick in position order. */
+export async function legStatesOf(
+  db: Executor,
+  videoIds: readonly number[],
+): Promise<Map<number, LegStateOfPick[]>> {
+  const byPick = new Map<number, LegStateOfPick[]>();
+  if (!videoIds.length) return byPick;
+  const rows = await jsonRowsOf<LegStateOfPick>(
+    db,
+    sql`select l.video_id as "videoId", l.result, l.void_reason as "voidReason", l.self_reported as "selfReported",
+        e.status as "eventStatus", e.home_score as "homeScore", e.away_score as "awayScore",
+        l.closing_odds as "closingOdds", l.clv::float8 as clv
+      from pick_legs l join events e on e.id = l.event_id
+      where l.video_id = any(${sql.param([...videoIds])}::int[])
+      order by l.video_id, l.position`,
+  );
+  for (const row of rows) {
+    const list = byPick.get(row.videoId) ?? [];
+    list.push(row);
+    byPick.set(row.videoId, list);
+  }
+  return byPick;
 }
 
 export interface OpenPickRow {
@@ -84,6 +160,7 @@ export interface OpenPickRow {
   postedAt: Date;
   locksAt: Date;
   legCount: number;
+  selfReported: boolean;
 }
 
 /** Picks not yet graded and still on sale, newest first. */
@@ -91,7 +168,7 @@ export async function listOpenPicks(db: Executor, userId: number, limit: number)
   const rows = rowsOf<OpenPickRow & { postedAt: Date | string; locksAt: Date | string }>(
     await db.execute(sql`
       select p.video_id as "videoId", p.title, p.commitment, p.posted_at as "postedAt",
-        p.locks_at as "locksAt", p.leg_count as "legCount"
+        p.locks_at as "locksAt", p.leg_count as "legCount", p.self_reported as "selfReported"
       from picks p
       where p.user_id = ${userId} and p.result is null and p.removed is null
       order by p.posted_at desc, p.video_id desc
@@ -100,18 +177,20 @@ export async function listOpenPicks(db: Executor, userId: number, limit: number)
   return rows.map((row) => ({ ...row, postedAt: toDate(row.postedAt), locksAt: toDate(row.locksAt) }));
 }
 
-/** The capper's videos without a pick (unverified) and picks removed by moderation. */
+/** The capper's videos without a pick (unverified), picks removed by moderation, graded self-reported picks. */
 export async function countOthers(
   db: Executor,
   userId: number,
-): Promise<{ unverified: number; removedByModeration: number }> {
-  const [row] = rowsOf<{ unverified: number; removedByModeration: number }>(
+): Promise<{ unverified: number; removedByModeration: number; selfReported: number }> {
+  const [row] = rowsOf<{ unverified: number; removedByModeration: number; selfReported: number }>(
     await db.execute(sql`
       select
         (select count(*)::int from videos v
           where v.user_id = ${userId} and not exists (select 1 from picks p where p.video_id = v.id)) as unverified,
         (select count(*)::int from picks p
-          where p.user_id = ${userId} and p.removed = 'moderation') as "removedByModeration"`),
+          where p.user_id = ${userId} and p.removed = 'moderation') as "removedByModeration",
+        (select count(*)::int from picks p
+          where p.user_id = ${userId} and p.graded_at is not null and ${SELF_REPORTED}) as "selfReported"`),
   );
   return row!;
 }
@@ -122,13 +201,17 @@ export interface TotalsRow {
   username: string;
   displayName: string | null;
   avatarUrl: string | null;
+  /** Bets, by result. */
   wins: number;
   losses: number;
   pushes: number;
   voids: number;
-  graded: number;
+  picks: number;
   unitsWon: number;
   unitsRisked: number;
+  clvBets: number;
+  clvSum: number;
+  clvBeat: number;
 }
 
 /** A capper's totals in one league and one age band of grading: 0 within 30 days, 1 within 90, 2 older. */
@@ -151,15 +234,15 @@ async function advanceBands(tx: Executor, now: Date): Promise<void> {
   const from = toDate(clock!.asOf);
   if (now <= from) return;
   await tx.execute(sql`
-    insert into record_bands as b (user_id, league, band, wins, losses, pushes, voids, units_won, units_risked)
+    insert into record_bands as b (user_id, league, band, wins, losses, pushes, voids, units_won, units_risked,
+      clv_bets, clv_sum, clv_beat, picks)
     select m.user_id, m.league, m.band,
-      coalesce(sum(m.sign) filter (where m.result = 'win'), 0),
-      coalesce(sum(m.sign) filter (where m.result = 'loss'), 0),
-      coalesce(sum(m.sign) filter (where m.result = 'push'), 0),
-      coalesce(sum(m.sign) filter (where m.result = 'void'), 0),
-      sum(m.sign * m.units_won), sum(m.sign * m.units_risked)
+      sum(m.sign * m.bets_won), sum(m.sign * m.bets_lost), sum(m.sign * m.bets_pushed), sum(m.sign * m.bets_void),
+      sum(m.sign * m.units_won), sum(m.sign * m.units_risked),
+      sum(m.sign * m.clv_bets), sum(m.sign * m.clv_sum), sum(m.sign * m.clv_beat), sum(m.sign)
     from (
-      select p.user_id, p.league, p.result, p.units_won, p.units_risked, moved.band, moved.sign
+      select p.user_id, p.league, p.units_won, p.units_risked, p.bets_won, p.bets_lost, p.bets_pushed,
+        p.bets_void, p.clv_bets, p.clv_sum, p.clv_beat, moved.band, moved.sign
       from picks p
       cross join lateral (values
         (record_band(p.graded_at, ${iso(from)}::timestamptz), -1),
@@ -178,19 +261,23 @@ async function advanceBands(tx: Executor, now: Date): Promise<void> {
       pushes = b.pushes + excluded.pushes,
       voids = b.voids + excluded.voids,
       units_won = b.units_won + excluded.units_won,
-      units_risked = b.units_risked + excluded.units_risked`);
+      units_risked = b.units_risked + excluded.units_risked,
+      clv_bets = b.clv_bets + excluded.clv_bets,
+      clv_sum = b.clv_sum + excluded.clv_sum,
+      clv_beat = b.clv_beat + excluded.clv_beat,
+      picks = b.picks + excluded.picks`);
   await tx.execute(sql`update record_bands_clock set as_of = ${iso(now)}::timestamptz where id = 1`);
 }
-
-/** A json column as either driver hands it over: parsed already (pg's json parser), or as text. */
-const fromJson = <T>(value: unknown): T =>
-  typeof value === 'string' ? (JSON.parse(value) as T) : (value as T);
 
 /** record_bands' columns, each as one json array (in the same order). */
 type BandColumns = [
   number[],
   string[],
   (0 | 1 | 2)[],
+  number[],
+  number[],
+  number[],
+  number[],
   number[],
   number[],
   number[],
@@ -214,21 +301,35 @@ export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]
     await advanceBands(tx, now);
     return rowsOf<{ bands: unknown; cappers: unknown }>(
       await tx.execute(sql`
-        with b as (select * from record_bands where wins + losses + pushes + voids > 0)
+        with b as (select * from record_bands where picks > 0)
         select
           (select json_build_array(coalesce(array_agg(b.user_id), '{}'), coalesce(array_agg(b.league), '{}'),
             coalesce(array_agg(b.band), '{}'), coalesce(array_agg(b.wins), '{}'),
             coalesce(array_agg(b.losses), '{}'), coalesce(array_agg(b.pushes), '{}'),
             coalesce(array_agg(b.voids), '{}'), coalesce(array_agg(b.units_won), '{}'),
-            coalesce(array_agg(b.units_risked), '{}')) from b) as bands,
+            coalesce(array_agg(b.units_risked), '{}'), coalesce(array_agg(b.clv_bets), '{}'),
+            coalesce(array_agg(b.clv_sum), '{}'), coalesce(array_agg(b.clv_beat), '{}'),
+            coalesce(array_agg(b.picks), '{}')) from b) as bands,
           (select coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.avatar_url)), '[]')
             from users u where u.id in (select b.user_id from b)) as cappers`),
     );
   });
   const cappers = new Map(fromJson<CapperJson[]>(row!.cappers).map((capper) => [capper[0], capper]));
-  const [userIds, leagues, bands, wins, losses, pushes, voids, unitsWon, unitsRisked] = fromJson<BandColumns>(
-    row!.bands,
-  );
+  const [
+    userIds,
+    leagues,
+    bands,
+    wins,
+    losses,
+    pushes,
+    voids,
+    unitsWon,
+    unitsRisked,
+    clvBets,
+    clvSum,
+    clvBeat,
+    picks,
+  ] = fromJson<BandColumns>(row!.bands);
   return userIds.map((userId, i) => {
     const capper = cappers.get(userId)!;
     return {
@@ -239,10 +340,13 @@ export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]
       losses: losses[i]!,
       pushes: pushes[i]!,
       voids: voids[i]!,
-      graded: wins[i]! + losses[i]! + pushes[i]! + voids[i]!,
+      picks: picks[i]!,
       // json numbers of numeric(14,2) sums: the same doubles as their float8.
       unitsWon: unitsWon[i]!,
       unitsRisked: unitsRisked[i]!,
+      clvBets: clvBets[i]!,
+      clvSum: clvSum[i]!,
+      clvBeat: clvBeat[i]!,
       username: capper[1],
       displayName: capper[2],
       avatarUrl: capper[3],
@@ -259,9 +363,11 @@ export async function totalsOf(db: Executor, usernames: readonly string[]): Prom
       select u.id as "userId", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl",
         coalesce(sum(b.wins), 0)::int as wins, coalesce(sum(b.losses), 0)::int as losses,
         coalesce(sum(b.pushes), 0)::int as pushes, coalesce(sum(b.voids), 0)::int as voids,
-        coalesce(sum(b.wins + b.losses + b.pushes + b.voids), 0)::int as graded,
+        coalesce(sum(b.picks), 0)::int as picks,
         coalesce(sum(b.units_won), 0)::float8 as "unitsWon",
-        coalesce(sum(b.units_risked), 0)::float8 as "unitsRisked"
+        coalesce(sum(b.units_risked), 0)::float8 as "unitsRisked",
+        coalesce(sum(b.clv_bets), 0)::int as "clvBets", coalesce(sum(b.clv_sum), 0)::float8 as "clvSum",
+        coalesce(sum(b.clv_beat), 0)::int as "clvBeat"
       from users u
       left join record_bands b on b.user_id = u.id
       where lower(u.username) = any(${sql.param(lowered)}::text[])

@@ -1,7 +1,8 @@
-// A capper's record (issue 14, "The record"): the profile, the leaderboard and the record badges. Every
-// figure comes from summariseRecord (src/common/pick-grading.ts), so a record reads the same everywhere.
+// A capper's record (docs/decisions/020, 025): the profile, the leaderboard and the record badges. Every
+// figure comes from recordSummary (src/common/pick-grading.ts), so a record reads the same everywhere.
+import { clvSummary } from '#common/clv.js';
 import { isoSeconds, isSealedPick } from '#common/pick-seal.js';
-import { summariseRecord, type PickGrade, type RecordSummary } from '#common/pick-grading.js';
+import { recordSummary, summariseRecord, type RecordSummary } from '#common/pick-grading.js';
 import {
   CAPPER_NOT_FOUND_MESSAGE,
   LEADERBOARD_MIN_PICKS,
@@ -18,9 +19,11 @@ import { notFound } from '#server/lib/http-errors.js';
 import {
   countOthers,
   findCapper,
+  legStatesOf,
   listGrades,
   listGradedPicks,
   listOpenPicks,
+  type LegStateOfPick,
   listBandTotals,
   totalsOf,
   type GradedPickRow,
@@ -33,27 +36,26 @@ const DAY_MS = 24 * 3600_000;
 /** Open picks listed on a profile: the newest; a capper rarely has more on sale at once. */
 const OPEN_PICKS_LIMIT = 200;
 
-/**
- * A record from totals summed in SQL. summariseRecord is the one place win %, ROI and their rounding are
- * derived: it is handed one grade per pick with the summed units on the first, so its sums are SQL's.
- */
+/** A record from totals summed in SQL: recordSummary derives every figure, as it does for the profile. */
 export function summaryFromTotals(
   totals: Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl'>,
-) {
-  const grades: PickGrade[] = [];
-  const add = (result: PickGrade['result'], count: number) => {
-    for (let i = 0; i < count; i += 1) grades.push({ result, unitsWon: 0, unitsRisked: 0 });
-  };
-  add('win', totals.wins);
-  add('loss', totals.losses);
-  add('push', totals.pushes);
-  add('void', totals.voids);
-  if (grades.length)
-    grades[0] = { ...grades[0]!, unitsWon: totals.unitsWon, unitsRisked: totals.unitsRisked };
-  return summariseRecord(grades);
+): RecordSummary {
+  return recordSummary({
+    wins: totals.wins,
+    losses: totals.losses,
+    pushes: totals.pushes,
+    voids: totals.voids,
+    picks: totals.picks,
+    unitsWon: totals.unitsWon,
+    unitsRisked: totals.unitsRisked,
+    clv: { bets: totals.clvBets, sum: totals.clvSum, beat: totals.clvBeat },
+  });
 }
 
-function revealed(row: GradedPickRow): GradedPick {
+/** Self-reported graded picks listed on a profile: the newest. */
+const SELF_REPORTED_LIMIT = 50;
+
+function revealed(row: GradedPickRow, states: readonly LegStateOfPick[]): GradedPick {
   const sealed: unknown = JSON.parse(row.sealed);
   return {
     videoId: row.videoId,
@@ -66,6 +68,9 @@ function revealed(row: GradedPickRow): GradedPick {
     parlay: row.parlay,
     // Graded picks only reach here: their sealed pick is public (GET /api/picks/{id}/reveal).
     legs: isSealedPick(sealed) ? sealed.legs : [],
+    states: states.map(({ videoId: _videoId, ...state }) => state),
+    bets: row.bets,
+    clv: clvSummary({ bets: row.clvBets, sum: row.clvSum, beat: 0 })?.average ?? null,
   };
 }
 
@@ -77,15 +82,21 @@ async function loadProfile(
 ): Promise<CapperProfile> {
   const capper = await findCapper(db, username);
   if (!capper) throw notFound(CAPPER_NOT_FOUND_MESSAGE);
-  const [grades, graded, open, others] = await Promise.all([
+  const [grades, graded, selfReported, open, others] = await Promise.all([
     listGrades(db, capper.id),
     listGradedPicks(db, capper.id, page),
+    listGradedPicks(db, capper.id, { limit: SELF_REPORTED_LIMIT, offset: 0 }, 'self-reported'),
     listOpenPicks(db, capper.id, OPEN_PICKS_LIMIT),
     countOthers(db, capper.id),
   ]);
+  const states = await legStatesOf(
+    db,
+    [...graded, ...selfReported].map((pick) => pick.videoId),
+  );
+  const show = (row: GradedPickRow) => revealed(row, states.get(row.videoId) ?? []);
   const since = (days: number) => now.getTime() - days * DAY_MS;
   const within = (days: number) => grades.filter((grade) => grade.gradedAt.getTime() >= since(days));
-  const byLeague = new Map<string, PickGrade[]>();
+  const byLeague = new Map<string, typeof grades>();
   for (const grade of grades) {
     const list = byLeague.get(grade.league) ?? [];
     list.push(grade);
@@ -113,7 +124,7 @@ async function loadProfile(
       .map(([league, list]) => ({ league, record: summariseRecord(list) }))
       .sort((a, b) => b.record.graded - a.record.graded || a.league.localeCompare(b.league)),
     chart,
-    graded: graded.map(revealed),
+    graded: graded.map(show),
     gradedTotal: grades.length,
     open: open.map((pick) => ({
       videoId: pick.videoId,
@@ -122,7 +133,10 @@ async function loadProfile(
       postedAt: isoSeconds(pick.postedAt),
       legCount: pick.legCount,
       status: now >= pick.locksAt ? ('started' as const) : ('open' as const),
+      selfReported: pick.selfReported,
     })),
+    selfReported: selfReported.map(show),
+    selfReportedTotal: others.selfReported,
     unverified: others.unverified,
     removedByModeration: others.removedByModeration,
   };
@@ -153,6 +167,9 @@ type Totals = Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl
 const BAND_LIMIT: Record<LeaderboardPeriod, number> = { '30': 0, '90': 1, all: 2 };
 const roiOf = (totals: Totals) => (totals.unitsRisked > 0 ? totals.unitsWon / totals.unitsRisked : null);
 const byRoi = (a: Totals, b: Totals) => (roiOf(b) ?? -Infinity) - (roiOf(a) ?? -Infinity);
+const clvOf = (totals: Totals) => (totals.clvBets > 0 ? totals.clvSum / totals.clvBets : null);
+// Cappers without a measured close rank after every capper with one.
+const byClv = (a: Totals, b: Totals) => (clvOf(b) ?? -Infinity) - (clvOf(a) ?? -Infinity);
 
 function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOptions): Leaderboard {
   const byCapper = new Map<number, TotalsRow>();
@@ -168,24 +185,31 @@ function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOp
     sum.losses += row.losses;
     sum.pushes += row.pushes;
     sum.voids += row.voids;
-    sum.graded += row.graded;
+    sum.picks += row.picks;
     sum.unitsWon += row.unitsWon;
     sum.unitsRisked += row.unitsRisked;
+    sum.clvBets += row.clvBets;
+    sum.clvSum += row.clvSum;
+    sum.clvBeat += row.clvBeat;
   }
   const ranked = [...byCapper.values()]
-    .filter((totals) => totals.graded >= LEADERBOARD_MIN_PICKS)
+    // Decided bets: pushes and voids risk nothing and prove nothing.
+    .filter((totals) => totals.wins + totals.losses >= LEADERBOARD_MIN_PICKS)
     // Cents: the sums of two-decimal units, free of the float error of adding them.
     .map((totals) => ({
       ...totals,
       unitsWon: Math.round(totals.unitsWon * 100) / 100,
       unitsRisked: Math.round(totals.unitsRisked * 100) / 100,
+      clvSum: Math.round(totals.clvSum * 10_000) / 10_000,
     }))
     .sort(
       (a, b) =>
         (options.sort === 'roi'
           ? byRoi(a, b) || b.unitsWon - a.unitsWon
-          : b.unitsWon - a.unitsWon || byRoi(a, b)) ||
-        b.graded - a.graded ||
+          : options.sort === 'clv'
+            ? byClv(a, b) || b.unitsWon - a.unitsWon
+            : b.unitsWon - a.unitsWon || byRoi(a, b)) ||
+        b.wins + b.losses - (a.wins + a.losses) ||
         (a.username < b.username ? -1 : a.username > b.username ? 1 : 0),
     );
   return {

@@ -5,6 +5,7 @@
 // future when posted), hence the database. Idempotent: a demo pick is known by its capper and title, and a
 // game is settled once; a later run settles the demo's open picks whose games have since been played.
 import { and, inArray, sql } from '#server/db/drizzle.js';
+import { NO_CLV } from '#common/clv.js';
 import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
 import { LegInputSchema, SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
@@ -110,7 +111,8 @@ async function postMissing(tx: Executor, plan: DemoPick[], cappers: Map<string, 
       tx,
       { id: row.id, title: row.title },
       { id: row.userId, username: p.capper },
-      { legs, parlay: p.parlay, selections: p.selections },
+      // Past games have no market prices to bind to: the history is self-reported, shown and never counted.
+      { legs, parlay: p.parlay, selections: p.selections, market: null },
       p.postedAt,
     );
   }
@@ -284,6 +286,8 @@ async function gradeDemoPicks(tx: Executor, videoIds: number[]): Promise<number>
       result: grade.result,
       unitsWon: grade.unitsWon,
       unitsRisked: grade.unitsRisked,
+      bets: grade.bets,
+      clv: NO_CLV,
       at: new Date(Math.max(...entry.legs.map((leg) => new Date(leg.graded_at!).getTime()))),
     });
   }

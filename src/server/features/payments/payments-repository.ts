@@ -1,4 +1,5 @@
-import { and, count, desc, eq, ne, notInArray } from '#server/db/drizzle.js';
+import { and, count, desc, eq, ne, notInArray, sql } from '#server/db/drizzle.js';
+import { rowsOf } from '#server/db/rows.js';
 import type { RefundReason } from '#common/schemas/payments.js';
 import type { Executor } from '#server/db/client.js';
 import { paymentIntents, videos, webhookEvents } from '#server/db/schema.js';
@@ -74,6 +75,23 @@ export async function cancelOpenIntentsOfVideo(
     .set({ status: 'canceled', lastError: reason, updatedAt: new Date() })
     .where(and(eq(paymentIntents.videoId, videoId), isOpen))
     .returning({ id: paymentIntents.id, provider: paymentIntents.provider });
+}
+
+/** Cancels the open intents of picks that are no longer for sale (started or graded). */
+export async function cancelOpenIntentsOfClosedPicks(
+  db: Executor,
+  now: Date,
+  reason: string,
+): Promise<{ id: string; provider: string }[]> {
+  const rows = rowsOf<{ id: string; provider: string }>(
+    await db.execute(sql`
+      update payment_intents i set status = 'canceled', last_error = ${reason}, updated_at = ${now.toISOString()}::timestamptz
+      from picks p
+      where p.video_id = i.video_id and (p.locks_at <= ${now.toISOString()}::timestamptz or p.result is not null)
+        and i.status not in ('succeeded', 'canceled', 'refunded')
+      returning i.id, i.provider`),
+  );
+  return rows;
 }
 
 export async function markIntentSucceeded(db: Executor, id: string): Promise<void> {

@@ -5,6 +5,7 @@ import { centsToDollars } from '#common/money.js';
 import {
   PICK_GONE_BEFORE_PAYMENT,
   PRICE_CHANGED_BEFORE_PAYMENT,
+  SALES_CLOSED_BEFORE_PAYMENT,
   isRefundReason,
   refundMessage,
   type PaymentIntentResponse,
@@ -27,10 +28,11 @@ import {
   recordPurchase,
   revokePurchase,
 } from '../purchases/index.js';
-import { lockPickForSale } from '../picks/index.js';
+import { lockPickForSale, SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import {
   cancelIntentRow,
+  cancelOpenIntentsOfClosedPicks,
   cancelOpenIntentsOfVideo,
   countIntents,
   findIntent,
@@ -68,6 +70,8 @@ export async function createPaymentIntent(
     if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
     if (video.userId === buyerId) throw badRequest('You cannot buy your own video.');
     if (await ownsVideo(db, buyerId, videoId)) throw badRequest('You have already purchased this video.');
+    // A pick is sold only while it is secret and undecided: never once its first game has started.
+    if (await salesClosed(db, videoId)) throw conflict(SALES_CLOSED_MESSAGE);
 
     for (let attempt = 0; attempt < 4; attempt++) {
       const open = await findOpenIntent(db, buyerId, videoId);
@@ -161,6 +165,22 @@ export async function cancelOpenIntentsForPriceChange(
 }
 
 /**
+ * Open intents of picks whose first game has started are cancelled, at the provider too, so that none is
+ * charged after the start (a payment that gets through anyway is refunded by fulfilment). The sweep runs
+ * with the background work, every few seconds.
+ */
+export async function cancelIntentsOfClosedPicks(
+  db: Db,
+  provider: PaymentProvider,
+  log: Log,
+  now = new Date(),
+): Promise<number> {
+  const rows = await cancelOpenIntentsOfClosedPicks(db, now, SALES_CLOSED_BEFORE_PAYMENT);
+  for (const row of rows) if (row.provider === provider.name) await cancelAtProvider(provider, row.id, log);
+  return rows.length;
+}
+
+/**
  * The sandbox's card confirmation: an intent whose price is no longer the video's is canceled rather than
  * paid (the buyer is asked to review the new price), and a successful payment is fulfilled at once, as
  * Stripe's webhook would, so a closed tab never leaves a payment that unlocks nothing.
@@ -180,6 +200,7 @@ export async function confirmSandboxPayment(
     if (!video) await cancelIntentRow(db, row.id, PICK_GONE_BEFORE_PAYMENT);
     else if (video.priceCents !== row.amountCents)
       await cancelIntentRow(db, row.id, PRICE_CHANGED_BEFORE_PAYMENT);
+    else if (await salesClosed(db, video.id)) await cancelIntentRow(db, row.id, SALES_CLOSED_BEFORE_PAYMENT);
   }
   const result = await sandbox.confirm(input, buyerId);
   if (!result) throw notFound('Payment not found.');
@@ -242,6 +263,8 @@ export async function fulfilPayment(
   else if (video.userId === buyerId) reason = 'own_video';
   // The price the buyer paid must still be the price: a change is never bypassed (issue 11, decision 010).
   else if (video.priceCents !== row.amountCents) reason = 'price_changed';
+  // Paid once the first game had started (by the provider's clock when it says, else now): never sold.
+  else if (await salesClosed(db, video.id, intent.succeededAt ?? new Date())) reason = 'sales_closed';
 
   if (reason === null && video && buyerId !== null) {
     const purchase = await db.transaction(async (tx) => {

@@ -2,7 +2,13 @@
 // runs inside the transaction of the action it records: the entry and the action commit or vanish together.
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { entryBytes, type LogEntry, type LogEntryType, type LoggedResult } from '#common/pick-log/entry.js';
+import {
+  entryBytes,
+  type LogEntry,
+  type LogEntryType,
+  type LoggedBets,
+  type LoggedResult,
+} from '#common/pick-log/entry.js';
 import {
   appendNodes,
   consistencyProofPlan,
@@ -61,6 +67,8 @@ export interface LogAppend {
   result?: LoggedResult | null;
   unitsWon?: number | null;
   unitsRisked?: number | null;
+  bets?: LoggedBets | null;
+  selfReported?: boolean;
   reason?: 'moderation' | 'capper';
 }
 
@@ -89,6 +97,8 @@ function toEntry(item: LogAppend): LogEntry {
     entry.result = item.result ?? null;
     entry.unitsWon = item.unitsWon ?? null;
     entry.unitsRisked = item.unitsRisked ?? null;
+    if (item.bets !== undefined) entry.bets = item.bets;
+    if (item.selfReported !== undefined) entry.selfReported = item.selfReported;
   }
   if (item.reason) entry.reason = item.reason;
   return entry;

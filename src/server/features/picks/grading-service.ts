@@ -1,12 +1,14 @@
-// Grading by the scoreboard (issue 14): an event's final score grades every leg on it by rule, for every
-// capper at once, in one transaction; props are graded by an admin with a reason; a postponed or cancelled
-// event voids its legs; corrections are an admin's, logged with before and after, and regrade.
-import { sql, type SQL } from '#server/db/drizzle.js';
-import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
+// Grading by the scoreboard (docs/decisions/020, 025): an event's final score grades every leg on it by
+// rule, for every capper at once, in one transaction; props are graded by an admin with a reason; a
+// postponed or cancelled event voids its legs; corrections are an admin's, public with before and after,
+// and regrade. A pick's grade counts its bets and their closing line value.
+import { sql } from '#server/db/drizzle.js';
+import { NO_CLV, pickClv, type ClvTotals } from '#common/clv.js';
+import { gradePick, gradeScoredLeg, type BetCounts, type LegResult } from '#common/pick-grading.js';
 import type { PickResult } from '#common/schemas/pick-views.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
+import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import { forgetRecords } from '../cappers/index.js';
@@ -26,6 +28,7 @@ export const EVENT_NOT_SETTLED_MESSAGE = 'This event has no result yet to correc
 export const EVENT_NOT_STARTED_MESSAGE = 'This event has not started yet.';
 export const LEG_NOT_MANUAL_MESSAGE = 'This leg is graded from its event’s score, not by hand.';
 export const LEG_EVENT_VOID_MESSAGE = 'This leg’s event was postponed or cancelled: the leg is void.';
+export const CORRECTION_NOT_STARTED_MESSAGE = 'A result is corrected only for a game that has started.';
 
 interface EventLocked {
   id: number;
@@ -89,7 +92,18 @@ export async function correctEvent(
     const event = await lockEvent(tx, eventId);
     const before = outcomeOf(event);
     if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
+    if (new Date(event.starts_at) > now) throw badRequest(CORRECTION_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, { adminId: admin.id, source: 'correction' }, now);
+    await insertCorrection(tx, {
+      eventId,
+      legId: null,
+      videoId: null,
+      before: outcomeText(before),
+      after: outcomeText(outcome),
+      reason,
+      adminId: admin.id,
+      at: now,
+    });
     await writeAudit(tx, {
       actorId: admin.id,
       action: 'event.correct',
@@ -102,6 +116,30 @@ export async function correctEvent(
   });
   forgetRecords(db);
   return graded;
+}
+
+const outcomeText = (outcome: EventOutcome) =>
+  outcome.status === 'final' ? `final ${outcome.homeScore}-${outcome.awayScore}` : outcome.status;
+
+/** A correction, public on the pages of the picks it touches (the admin's name kept with it). */
+async function insertCorrection(
+  db: Executor,
+  row: {
+    eventId: number | null;
+    legId: number | null;
+    videoId: number | null;
+    before: string;
+    after: string;
+    reason: string;
+    adminId: number;
+    at: Date;
+  },
+): Promise<void> {
+  await db.execute(sql`
+    insert into corrections (event_id, leg_id, video_id, before, after, reason, admin_id, admin_name, at)
+    select ${row.eventId}, ${row.legId}, ${row.videoId}, to_jsonb(${row.before}::text), to_jsonb(${row.after}::text),
+      ${row.reason}, u.id, u.username, ${row.at.toISOString()}::timestamptz
+    from users u where u.id = ${row.adminId}`);
 }
 
 async function writeOutcome(db: Executor, eventId: number, outcome: EventOutcome, by: Settler, now: Date) {
@@ -127,6 +165,8 @@ interface LegOnEvent {
   odds: number;
   units: string | number;
   result: LegResult | null;
+  void_reason: string | null;
+  closing_fair: number | null;
 }
 
 /** A leg as a pick's grade needs it. */
@@ -134,6 +174,7 @@ interface LegGrade {
   result: LegResult | null;
   odds: number;
   units: number;
+  closingFair: number | null;
 }
 
 /**
@@ -149,13 +190,15 @@ async function gradeEventLegs(
 ): Promise<{ legs: number; picks: number }> {
   const legs = await jsonRowsOf<LegOnEvent>(
     db,
-    sql`select id, video_id, position, market, side, line, odds, units, result from pick_legs
-      where event_id = ${event.id}`,
+    sql`select id, video_id, position, market, side, line, odds, units, result, void_reason, closing_fair
+      from pick_legs where event_id = ${event.id}`,
   );
   const ids: number[] = [];
   const results: (LegResult | null)[] = [];
   for (const leg of legs) {
     let result: LegResult | null;
+    // Void whatever the score: posted after the game's real start (market-sync.ts applyMovedStarts).
+    if (leg.void_reason !== null) continue;
     if (outcome.status !== 'final') result = 'void';
     else if (SCORED_MARKETS.includes(leg.market))
       result = gradeScoredLeg(
@@ -191,7 +234,12 @@ async function gradeEventLegs(
   for (const leg of [...legs].sort((a, b) => a.video_id - b.video_id || a.position - b.position)) {
     let list = onEvent.get(leg.video_id);
     if (!list) onEvent.set(leg.video_id, (list = []));
-    list.push({ result: leg.result, odds: leg.odds, units: Number(leg.units) });
+    list.push({
+      result: leg.result,
+      odds: leg.odds,
+      units: Number(leg.units),
+      closingFair: leg.closing_fair === null ? null : Number(leg.closing_fair),
+    });
   }
   await regradePicks(db, [...onEvent.keys()], now, onEvent);
   return { legs: ids.length, picks: onEvent.size };
@@ -226,6 +274,17 @@ export async function gradeLegByHand(
     await tx.execute(sql`
       update pick_legs set result = ${result}, grade_reason = ${reason}, graded_by = ${admin.id}, graded_at = ${now}
       where id = ${legId}`);
+    if (leg.result !== null && leg.result !== result)
+      await insertCorrection(tx, {
+        eventId: null,
+        legId,
+        videoId: leg.video_id,
+        before: leg.result,
+        after: result,
+        reason,
+        adminId: admin.id,
+        at: now,
+      });
     await writeAudit(tx, {
       actorId: admin.id,
       action: leg.result === null ? 'leg.grade' : 'leg.correct',
@@ -245,6 +304,7 @@ interface LegOfPick {
   result: LegResult | null;
   odds: number;
   units: string | number;
+  closing_fair: number | null;
 }
 
 /**
@@ -274,12 +334,17 @@ export async function regradePicks(
   if (unread.length) {
     const rows = await jsonRowsOf<LegOfPick>(
       db,
-      sql`select l.video_id, l.position, l.result, l.odds, l.units from pick_legs l
+      sql`select l.video_id, l.position, l.result, l.odds, l.units, l.closing_fair from pick_legs l
         where l.video_id = any(${sql.param(unread)}::int[])`,
     );
     for (const row of rows.sort((a, b) => a.video_id - b.video_id || a.position - b.position)) {
       const list = (legsOf.get(row.video_id) as LegGrade[] | undefined) ?? [];
-      list.push({ result: row.result, odds: row.odds, units: Number(row.units) });
+      list.push({
+        result: row.result,
+        odds: row.odds,
+        units: Number(row.units),
+        closingFair: row.closing_fair === null ? null : Number(row.closing_fair),
+      });
       legsOf.set(row.video_id, list);
     }
   }
@@ -287,12 +352,15 @@ export async function regradePicks(
   for (const videoId of ids) {
     const pick = picks.get(videoId);
     if (!pick) continue;
-    const grade = gradePick(legsOf.get(videoId) ?? [], pick.parlay);
+    const legs = legsOf.get(videoId) ?? [];
+    const grade = gradePick(legs, pick.parlay);
     updates.push({
       videoId,
       result: grade?.result ?? null,
       unitsWon: grade?.unitsWon ?? null,
       unitsRisked: grade?.unitsRisked ?? null,
+      bets: grade?.bets ?? null,
+      clv: grade ? pickClv(legs, pick.parlay) : NO_CLV,
       at: now,
     });
   }
@@ -305,6 +373,10 @@ export interface PickGradeUpdate {
   result: PickResult | null;
   unitsWon: number | null;
   unitsRisked: number | null;
+  /** The pick's bets by result; null while ungraded. */
+  bets: BetCounts | null;
+  /** Its bets' closing line value, once they closed. */
+  clv: ClvTotals;
   /** When it was graded: graded_at keeps the first grading time, the log entry says this one. */
   at: Date;
 }
@@ -316,6 +388,14 @@ interface GradedBefore {
   result: PickResult | null;
   units_won: string | number | null;
   units_risked: string | number | null;
+  bets_won: number;
+  bets_lost: number;
+  bets_pushed: number;
+  bets_void: number;
+  clv_bets: number;
+  clv_sum: number;
+  clv_beat: number;
+  self_reported: boolean;
   commitment: string;
   username: string;
 }
@@ -325,26 +405,14 @@ async function picksBefore(db: Executor, ids: readonly number[]): Promise<Map<nu
     (
       await jsonRowsOf<GradedBefore>(
         db,
-        sql`select p.video_id, p.parlay, p.leg_count, p.result, p.units_won, p.units_risked, p.commitment,
-          u.username
+        sql`select p.video_id, p.parlay, p.leg_count, p.result, p.units_won, p.units_risked, p.bets_won,
+          p.bets_lost, p.bets_pushed, p.bets_void, p.clv_bets, p.clv_sum, p.clv_beat, p.self_reported,
+          p.commitment, u.username
         from picks p join users u on u.id = p.user_id
         where p.video_id = any(${sql.param([...ids])}::int[])`,
       )
     ).map((row) => [row.video_id, row]),
   );
-}
-
-/**
- * A query's rows read as one json array: PGlite hands rows over at ~12 µs each, so an event's 10,000 legs
- * cost ~0.1 s as rows and a fraction of that as one value (docs/decisions/020). Numerics arrive as numbers.
- */
-async function jsonRowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const [row] = rowsOf<{ rows: unknown }>(
-    await db.execute(sql`select coalesce(json_agg(q), '[]') as rows from (${query}) q`),
-  );
-  const value = row!.rows;
-  // pg parses json columns; a driver that does not hands over the text.
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 }
 
 const sameNumber = (a: string | number | null, b: number | null) =>
@@ -367,26 +435,38 @@ export async function recordGrades(db: Executor, updates: readonly PickGradeUpda
   );
 }
 
+const sameBets = (was: GradedBefore, bets: BetCounts | null) =>
+  bets === null
+    ? was.bets_won + was.bets_lost + was.bets_pushed + was.bets_void === 0
+    : was.bets_won === bets.win &&
+      was.bets_lost === bets.loss &&
+      was.bets_pushed === bets.push &&
+      was.bets_void === bets.void;
+
+const sameClv = (was: GradedBefore, clv: ClvTotals) =>
+  was.clv_bets === clv.bets && Number(was.clv_sum) === clv.sum && was.clv_beat === clv.beat;
+
 async function writeGrades(
   db: Executor,
   updates: readonly PickGradeUpdate[],
   before: ReadonlyMap<number, GradedBefore>,
 ): Promise<void> {
   // Only the grades that change are written: a regrade that changes nothing costs no row version, no index
-  // entry and no log entry.
+  // entry and no log entry. A change of CLV alone (a close measured after the grade) logs nothing.
+  const graded = (update: PickGradeUpdate, was: GradedBefore) =>
+    !(
+      was.result === update.result &&
+      sameNumber(was.units_won, update.unitsWon) &&
+      sameNumber(was.units_risked, update.unitsRisked) &&
+      sameBets(was, update.bets)
+    );
   const changed = updates.filter((update) => {
     const was = before.get(update.videoId);
-    return (
-      was &&
-      !(
-        was.result === update.result &&
-        sameNumber(was.units_won, update.unitsWon) &&
-        sameNumber(was.units_risked, update.unitsRisked)
-      )
-    );
+    return was && (graded(update, was) || !sameClv(was, update.clv));
   });
   if (!changed.length) return;
   const ids = changed.map((u) => u.videoId);
+  const bets = (pick: (b: BetCounts) => number) => changed.map((u) => (u.bets ? pick(u.bets) : 0));
   // `video_id = any(…)` as well, so the picks are found through their key's bitmap, not by a merge join
   // walking the whole key (0.54 s at 510,000 picks on PGlite).
   await db.execute(sql`
@@ -394,29 +474,47 @@ async function writeGrades(
       result = graded.result,
       units_won = graded.won,
       units_risked = graded.risked,
-      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, graded.at) end
+      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, graded.at) end,
+      bets_won = graded.bets_won,
+      bets_lost = graded.bets_lost,
+      bets_pushed = graded.bets_pushed,
+      bets_void = graded.bets_void,
+      clv_bets = graded.clv_bets,
+      clv_sum = graded.clv_sum,
+      clv_beat = graded.clv_beat
     from (
       select unnest(${sql.param(ids)}::int[]) as id,
         unnest(${sql.param(changed.map((u) => u.result))}::text[]) as result,
         unnest(${sql.param(changed.map((u) => u.unitsWon))}::numeric[]) as won,
         unnest(${sql.param(changed.map((u) => u.unitsRisked))}::numeric[]) as risked,
-        unnest(${sql.param(changed.map((u) => u.at.toISOString()))}::timestamptz[]) as at
+        unnest(${sql.param(changed.map((u) => u.at.toISOString()))}::timestamptz[]) as at,
+        unnest(${sql.param(bets((b) => b.win))}::int[]) as bets_won,
+        unnest(${sql.param(bets((b) => b.loss))}::int[]) as bets_lost,
+        unnest(${sql.param(bets((b) => b.push))}::int[]) as bets_pushed,
+        unnest(${sql.param(bets((b) => b.void))}::int[]) as bets_void,
+        unnest(${sql.param(changed.map((u) => u.clv.bets))}::int[]) as clv_bets,
+        unnest(${sql.param(changed.map((u) => u.clv.sum))}::numeric[]) as clv_sum,
+        unnest(${sql.param(changed.map((u) => u.clv.beat))}::int[]) as clv_beat
     ) as graded
     where picks.video_id = any(${sql.param(ids)}::int[]) and picks.video_id = graded.id`);
   await appendToLog(
     db,
-    changed.map((update) => {
-      const was = before.get(update.videoId)!;
-      return {
-        type: 'graded' as const,
-        videoId: update.videoId,
-        capper: was.username,
-        commitment: was.commitment,
-        at: update.at,
-        result: update.result,
-        unitsWon: update.unitsWon,
-        unitsRisked: update.unitsRisked,
-      } satisfies LogAppend;
-    }),
+    changed
+      .filter((update) => graded(update, before.get(update.videoId)!))
+      .map((update) => {
+        const was = before.get(update.videoId)!;
+        return {
+          type: 'graded' as const,
+          videoId: update.videoId,
+          capper: was.username,
+          commitment: was.commitment,
+          at: update.at,
+          result: update.result,
+          unitsWon: update.unitsWon,
+          unitsRisked: update.unitsRisked,
+          bets: update.bets,
+          selfReported: was.self_reported,
+        } satisfies LogAppend;
+      }),
   );
 }

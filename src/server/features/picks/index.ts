@@ -1,9 +1,20 @@
-// The picks feature's public entry (issue 14): its routes for the app; sealing, revising and removing a
-// pick for the videos and uploads features, inside their own transactions.
+// The picks feature's public entry: its routes for the app; preparing, sealing, revising and removing a
+// pick for the videos and uploads features, inside their own transactions; the market's sync for the app.
 export { pickRoutes } from './routes.js';
 export { resultsRoutes } from './results-routes.js';
 export { FileResultsProvider, runResultsImport, type ResultsProvider } from './results-feed.js';
-export { postPick, removePick, removePicksOfCapper, revisePick, type PickContent } from './picks-service.js';
+export {
+  postPick,
+  preparePick,
+  removePick,
+  removePicksOfCapper,
+  revisePick,
+  salesClosed,
+  SALES_CLOSED_MESSAGE,
+  type PickContent,
+  type PreparedPick,
+} from './picks-service.js';
 export { recordGrades, type PickGradeUpdate } from './grading-service.js';
+export { MarketSync, useMarket, marketOf, type TickSummary } from './market-sync.js';
 export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';

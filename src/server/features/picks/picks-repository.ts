@@ -1,7 +1,7 @@
-// Queries of verified picks (issue 14): events, picks, their versions and legs.
+// Queries of verified picks (docs/decisions/020): events, picks, their versions and legs.
 import { and, asc, eq, gt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
+import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { events, pickLegs, picks, pickVersions, purchases } from '#server/db/schema.js';
 
 export type PickRow = typeof picks.$inferSelect;
@@ -21,11 +21,12 @@ export interface EventKey {
  * conflict makes the statement return the existing row's id, also when two posts race.
  */
 export async function eventIdFor(db: Executor, key: EventKey): Promise<number> {
-  // Raw SQL: the conflict target is the unique index's expressions (lower(home), lower(away)).
+  // Raw SQL: the conflict target is the partial unique index's expressions (self-reported games only).
   const result = await db.execute(sql`
     insert into events (league, home, away, starts_at)
     values (${key.league}, ${key.home}, ${key.away}, ${new Date(key.startsAt)})
-    on conflict (league, lower(home), lower(away), starts_at) do update set league = excluded.league
+    on conflict (league, lower(home), lower(away), starts_at) where game_id is null
+      do update set league = excluded.league
     returning id`);
   return rowsOf<{ id: number }>(result)[0]!.id;
 }
@@ -35,12 +36,30 @@ export async function findEvent(db: Executor, id: number): Promise<EventRow | un
   return row;
 }
 
-/** Upcoming events of a league, soonest first: what the pick form offers before a capper adds one. */
-export async function listUpcomingEvents(db: Executor, league: string, now: Date, limit: number) {
+/**
+ * A capper's own upcoming self-reported games of a league, soonest first: a self-reported game is listed
+ * to no one else, so an open pick's game is never told by the games list.
+ */
+export async function listOwnUpcomingEvents(
+  db: Executor,
+  userId: number,
+  league: string,
+  now: Date,
+  limit: number,
+) {
   return db
     .select()
     .from(events)
-    .where(and(eq(events.league, league), eq(events.status, 'scheduled'), gt(events.startsAt, now)))
+    .where(
+      and(
+        eq(events.league, league),
+        eq(events.status, 'scheduled'),
+        gt(events.startsAt, now),
+        sql`${events.gameId} is null`,
+        sql`exists (select 1 from pick_legs l join picks p on p.video_id = l.video_id
+          where l.event_id = ${events.id} and p.user_id = ${userId})`,
+      ),
+    )
     .orderBy(asc(events.startsAt), asc(events.id))
     .limit(limit);
 }
@@ -92,15 +111,20 @@ export async function listVersions(db: Executor, videoId: number) {
     .orderBy(asc(pickVersions.version));
 }
 
-export interface NewLeg {
-  position: number;
-  eventId: number;
-  market: string;
-  side: string;
-  line: number | null;
-  odds: number;
-  units: number;
-}
+export type NewLeg = Pick<
+  typeof pickLegs.$inferInsert,
+  | 'position'
+  | 'eventId'
+  | 'market'
+  | 'side'
+  | 'line'
+  | 'odds'
+  | 'units'
+  | 'selfReported'
+  | 'book'
+  | 'marketOdds'
+  | 'pricedAt'
+>;
 
 /** A new pick's legs (it has none yet). */
 export async function insertLegs(db: Executor, videoId: number, legs: readonly NewLeg[]): Promise<void> {
@@ -130,4 +154,53 @@ export async function hasBeenSold(db: Executor, videoId: number): Promise<boolea
 /** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
 export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
   await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');
+}
+
+export interface LegStateRow {
+  result: string | null;
+  voidReason: string | null;
+  selfReported: boolean;
+  eventStatus: string;
+  homeScore: number | null;
+  awayScore: number | null;
+  closingOdds: number | null;
+  clv: number | null;
+}
+
+/** Each leg's grade, its game's outcome and its close, in position order. */
+export async function legStates(db: Executor, videoId: number): Promise<LegStateRow[]> {
+  return jsonRowsOf<LegStateRow>(
+    db,
+    sql`select l.result, l.void_reason as "voidReason", l.self_reported as "selfReported",
+        e.status as "eventStatus", e.home_score as "homeScore", e.away_score as "awayScore",
+        l.closing_odds as "closingOdds", l.clv::float8 as clv
+      from pick_legs l join events e on e.id = l.event_id
+      where l.video_id = ${videoId}
+      order by l.position`,
+  );
+}
+
+export interface CorrectionRow {
+  home: string;
+  away: string;
+  before: string;
+  after: string;
+  reason: string;
+  adminName: string;
+  at: Date;
+}
+
+/** The corrections of a pick's games and of its legs' hand grades, oldest first. */
+export async function correctionsOf(db: Executor, videoId: number): Promise<CorrectionRow[]> {
+  const rows = await jsonRowsOf<Omit<CorrectionRow, 'at'> & { at: string }>(
+    db,
+    sql`select e.home, e.away, c.before #>> '{}' as before, c.after #>> '{}' as after, c.reason,
+        c.admin_name as "adminName", c.at
+      from corrections c
+      join events e on e.id = coalesce(c.event_id, (select l.event_id from pick_legs l where l.id = c.leg_id))
+      where c.event_id in (select l.event_id from pick_legs l where l.video_id = ${videoId})
+        or (c.video_id = ${videoId} and c.leg_id is not null)
+      order by c.at, c.id`,
+  );
+  return rows.map((row) => ({ ...row, at: new Date(row.at) }));
 }

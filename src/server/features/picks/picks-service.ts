@@ -1,23 +1,37 @@
-// Sealing, revising and removing picks (issue 14, docs/decisions/020). A pick is sealed when posted: its
-// commitment is public at once, its legs and selections stay secret until every leg is graded.
+// Sealing, revising and removing picks (docs/decisions/020, 025). A pick is sealed when posted: its
+// commitment is public at once, its legs and selections stay secret until every leg is graded. With a
+// market, its moneyline, spread and total legs are on the market's games at the market's prices.
 import { createHash, randomBytes } from 'node:crypto';
-import { canonicalBytes, commitmentOf, isoSeconds, sealedLeg, type SealedPick } from '#common/pick-seal.js';
+import { PRICED_MARKETS } from '#common/market.js';
 import {
-  earliestStart,
+  canonicalBytes,
+  commitmentOf,
+  isoSeconds,
+  sealedLeg,
+  type SealedLeg,
+  type SealedPick,
+} from '#common/pick-seal.js';
+import {
+  contradictionProblem,
+  gameKey,
   KEEP_LEGS_MESSAGE,
-  legsStartInFuture,
+  ODDS_REQUIRED_MESSAGE,
   parlayProblem,
-  START_IN_FUTURE_MESSAGE,
+  selfReportedStartProblem,
   type Leg,
 } from '#common/schemas/picks.js';
-import type { PickLegsView, PickView } from '#common/schemas/pick-views.js';
-import type { Executor } from '#server/db/client.js';
+import type { Correction, LegState, PickLegsView, PickView } from '#common/schemas/pick-views.js';
+import type { Db, Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { bindLeg, StalePricesError } from '../market/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
+import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
 import {
+  correctionsOf,
   deletePick,
   eventIdFor,
+  legStates,
   findPick,
   findPickForUpdate,
   findPicksOfUserForUpdate,
@@ -34,6 +48,9 @@ import {
 
 export const PICK_LOCKED_MESSAGE =
   'Selections and legs can no longer change: the pick has been sold or its first leg has started.';
+export const LEG_GRADED_LOCK_MESSAGE =
+  'Selections and legs can no longer change: a leg of this pick is already graded or void.';
+export const SALES_CLOSED_MESSAGE = 'Sales for this pick closed when its first game started';
 export const NOT_REVEALED_MESSAGE = 'The pick is revealed once every leg is graded.';
 export const REMOVED_BY_MODERATION_MESSAGE = 'This pick was removed by moderation.';
 export const NO_PICK_MESSAGE = 'This video has no verified pick.';
@@ -48,28 +65,113 @@ export interface PickContent {
   selections: string;
 }
 
+/**
+ * A pick ready to post: made before the posting's transaction, which must not wait on the provider. Its
+ * legs' leagues have prices fresh enough to bind to.
+ */
+export interface PreparedPick extends PickContent {
+  market: MarketSync | null;
+}
+
+/** The markets a feed prices: their legs go on the market's games in the leagues it follows. */
+const priced = (market: MarketSync | null, leg: Pick<Leg, 'league' | 'market'>) =>
+  market !== null && (PRICED_MARKETS as readonly string[]).includes(leg.market) && market.follows(leg.league);
+
+/** Fetches the prices the legs will bind to where the snapshot is too old (outside any transaction). */
+export async function preparePick(db: Db, content: PickContent, now = new Date()): Promise<PreparedPick> {
+  const market = marketOf(db) ?? null;
+  if (market) {
+    const leagues = new Set(content.legs.filter((leg) => priced(market, leg)).map((leg) => leg.league));
+    await Promise.all([...leagues].map((league) => market.ensureFresh(league, now)));
+  }
+  return { ...content, market };
+}
+
+/** A leg ready to seal and store: bound to its market game and price, or self-reported. */
+interface BoundPickLeg {
+  sealed: SealedLeg;
+  /** The market game's event; null for a self-reported leg (its event is found or made by its key). */
+  eventId: number | null;
+  selfReported: boolean;
+  pricedAt: Date | null;
+}
+
 interface Sealed {
   sealed: string;
   commitment: string;
   postedAt: Date;
 }
 
-/** What the schemas cannot know: the clock, and a parlay's legs with the edit's `parlay` flag. */
-function checkContent(content: PickContent, now: Date): void {
-  const parlay = parlayProblem(content);
+/** Binds every leg, then checks what only the bound legs tell: a parlay's stakes, contradictions. */
+async function bindLegs(db: Executor, pick: PreparedPick, now: Date): Promise<BoundPickLeg[]> {
+  const bound: BoundPickLeg[] = [];
+  for (const leg of pick.legs) bound.push(await bindOne(db, pick.market, leg, now));
+  const parlay = parlayProblem({ legs: pick.legs, parlay: pick.parlay });
   if (parlay) throw badRequest(parlay);
-  if (!legsStartInFuture(content.legs, now)) throw badRequest(START_IN_FUTURE_MESSAGE);
+  const contradiction = contradictionProblem(
+    bound.map((leg) => ({
+      key: leg.eventId !== null ? `event:${leg.eventId}` : gameKey(leg.sealed),
+      market: leg.sealed.market,
+      side: leg.sealed.side,
+    })),
+  );
+  if (contradiction) throw badRequest(contradiction);
+  return bound;
 }
 
-async function seal(content: PickContent, capper: string, videoId: number, now: Date): Promise<Sealed> {
+async function bindOne(db: Executor, market: MarketSync | null, leg: Leg, now: Date): Promise<BoundPickLeg> {
+  if (priced(market, leg)) {
+    try {
+      const bound = await bindLeg(db, { ...leg, market: leg.market as (typeof PRICED_MARKETS)[number] }, now);
+      return {
+        sealed: sealedLeg({
+          league: leg.league,
+          home: bound.home,
+          away: bound.away,
+          startsAt: bound.startsAt,
+          market: leg.market,
+          side: bound.side,
+          line: bound.line,
+          odds: bound.odds,
+          units: leg.units,
+          game: bound.game,
+          price: bound.price,
+        }),
+        eventId: bound.event.id,
+        selfReported: false,
+        pricedAt: new Date(bound.price.at),
+      };
+    } catch (error) {
+      if (error instanceof StalePricesError) throw new MarketUnavailableError(error.league, error.takenAt);
+      throw error;
+    }
+  }
+  if (leg.odds === null) throw badRequest(ODDS_REQUIRED_MESSAGE);
+  const start = selfReportedStartProblem(leg, now);
+  if (start) throw badRequest(start);
+  return {
+    sealed: sealedLeg({ ...leg, odds: leg.odds }),
+    eventId: null,
+    selfReported: true,
+    pricedAt: null,
+  };
+}
+
+async function seal(
+  legs: readonly SealedLeg[],
+  content: Pick<PickContent, 'parlay' | 'selections'>,
+  capper: string,
+  videoId: number,
+  now: Date,
+): Promise<Sealed> {
   const postedAt = new Date(isoSeconds(now));
   const sealed: SealedPick = {
-    v: 1,
+    v: 2,
     capper,
     videoId,
     postedAt: isoSeconds(postedAt),
     selections: content.selections,
-    legs: content.legs.map(sealedLeg),
+    legs: legs.map(sealedLeg),
     parlay: content.parlay,
     salt: randomBytes(32).toString('hex'),
   };
@@ -80,29 +182,37 @@ async function seal(content: PickContent, capper: string, videoId: number, now: 
   };
 }
 
-function leagueOf(legs: readonly Leg[]): string {
+function leagueOf(legs: readonly SealedLeg[]): string {
   const leagues = new Set(legs.map((leg) => leg.league));
   return leagues.size === 1 ? legs[0]!.league : 'Mixed';
+}
+
+function firstStart(legs: readonly SealedLeg[]): Date {
+  return new Date(Math.min(...legs.map((leg) => Date.parse(leg.startsAt))));
 }
 
 /** The legs' rows, each on its event's one row (made if new); a revision's replace its version's. */
 async function writeLegs(
   db: Executor,
   videoId: number,
-  legs: readonly Leg[],
+  legs: readonly BoundPickLeg[],
   { revision }: { revision: boolean },
 ): Promise<void> {
   const rows = [];
   for (const [position, leg] of legs.entries()) {
-    const eventId = await eventIdFor(db, leg);
+    const eventId = leg.eventId ?? (await eventIdFor(db, leg.sealed));
     rows.push({
       position,
       eventId,
-      market: leg.market,
-      side: leg.side,
-      line: leg.line,
-      odds: leg.odds,
-      units: leg.units,
+      market: leg.sealed.market,
+      side: leg.sealed.side,
+      line: leg.sealed.line,
+      odds: leg.sealed.odds,
+      units: leg.sealed.units,
+      selfReported: leg.selfReported,
+      book: leg.sealed.price?.book ?? null,
+      marketOdds: leg.sealed.price?.odds ?? null,
+      pricedAt: leg.pricedAt,
     });
   }
   // A new pick has no legs to replace: posting skips the delete (one statement fewer in every post).
@@ -117,28 +227,30 @@ export async function postPick(
   db: Executor,
   video: { id: number; title: string },
   capper: { id: number; username: string },
-  content: PickContent,
+  pick: PreparedPick,
   now = new Date(),
 ): Promise<void> {
-  if (!content.legs.length) return;
-  checkContent(content, now);
-  const sealed = await seal(content, capper.username, video.id, now);
+  if (!pick.legs.length) return;
+  const legs = await bindLegs(db, pick, now);
+  const sealedLegs = legs.map((leg) => leg.sealed);
+  const sealed = await seal(sealedLegs, pick, capper.username, video.id, now);
   await insertPick(db, {
     videoId: video.id,
     userId: capper.id,
-    league: leagueOf(content.legs),
-    parlay: content.parlay,
-    legCount: content.legs.length,
+    league: leagueOf(sealedLegs),
+    parlay: pick.parlay,
+    legCount: legs.length,
     version: 1,
     commitment: sealed.commitment,
     sealed: sealed.sealed,
     postedAt: sealed.postedAt,
     firstPostedAt: sealed.postedAt,
-    locksAt: new Date(earliestStart(content.legs)!),
+    locksAt: firstStart(sealedLegs),
     title: video.title,
+    selfReported: legs.some((leg) => leg.selfReported),
   });
   await insertVersion(db, { videoId: video.id, version: 1, ...sealed });
-  await writeLegs(db, video.id, content.legs, { revision: false });
+  await writeLegs(db, video.id, legs, { revision: false });
   await appendToLog(db, [
     {
       type: 'posted',
@@ -157,21 +269,37 @@ async function isLocked(db: Executor, pick: PickRow, now: Date): Promise<boolean
 }
 
 /** The pick's content as its current version sealed it. */
-function contentOf(pick: PickRow): PickContent & { legs: Leg[] } {
+function contentOf(pick: PickRow): { legs: SealedLeg[]; parlay: boolean; selections: string } {
   const sealed = JSON.parse(pick.sealed) as SealedPick;
-  return { legs: sealed.legs as Leg[], parlay: sealed.parlay, selections: sealed.selections };
+  return { legs: sealed.legs, parlay: sealed.parlay, selections: sealed.selections };
+}
+
+/** What a capper chose of a leg: its game, market, side, line, stake, and odds when given. */
+const choiceOf = (leg: Leg | SealedLeg, odds: number | null) =>
+  JSON.stringify([gameKey(leg), leg.market, leg.side.toLowerCase(), leg.line, leg.units, odds]);
+
+/** The request names the legs the pick has: the same choices, odds left out or as sealed. */
+function sameLegs(requested: readonly Leg[], current: readonly SealedLeg[]): boolean {
+  return (
+    requested.length === current.length &&
+    requested.every(
+      (leg, i) => choiceOf(leg, leg.odds ?? current[i]!.odds) === choiceOf(current[i]!, current[i]!.odds),
+    )
+  );
 }
 
 /**
- * An edit of a video's selections and/or legs (issue 14). On a sealed pick it seals a new version, if
- * the pick is neither sold nor started (else 409); on an unverified video, legs seal its first version.
- * Returns whether anything of the pick changed. Runs inside the edit's transaction.
+ * An edit of a video's selections and/or legs. On a sealed pick it seals a new version, if the pick is
+ * neither sold nor started and no leg is graded (else 409); changed legs are bound to the market again,
+ * at its prices now. On an unverified video, legs seal its first version. Runs inside the edit's
+ * transaction, with the pick prepared before it.
  */
 export async function revisePick(
   db: Executor,
   video: { id: number; title: string; selections: string },
   capper: { id: number; username: string },
   changes: { legs?: Leg[]; parlay?: boolean; selections?: string },
+  market: MarketSync | null,
   now = new Date(),
 ): Promise<void> {
   const pick = await findPickForUpdate(db, video.id);
@@ -185,6 +313,7 @@ export async function revisePick(
           legs: changes.legs,
           parlay: changes.parlay ?? false,
           selections: changes.selections ?? video.selections,
+          market,
         },
         now,
       );
@@ -192,33 +321,36 @@ export async function revisePick(
   }
   if (pick.removed) throw conflict(PICK_LOCKED_MESSAGE);
   const current = contentOf(pick);
-  const next: PickContent = {
-    legs: changes.legs ?? current.legs,
-    parlay: changes.parlay ?? current.parlay,
-    selections: changes.selections ?? current.selections,
-  };
-  const unchanged =
-    JSON.stringify(next.legs.map(sealedLeg)) === JSON.stringify(current.legs.map(sealedLeg)) &&
-    next.parlay === current.parlay &&
-    next.selections === current.selections;
-  if (unchanged) return;
+  const legsChange = changes.legs !== undefined && !sameLegs(changes.legs, current.legs);
+  const parlay = changes.parlay ?? current.parlay;
+  const selections = changes.selections ?? current.selections;
+  if (!legsChange && parlay === current.parlay && selections === current.selections) return;
   if (await isLocked(db, pick, now)) throw conflict(PICK_LOCKED_MESSAGE);
-  if (!next.legs.length) throw badRequest(KEEP_LEGS_MESSAGE);
-  checkContent(next, now);
-  const sealed = await seal(next, capper.username, video.id, now);
+  if ((await listLegs(db, video.id)).some((leg) => leg.result !== null))
+    throw conflict(LEG_GRADED_LOCK_MESSAGE);
+  if (changes.legs !== undefined && !changes.legs.length) throw badRequest(KEEP_LEGS_MESSAGE);
+  let legs: BoundPickLeg[] | null = null;
+  if (legsChange) legs = await bindLegs(db, { legs: changes.legs!, parlay, selections, market }, now);
+  else {
+    // Unchanged legs keep their game, price and evidence: a new version of the same bets.
+    const problem = parlayProblem({ legs: current.legs, parlay });
+    if (problem) throw badRequest(problem);
+  }
+  const sealedLegs = legs ? legs.map((leg) => leg.sealed) : current.legs;
+  const sealed = await seal(sealedLegs, { parlay, selections }, capper.username, video.id, now);
   const version = pick.version + 1;
   await updatePick(db, video.id, {
     version,
     commitment: sealed.commitment,
     sealed: sealed.sealed,
     postedAt: sealed.postedAt,
-    parlay: next.parlay,
-    legCount: next.legs.length,
-    league: leagueOf(next.legs),
-    locksAt: new Date(earliestStart(next.legs)!),
+    parlay,
+    legCount: sealedLegs.length,
+    league: leagueOf(sealedLegs),
+    ...(legs && { locksAt: firstStart(sealedLegs), selfReported: legs.some((leg) => leg.selfReported) }),
   });
   await insertVersion(db, { videoId: video.id, version, ...sealed });
-  await writeLegs(db, video.id, next.legs, { revision: true });
+  if (legs) await writeLegs(db, video.id, legs, { revision: true });
   await appendToLog(db, [
     {
       type: 'revised',
@@ -288,12 +420,19 @@ export function pickStatus(pick: PickRow, now: Date): 'open' | 'started' | 'grad
   return now >= pick.locksAt ? 'started' : 'open';
 }
 
+/** Whether a video's pick is no longer for sale: its first game has started, or it is graded. */
+export async function salesClosed(db: Executor, videoId: number, now = new Date()): Promise<boolean> {
+  const pick = await findPick(db, videoId);
+  return pick !== undefined && (pick.result !== null || now >= pick.locksAt);
+}
+
 /** GET /api/picks/{videoId}: what everyone may see before buying (no legs, no selections). */
 export async function pickView(db: Executor, videoId: number, now = new Date()): Promise<PickView> {
   const pick = await findPick(db, videoId);
   if (!pick) throw notFound(NO_PICK_MESSAGE);
   const versions = await listVersions(db, videoId);
   const moderated = pick.removed === 'moderation';
+  // Corrections name the pick's games: public once it is graded (and revealed), as its legs are.
   return {
     videoId,
     commitment: pick.commitment,
@@ -309,8 +448,35 @@ export async function pickView(db: Executor, videoId: number, now = new Date()):
     })),
     ...(pick.result !== null && !moderated && { result: pick.result as NonNullable<PickView['result']> }),
     ...(pick.unitsWon !== null && !moderated && { unitsWon: pick.unitsWon }),
+    selfReported: pick.selfReported,
+    corrections: pick.result !== null && !moderated ? await correctionViews(db, videoId) : [],
     log: await logRefsOf(db, videoId),
   };
+}
+
+async function correctionViews(db: Executor, videoId: number): Promise<Correction[]> {
+  return (await correctionsOf(db, videoId)).map((row) => ({
+    game: `${row.away} at ${row.home}`,
+    before: row.before,
+    after: row.after,
+    reason: row.reason,
+    by: row.adminName,
+    at: isoSeconds(row.at),
+  }));
+}
+
+/** Each leg's state, in position order: its grade, why void, and its close. */
+export async function legStateViews(db: Executor, videoId: number): Promise<LegState[]> {
+  return (await legStates(db, videoId)).map((row) => ({
+    result: row.result as LegState['result'],
+    voidReason: row.voidReason,
+    selfReported: row.selfReported,
+    eventStatus: row.eventStatus as LegState['eventStatus'],
+    homeScore: row.homeScore,
+    awayScore: row.awayScore,
+    closingOdds: row.closingOdds,
+    clv: row.clv,
+  }));
 }
 
 /** GET /api/picks/{videoId}/reveal: the whole sealed pick, salt included, once every leg is graded. */
@@ -340,5 +506,11 @@ export async function pickLegsFor(
   const allowed = viewer.isAdmin || viewer.id === pick.userId || (await ownsVideo(db, viewer.id, videoId));
   if (!allowed) throw forbidden(LEGS_SECRET_MESSAGE);
   const sealed = JSON.parse(pick.sealed) as SealedPick;
-  return { version: pick.version, parlay: sealed.parlay, legs: sealed.legs };
+  return {
+    version: pick.version,
+    parlay: sealed.parlay,
+    legs: sealed.legs,
+    states: await legStateViews(db, videoId),
+    corrections: await correctionViews(db, videoId),
+  };
 }

@@ -1,24 +1,45 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isoSeconds } from '#common/pick-seal.js';
-import { VideoIdParamsSchema } from '#common/schemas/ids.js';
+import { IdParamsSchema, VideoIdParamsSchema } from '#common/schemas/ids.js';
 import {
   EventListQuerySchema,
+  EventPricesSchema,
   EventSchema,
   PickLegsViewSchema,
   PickRevealSchema,
   PickViewSchema,
+  type EventPrices,
   type EventView,
 } from '#common/schemas/pick-views.js';
 import type { Db } from '#server/db/client.js';
+import { notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
-import { listUpcomingEvents, type EventRow } from './picks-repository.js';
+import {
+  findMarketEvent,
+  listSchedule,
+  offeredLines,
+  pricesOf,
+  type PriceSnapshot,
+} from '../market/index.js';
+import { listOwnUpcomingEvents } from './picks-repository.js';
 import { currentUser, requireUser } from '../auth/index.js';
+import { marketOf } from './market-sync.js';
 import { pickLegsFor, pickView, revealPick } from './picks-service.js';
 
-const UPCOMING_EVENTS_LIMIT = 200;
+const UPCOMING_EVENTS_LIMIT = 500;
 
-export function toEventView(row: EventRow): EventView {
+export function toEventView(row: {
+  id: number;
+  league: string;
+  home: string;
+  away: string;
+  startsAt: Date;
+  status: string;
+  homeScore?: number | null;
+  awayScore?: number | null;
+  gameId?: string | null;
+}): EventView {
   return {
     id: row.id,
     league: row.league as EventView['league'],
@@ -26,8 +47,38 @@ export function toEventView(row: EventRow): EventView {
     away: row.away,
     startsAt: isoSeconds(row.startsAt),
     status: row.status as EventView['status'],
-    homeScore: row.homeScore,
-    awayScore: row.awayScore,
+    homeScore: row.homeScore ?? null,
+    awayScore: row.awayScore ?? null,
+    market: row.gameId != null,
+  };
+}
+
+function offers(prices: PriceSnapshot | null, event: { home: string; away: string }) {
+  const list = (
+    market: 'moneyline' | 'spread' | 'total',
+    sides: [code: 'h' | 'a' | 'o' | 'u', name: string][],
+  ) =>
+    prices
+      ? sides.flatMap(([code, side]) =>
+          offeredLines(prices, market, code).map((offer) => ({
+            side,
+            line: offer.point,
+            odds: offer.price,
+            book: offer.title,
+          })),
+        )
+      : [];
+  const teams: [code: 'h' | 'a', name: string][] = [
+    ['a', event.away],
+    ['h', event.home],
+  ];
+  return {
+    moneyline: list('moneyline', teams),
+    spread: list('spread', teams),
+    total: list('total', [
+      ['o', 'over'],
+      ['u', 'under'],
+    ]),
   };
 }
 
@@ -86,16 +137,50 @@ export async function pickRoutes(app: FastifyInstance, options: { db: Db }) {
     '/api/events',
     {
       schema: {
-        summary: "A league's upcoming events",
+        summary: "A league's upcoming games",
         description:
-          'Soonest first: what the pick form offers, so that one game is one event whoever posts on it.',
+          "Soonest first: in a league the market follows, the market's schedule, whether or not anyone picked a game; elsewhere, the signed-in capper's own self-reported games (no one else's: a game never tells an open pick).",
         querystring: EventListQuerySchema,
         response: { 200: EventSchema.array() },
       },
     },
-    async (request) => {
-      const rows = await listUpcomingEvents(db, request.query.league, new Date(), UPCOMING_EVENTS_LIMIT);
+    async (request, reply) => {
+      const { league } = request.query;
+      const now = new Date();
+      if (marketOf(db)?.follows(league)) {
+        const rows = await listSchedule(db, league, now, UPCOMING_EVENTS_LIMIT);
+        return rows.map(toEventView);
+      }
+      void reply.header('cache-control', 'private, no-store');
+      if (!request.user) return [];
+      const rows = await listOwnUpcomingEvents(db, request.user.id, league, now, UPCOMING_EVENTS_LIMIT);
       return rows.map(toEventView);
+    },
+  );
+
+  api.get(
+    '/api/events/:id/prices',
+    {
+      schema: {
+        summary: "A market game's prices",
+        description:
+          'The best price among books for every side and line, and the snapshot’s time. Fetched from the market first when older than a few minutes; 503 when the market cannot answer.',
+        params: IdParamsSchema,
+        response: { 200: EventPricesSchema, ...errorResponses(404, 503) },
+      },
+    },
+    async (request): Promise<EventPrices> => {
+      const event = await findMarketEvent(db, request.params.id);
+      const market = marketOf(db);
+      if (!event || !market) throw notFound('No such game on the market.');
+      if (event.status === 'scheduled' && event.startsAt > new Date())
+        await market.ensureFresh(event.league as EventView['league']);
+      const snapshot = await pricesOf(db, event.id);
+      return {
+        eventId: event.id,
+        takenAt: snapshot ? isoSeconds(snapshot.takenAt) : null,
+        ...offers(snapshot?.prices ?? null, event),
+      };
     },
   );
 }

@@ -17,7 +17,7 @@ import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-reposi
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
 import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
-import { postPick, type PickContent } from '../picks/index.js';
+import { postPick, preparePick, type PickContent } from '../picks/index.js';
 import { getVisibleVideo, insertVideo, updateVideo, viewerOf, type VideoRow } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
 
@@ -113,6 +113,8 @@ export async function createExternalVideo(
 ): Promise<VideoRow> {
   if (!meta.isExternalVideo || !meta.externalVideoUrl) throw badRequest(FILE_OR_URL_REQUIRED_MESSAGE);
   const url = meta.externalVideoUrl;
+  // Prices are fetched, if need be, before the transaction: it must never wait on the market.
+  const pick = await preparePick(effects.db, pickContentOf(meta));
   const video = await effects.db.transaction(async (tx) => {
     const row = await insertVideo(tx, {
       ...detailsOf(meta, user),
@@ -122,7 +124,7 @@ export async function createExternalVideo(
       transcodingStatus: 'ready',
       transcodingProgress: 100,
     });
-    await postPick(tx, row, user, pickContentOf(meta));
+    await postPick(tx, row, user, pick);
     return row;
   });
   effects.onVideoChanged();
@@ -155,6 +157,7 @@ export async function createUploadedVideo(
   }
   let video: VideoRow;
   try {
+    const pick = await preparePick(db, pickContentOf(input.meta));
     video = await db.transaction(async (tx) => {
       const row = await insertVideo(tx, {
         ...detailsOf(input.meta, input.user),
@@ -164,7 +167,7 @@ export async function createUploadedVideo(
         transcodingStatus: 'pending',
       });
       // issue 14: the pick is sealed when posted, in the transaction that makes its video.
-      await postPick(tx, row, input.user, pickContentOf(input.meta));
+      await postPick(tx, row, input.user, pick);
       const originalFileKey = videoMediaKeys(row.id).original;
       await updateVideo(tx, row.id, { originalFileKey });
       const payload = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };

@@ -8,7 +8,7 @@ import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-remova
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { forgetRecords } from '../cappers/index.js';
-import { removePick, revisePick } from '../picks/index.js';
+import { preparePick, removePick, revisePick } from '../picks/index.js';
 import {
   deleteVideo,
   findVideo,
@@ -100,6 +100,9 @@ export async function getVisibleVideo(db: Db, id: number, viewer: Viewer | null)
   return entry;
 }
 
+export const ADMIN_NO_AUTHOR_MESSAGE =
+  "Admins moderate picks but do not write them: only the capper can change a pick's selections or legs.";
+
 async function ownedVideo(db: Executor, id: number, viewer: Viewer) {
   const row = await findVideoRow(db, id);
   if (!row) throw notFound('Video not found');
@@ -115,11 +118,17 @@ export async function editVideo(
   viewer: Viewer,
   onPriceChange?: (videoId: number) => Promise<void>,
 ): Promise<Video> {
-  // issue 14: selections and legs are sealed; a change seals a new version, or is refused once locked.
+  // Selections and legs are sealed; a change seals a new version, or is refused once locked.
   const revisesPick =
     changes.legs !== undefined || changes.parlay !== undefined || changes.emailInformation !== undefined;
+  // Prices for changed legs are fetched, if need be, before the transaction (never waiting on the market in it).
+  const prepared = changes.legs?.length
+    ? await preparePick(db, { legs: changes.legs, parlay: changes.parlay ?? false, selections: '' })
+    : null;
   const before = await db.transaction(async (tx) => {
     const row = await ownedVideo(tx, id, viewer);
+    // Admins moderate picks, they do not author them: a sealed commitment is its capper's word alone.
+    if (revisesPick && row.userId !== viewer.id) throw forbidden(ADMIN_NO_AUTHOR_MESSAGE);
     const columns = {
       ...(changes.title !== undefined && { title: changes.title }),
       ...(changes.description !== undefined && { description: changes.description }),
@@ -136,6 +145,7 @@ export async function editVideo(
         { id, title: changes.title ?? row.title, selections: row.emailInformation ?? '' },
         { id: owner.id, username: owner.username },
         { legs: changes.legs, parlay: changes.parlay, selections: changes.emailInformation },
+        prepared?.market ?? null,
       );
     }
     return row;

@@ -26,7 +26,7 @@ const PERIOD_LABEL: Record<LeaderboardPeriod, string> = {
   '90': 'Last 90 days',
   all: 'All time',
 };
-const SORT_LABEL: Record<LeaderboardSort, string> = { units: 'Units won', roi: 'ROI' };
+const SORT_LABEL: Record<LeaderboardSort, string> = { units: 'Units won', roi: 'ROI', clv: 'Closing line value' };
 
 /** The filters live in the URL, so a ranking can be shared; anything unknown falls back to the default. */
 function filtersOf(search: string): LeaderboardFilters {

@@ -3,6 +3,7 @@
 import {
   LEAGUE_MESSAGE,
   LegInputSchema,
+  parseOddsText,
   legsStartInFuture,
   START_IN_FUTURE_MESSAGE,
   UNITS_MESSAGE,
@@ -88,7 +89,8 @@ export function legSideText(leg: Pick<Leg, 'market' | 'side' | 'line'>): string 
 
 /** The compact row: 'NBA · Celtics @ Lakers · Lakers −3.5 (−110) · 1u' (away @ home, as books print it). */
 export function legSummary(leg: Leg, { withStake = true }: { withStake?: boolean } = {}): string {
-  const parts = [leg.league, `${leg.away} @ ${leg.home}`, `${legSideText(leg)} (${signed(leg.odds)})`];
+  const price = leg.odds === null ? 'market price' : signed(leg.odds);
+  const parts = [leg.league, `${leg.away} @ ${leg.home}`, `${legSideText(leg)} (${price})`];
   if (withStake) parts.push(formatStake(leg.units));
   return parts.join(' · ');
 }
@@ -151,7 +153,7 @@ export function draftFromLeg(leg: Leg, eventId: number | 'new'): LegDraft {
     market: leg.market,
     side: leg.side,
     line: leg.line === null ? '' : String(leg.line),
-    odds: leg.odds > 0 ? `+${leg.odds}` : String(leg.odds),
+    odds: leg.odds === null ? '' : leg.odds > 0 ? `+${leg.odds}` : String(leg.odds),
     units: String(leg.units),
   };
 }
@@ -189,7 +191,9 @@ export function validateDraft(
     market: draft.market,
     side: draft.side,
     line: marketHasLine(draft.market) ? draft.line.trim() : '',
-    odds: draft.odds.trim() === '' ? undefined : draft.odds.trim(),
+    // Typed as text ('+150'); the schema takes a JSON integer, so the form reads it first.
+    odds: draft.odds.trim() === '' ? undefined : (parseOddsText(draft.odds) ?? draft.odds.trim()),
+    eventId: typeof draft.eventId === 'number' ? draft.eventId : null,
     units: draft.units.trim() === '' ? undefined : draft.units.trim(),
   });
   if (!result.success) {

@@ -1,0 +1,37 @@
+// The market feature's public entry (docs/decisions/025): the provider behind it, its games and prices, and
+// the rules that bind a leg to them. Picks use these to post, close and grade.
+export {
+  MarketProviderError,
+  type GameOdds,
+  type GameScore,
+  type MarketGame,
+  type MarketProvider,
+  type Quota,
+} from './provider.js';
+export { OddsApiProvider } from './odds-api-provider.js';
+export { startMarketStandIn, type MarketStandIn } from './stand-in.js';
+export {
+  bindLeg,
+  ingestOdds,
+  ingestSchedule,
+  StalePricesError,
+  type BoundLeg,
+  type LegRequest,
+  type PriceEvidence,
+} from './market-service.js';
+export {
+  closeGames,
+  closingOfEvent,
+  findMarketEvent,
+  leagueStates,
+  listSchedule,
+  markFetched,
+  pricesOf,
+  takeStartedGames,
+  type FetchKind,
+  type MarketEventRow,
+  type MovedStart,
+  type StartedGame,
+} from './market-repository.js';
+export { closingOf, offeredLines, sideCode, type OfferedPrice, type PriceSnapshot } from './prices.js';
+export { backoffSeconds, LOW_CREDITS, planFetches, type FetchPlan, type LeagueView } from './fetch-policy.js';

@@ -1,0 +1,324 @@
+// Queries of the market (docs/decisions/025): its games (events with a provider's id), their latest prices,
+// the prices kept at each start, and each league's fetch times.
+import { sql } from '#server/db/drizzle.js';
+import type { Executor } from '#server/db/client.js';
+import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import type { PriceSnapshot } from './prices.js';
+import type { MarketGame } from './provider.js';
+
+export interface MarketEventRow {
+  id: number;
+  league: string;
+  home: string;
+  away: string;
+  startsAt: Date;
+  status: string;
+  provider: string;
+  gameId: string;
+}
+
+interface MarketEventJson extends Omit<MarketEventRow, 'startsAt'> {
+  startsAt: string;
+}
+
+const EVENT_COLUMNS = sql`id, league, home, away, starts_at as "startsAt", status, provider, game_id as "gameId"`;
+
+const toRow = (row: MarketEventJson): MarketEventRow => ({ ...row, startsAt: new Date(row.startsAt) });
+
+/** A game whose official start the provider changed: legs posted after its real start are void. */
+export interface MovedStart {
+  eventId: number;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The provider's games as events: new ones inserted, changed teams or starts written to games not yet
+ * settled. Returns each game's event and the starts that moved.
+ */
+export async function upsertGames(
+  db: Executor,
+  provider: string,
+  games: readonly MarketGame[],
+): Promise<{ events: Map<string, MarketEventRow>; moved: MovedStart[] }> {
+  const events = new Map<string, MarketEventRow>();
+  const moved: MovedStart[] = [];
+  if (!games.length) return { events, moved };
+  const ids = [...new Set(games.map((game) => game.id))];
+  const known = await jsonRowsOf<MarketEventJson>(
+    db,
+    sql`select ${EVENT_COLUMNS} from events where provider = ${provider} and game_id = any(${sql.param(ids)}::text[])`,
+  );
+  for (const row of known) events.set(row.gameId, toRow(row));
+
+  const fresh: MarketGame[] = [];
+  const changed: { id: number; home: string; away: string; startsAt: string }[] = [];
+  const seen = new Set<string>();
+  for (const game of games) {
+    if (seen.has(game.id)) continue;
+    seen.add(game.id);
+    const event = events.get(game.id);
+    if (!event) {
+      fresh.push(game);
+      continue;
+    }
+    const start = new Date(game.startsAt);
+    if (event.status !== 'scheduled') continue;
+    if (
+      event.startsAt.getTime() !== start.getTime() ||
+      event.home !== game.home ||
+      event.away !== game.away
+    ) {
+      changed.push({ id: event.id, home: game.home, away: game.away, startsAt: game.startsAt });
+      if (event.startsAt.getTime() !== start.getTime())
+        moved.push({ eventId: event.id, from: event.startsAt, to: start });
+      events.set(game.id, { ...event, home: game.home, away: game.away, startsAt: start });
+    }
+  }
+  if (fresh.length) {
+    // Another instance may insert the same game meanwhile: the conflict leaves its row, read back below.
+    await db.execute(sql`
+      insert into events (league, home, away, starts_at, provider, game_id)
+      select g.league, g.home, g.away, g.starts_at, ${provider}, g.game_id
+      from unnest(${sql.param(fresh.map((g) => g.league))}::text[], ${sql.param(fresh.map((g) => g.home))}::text[],
+        ${sql.param(fresh.map((g) => g.away))}::text[], ${sql.param(fresh.map((g) => g.startsAt))}::timestamptz[],
+        ${sql.param(fresh.map((g) => g.id))}::text[]) as g(league, home, away, starts_at, game_id)
+      order by g.game_id
+      on conflict (provider, game_id) do nothing`);
+    const inserted = await jsonRowsOf<MarketEventJson>(
+      db,
+      sql`select ${EVENT_COLUMNS} from events
+        where provider = ${provider} and game_id = any(${sql.param(fresh.map((g) => g.id))}::text[])`,
+    );
+    for (const row of inserted) events.set(row.gameId, toRow(row));
+  }
+  if (changed.length) {
+    await db.execute(sql`
+      update events set home = u.home, away = u.away, starts_at = u.starts_at
+      from unnest(${sql.param(changed.map((c) => c.id))}::int[], ${sql.param(changed.map((c) => c.home))}::text[],
+        ${sql.param(changed.map((c) => c.away))}::text[], ${sql.param(changed.map((c) => c.startsAt))}::timestamptz[])
+        as u(id, home, away, starts_at)
+      where events.id = any(${sql.param(changed.map((c) => c.id))}::int[]) and events.id = u.id
+        and events.status = 'scheduled'`);
+  }
+  return { events, moved };
+}
+
+export interface PricesToWrite {
+  eventId: number;
+  digest: string;
+  prices: PriceSnapshot;
+}
+
+/**
+ * The snapshot of games that have not started by `takenAt`: a changed game's prices rewritten, an unchanged
+ * one's time moved on (its prices are still the books' at that time). A started game's row is never
+ * written again: at its start it holds the closing prices.
+ */
+export async function writePrices(
+  db: Executor,
+  rows: readonly PricesToWrite[],
+  takenAt: Date,
+): Promise<number> {
+  if (!rows.length) return 0;
+  const ids = rows.map((row) => row.eventId);
+  const digests = new Map(
+    rowsOf<{ event_id: number; digest: string }>(
+      await db.execute(
+        sql`select event_id, digest from event_prices where event_id = any(${sql.param(ids)}::int[])`,
+      ),
+    ).map((row) => [row.event_id, row.digest]),
+  );
+  const changed = rows.filter((row) => digests.get(row.eventId) !== row.digest);
+  const unchanged = rows.filter((row) => digests.get(row.eventId) === row.digest).map((row) => row.eventId);
+  const at = takenAt.toISOString();
+  if (changed.length) {
+    await db.execute(sql`
+      insert into event_prices (event_id, taken_at, digest, prices)
+      select u.event_id, ${at}::timestamptz, u.digest, u.prices::jsonb
+      from unnest(${sql.param(changed.map((r) => r.eventId))}::int[], ${sql.param(changed.map((r) => r.digest))}::text[],
+        ${sql.param(changed.map((r) => JSON.stringify(r.prices)))}::text[]) as u(event_id, digest, prices)
+      join events e on e.id = u.event_id
+      where e.starts_at > ${at}::timestamptz and e.status = 'scheduled'
+      order by u.event_id
+      on conflict (event_id) do update set taken_at = excluded.taken_at, digest = excluded.digest,
+        prices = excluded.prices
+      where event_prices.taken_at < excluded.taken_at`);
+  }
+  if (unchanged.length) {
+    await db.execute(sql`
+      update event_prices set taken_at = ${at}::timestamptz
+      from events e
+      where event_prices.event_id = any(${sql.param(unchanged)}::int[]) and e.id = event_prices.event_id
+        and e.starts_at > ${at}::timestamptz and event_prices.taken_at < ${at}::timestamptz`);
+  }
+  return changed.length;
+}
+
+export interface SnapshotRow {
+  takenAt: Date;
+  prices: PriceSnapshot;
+}
+
+/** A game's latest prices; undefined when it was never priced (or has started: see takeClosings). */
+export async function pricesOf(db: Executor, eventId: number): Promise<SnapshotRow | undefined> {
+  const [row] = rowsOf<{ taken_at: Date | string; prices: unknown }>(
+    await db.execute(sql`select taken_at, prices from event_prices where event_id = ${eventId}`),
+  );
+  return row ? { takenAt: new Date(row.taken_at), prices: fromJson<PriceSnapshot>(row.prices) } : undefined;
+}
+
+export async function findMarketEvent(db: Executor, id: number): Promise<MarketEventRow | undefined> {
+  const [row] = await jsonRowsOf<MarketEventJson>(
+    db,
+    sql`select ${EVENT_COLUMNS} from events where id = ${id} and game_id is not null`,
+  );
+  return row ? toRow(row) : undefined;
+}
+
+/** Market games of these teams (any case, either order) within 24 hours of `around`, nearest first. */
+export async function findMarketGamesByTeams(
+  db: Executor,
+  game: { league: string; home: string; away: string },
+  around: Date,
+): Promise<MarketEventRow[]> {
+  const at = around.toISOString();
+  const rows = await jsonRowsOf<MarketEventJson>(
+    db,
+    sql`select ${EVENT_COLUMNS} from events
+      where game_id is not null and league = ${game.league}
+        and ((lower(home) = lower(${game.home}) and lower(away) = lower(${game.away}))
+          or (lower(home) = lower(${game.away}) and lower(away) = lower(${game.home})))
+        and starts_at between ${at}::timestamptz - interval '24 hours' and ${at}::timestamptz + interval '24 hours'
+      order by abs(extract(epoch from starts_at - ${at}::timestamptz)), id
+      limit 5`,
+  );
+  return rows.map(toRow);
+}
+
+/** The market's upcoming games of a league, soonest first. */
+export async function listSchedule(db: Executor, league: string, now: Date, limit: number) {
+  const rows = await jsonRowsOf<MarketEventJson>(
+    db,
+    sql`select ${EVENT_COLUMNS} from events
+      where game_id is not null and league = ${league} and status = 'scheduled' and starts_at > ${now.toISOString()}::timestamptz
+      order by starts_at, id
+      limit ${limit}`,
+  );
+  return rows.map(toRow);
+}
+
+export type FetchKind = 'schedule' | 'odds' | 'scores';
+
+export interface LeagueState {
+  league: string;
+  scheduleAt: Date | null;
+  oddsAt: Date | null;
+  scoresAt: Date | null;
+}
+
+export async function leagueStates(db: Executor): Promise<Map<string, LeagueState>> {
+  const rows = await jsonRowsOf<Record<keyof LeagueState, string | null>>(
+    db,
+    sql`select league, schedule_at as "scheduleAt", odds_at as "oddsAt", scores_at as "scoresAt"
+      from market_leagues`,
+  );
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return new Map(
+    rows.map((row) => [
+      row.league!,
+      {
+        league: row.league!,
+        scheduleAt: date(row.scheduleAt),
+        oddsAt: date(row.oddsAt),
+        scoresAt: date(row.scoresAt),
+      },
+    ]),
+  );
+}
+
+const FETCH_COLUMNS = { schedule: sql`schedule_at`, odds: sql`odds_at`, scores: sql`scores_at` } as const;
+
+/** A fetch of a league answered: its time kept for every instance's next decision. */
+export async function markFetched(db: Executor, league: string, kind: FetchKind, at: Date): Promise<void> {
+  const column = FETCH_COLUMNS[kind];
+  await db.execute(sql`
+    insert into market_leagues as m (league, ${column}) values (${league}, ${at.toISOString()}::timestamptz)
+    on conflict (league) do update set ${column} = greatest(m.${column}, excluded.${column})`);
+}
+
+/** A started game's last prices, taken to be its closing prices. */
+export interface StartedGame {
+  eventId: number;
+  league: string;
+  home: string;
+  away: string;
+  startsAt: Date;
+  takenAt: Date;
+  prices: PriceSnapshot;
+}
+
+/**
+ * The games that have started since the last call, with their last prices, which move to event_closings
+ * when a leg is on the game (`keep`) and are dropped otherwise: event_prices holds upcoming games only,
+ * so this reads a few rows a tick however long the market has run. Locked: one taker per game.
+ */
+export async function takeStartedGames(db: Executor, now: Date, limit: number): Promise<StartedGame[]> {
+  const rows = await jsonRowsOf<{
+    eventId: number;
+    league: string;
+    home: string;
+    away: string;
+    startsAt: string;
+    takenAt: string;
+    prices: PriceSnapshot;
+  }>(
+    db,
+    sql`select p.event_id as "eventId", e.league, e.home, e.away, e.starts_at as "startsAt",
+        p.taken_at as "takenAt", p.prices
+      from event_prices p join events e on e.id = p.event_id
+      where e.starts_at <= ${now.toISOString()}::timestamptz
+      order by e.starts_at, p.event_id
+      limit ${limit}
+      for update of p skip locked`,
+  );
+  return rows.map((row) => ({
+    ...row,
+    startsAt: new Date(row.startsAt),
+    takenAt: new Date(row.takenAt),
+  }));
+}
+
+/** Keeps the closing prices of the games legs are on, and drops every taken game's latest prices. */
+export async function closeGames(
+  db: Executor,
+  taken: readonly StartedGame[],
+  keep: ReadonlySet<number>,
+  closedAt: Date,
+): Promise<void> {
+  if (!taken.length) return;
+  const kept = taken.filter((game) => keep.has(game.eventId));
+  if (kept.length) {
+    await db.execute(sql`
+      insert into event_closings (event_id, taken_at, closed_at, prices)
+      select u.event_id, u.taken_at, ${closedAt.toISOString()}::timestamptz, u.prices::jsonb
+      from unnest(${sql.param(kept.map((g) => g.eventId))}::int[],
+        ${sql.param(kept.map((g) => g.takenAt.toISOString()))}::timestamptz[],
+        ${sql.param(kept.map((g) => JSON.stringify(g.prices)))}::text[]) as u(event_id, taken_at, prices)
+      order by u.event_id
+      on conflict (event_id) do update set taken_at = excluded.taken_at, closed_at = excluded.closed_at,
+        prices = excluded.prices`);
+  }
+  await db.execute(
+    sql`delete from event_prices where event_id = any(${sql.param(taken.map((g) => g.eventId))}::int[])`,
+  );
+}
+
+/** A game's closing prices, once kept. */
+export async function closingOfEvent(db: Executor, eventId: number): Promise<SnapshotRow | undefined> {
+  const [row] = rowsOf<{ taken_at: Date | string | null; prices: unknown }>(
+    await db.execute(sql`select taken_at, prices from event_closings where event_id = ${eventId}`),
+  );
+  if (!row || row.taken_at === null) return undefined;
+  return { takenAt: new Date(row.taken_at), prices: fromJson<PriceSnapshot>(row.prices) };
+}

@@ -1,0 +1,193 @@
+// The market's rules for a leg (docs/decisions/025): its game is the provider's, its start the official one,
+// its price no better than the best a book offered in a recent snapshot. And what comes in from the provider:
+// games and prices written, starts that moved reported.
+import { MAX_PRICE_AGE_SECONDS, type PricedMarket } from '#common/market.js';
+import { decimalOdds } from '#common/odds.js';
+import { isoSeconds } from '#common/pick-seal.js';
+import { START_IN_FUTURE_MESSAGE, TEAM_SIDE_MESSAGE, type League } from '#common/schemas/picks.js';
+import type { Executor } from '#server/db/client.js';
+import { badRequest } from '#server/lib/http-errors.js';
+import {
+  findMarketEvent,
+  findMarketGamesByTeams,
+  pricesOf,
+  upsertGames,
+  writePrices,
+  type MarketEventRow,
+  type MovedStart,
+} from './market-repository.js';
+import {
+  bestPrice,
+  offeredLines,
+  sideCode,
+  snapshotDigest,
+  snapshotOf,
+  type OfferedPrice,
+  type SideCode,
+} from './prices.js';
+import type { GameOdds, MarketGame } from './provider.js';
+
+/** A leg as the capper sent it, before the market names its game and price. */
+export interface LegRequest {
+  league: League;
+  home: string;
+  away: string;
+  startsAt: string;
+  market: PricedMarket;
+  side: string;
+  line: number | null;
+  /** Omitted: the best price now. */
+  odds?: number | null | undefined;
+  /** A game of GET /api/events, instead of the teams and start. */
+  eventId?: number | null | undefined;
+}
+
+/** The price's evidence, sealed with the leg: the best price among books for its side and line. */
+export interface PriceEvidence {
+  book: string;
+  odds: number;
+  line: number | null;
+  /** The snapshot's time. */
+  at: string;
+}
+
+export interface BoundLeg {
+  event: MarketEventRow;
+  /** `<provider>:<game id>`: the game as an outsider can look it up. */
+  game: string;
+  /** The game's teams and official start, as the provider writes them. */
+  home: string;
+  away: string;
+  startsAt: string;
+  /** The team as the game writes it, or over / under. */
+  side: string;
+  line: number | null;
+  odds: number;
+  price: PriceEvidence;
+  /** The book's display name, for messages and pages. */
+  bookTitle: string;
+}
+
+/** Prices older than MAX_PRICE_AGE_SECONDS: the caller fetches the league's again, then binds again. */
+export class StalePricesError extends Error {
+  constructor(
+    readonly league: League,
+    readonly takenAt: Date | null,
+  ) {
+    super(`The ${league} prices are out of date`);
+    this.name = 'StalePricesError';
+  }
+}
+
+const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value)}`;
+
+function sideText(market: PricedMarket, side: string, line: number | null): string {
+  if (market === 'moneyline') return `${side} moneyline`;
+  if (market === 'total') return `${side === 'over' ? 'Over' : 'Under'} ${line ?? ''}`.trim();
+  return line === null ? side : `${side} ${line === 0 ? 'PK' : signed(line)}`;
+}
+
+const offerText = (market: PricedMarket, offer: OfferedPrice) =>
+  `${market === 'moneyline' || offer.point === null ? '' : `${market === 'spread' ? signed(offer.point) : offer.point} `}(${signed(offer.price)} at ${offer.title})`;
+
+/** The game a leg names: by id from the schedule, or by its teams near the start it gives. */
+async function gameOf(db: Executor, leg: LegRequest): Promise<MarketEventRow> {
+  if (leg.eventId != null) {
+    const event = await findMarketEvent(db, leg.eventId);
+    if (!event || event.league !== leg.league)
+      throw badRequest(`No ${leg.league} game ${leg.eventId} on the market: choose a game from the list.`);
+    return event;
+  }
+  const given = new Date(leg.startsAt);
+  const [event] = await findMarketGamesByTeams(db, leg, given);
+  if (!event)
+    throw badRequest(
+      `No ${leg.league} game between ${leg.away} and ${leg.home} on the market within 24 hours of ${isoSeconds(given)}: choose a game from the list.`,
+    );
+  if (event.startsAt.getTime() !== given.getTime())
+    throw badRequest(
+      `${event.away} at ${event.home} starts at ${isoSeconds(event.startsAt)} (the market's official start), not ${isoSeconds(given)}.`,
+    );
+  return event;
+}
+
+/**
+ * Binds a moneyline, spread or total leg to its market game and price (docs/decisions/025 'Rules'): the
+ * game by id or by its teams (any case, either order) at its official start; the side by the game's own
+ * team names; the line one a book offers; the odds no better than the best price, or that price when none
+ * are given. Throws 400s naming what the market says instead, or StalePricesError.
+ */
+export async function bindLeg(db: Executor, leg: LegRequest, now: Date): Promise<BoundLeg> {
+  const event = await gameOf(db, leg);
+  if (event.status !== 'scheduled' || event.startsAt <= now) throw badRequest(START_IN_FUTURE_MESSAGE);
+  const side = sideCode(leg.market, leg.side, event);
+  if (!side) throw badRequest(TEAM_SIDE_MESSAGE);
+  const snapshot = await pricesOf(db, event.id);
+  if (!snapshot || now.getTime() - snapshot.takenAt.getTime() > MAX_PRICE_AGE_SECONDS * 1000)
+    throw new StalePricesError(leg.league, snapshot?.takenAt ?? null);
+  const sideName = teamOrTotalSide(side, event);
+  const line = leg.market === 'moneyline' ? null : leg.line;
+  const best = bestPrice(snapshot.prices, leg.market, side, line);
+  if (!best) {
+    const offered = offeredLines(snapshot.prices, leg.market, side);
+    throw badRequest(
+      offered.length
+        ? `No book offers ${sideText(leg.market, sideName, line)}: the market offers ${offered.map((o) => offerText(leg.market, o)).join(', ')}.`
+        : `No book prices ${sideText(leg.market, sideName, null)} for this game yet.`,
+    );
+  }
+  const odds = leg.odds ?? best.price;
+  if (decimalOdds(odds) > decimalOdds(best.price) + 1e-12)
+    throw badRequest(
+      `${signed(odds)} beats the market's best price for ${sideText(leg.market, sideName, line)}: ${signed(best.price)} at ${best.title} (prices of ${isoSeconds(snapshot.takenAt)}).`,
+    );
+  return {
+    event,
+    game: `${event.provider}:${event.gameId}`,
+    home: event.home,
+    away: event.away,
+    startsAt: isoSeconds(event.startsAt),
+    side: sideName,
+    line,
+    odds,
+    price: { book: best.book, odds: best.price, line, at: isoSeconds(snapshot.takenAt) },
+    bookTitle: best.title,
+  };
+}
+
+function teamOrTotalSide(side: SideCode, event: { home: string; away: string }): string {
+  return side === 'h' ? event.home : side === 'a' ? event.away : side === 'o' ? 'over' : 'under';
+}
+
+/** Games from the provider's schedule: written, and the starts that moved reported. */
+export async function ingestSchedule(db: Executor, provider: string, games: readonly MarketGame[]) {
+  const { moved } = await upsertGames(db, provider, games);
+  return { games: games.length, moved };
+}
+
+/**
+ * A league's odds as the provider answered at `takenAt`: the games written, and the prices of those that
+ * have not started (a started game's last prices before its start are its closing prices).
+ */
+export async function ingestOdds(
+  db: Executor,
+  provider: string,
+  odds: readonly GameOdds[],
+  takenAt: Date,
+): Promise<{ games: number; prices: number; moved: MovedStart[] }> {
+  const { events, moved } = await upsertGames(
+    db,
+    provider,
+    odds.map((o) => o.game),
+  );
+  const rows = [];
+  for (const { game, books } of odds) {
+    const event = events.get(game.id);
+    if (!event || event.startsAt <= takenAt || event.status !== 'scheduled') continue;
+    const prices = snapshotOf(event, books);
+    if (!prices.books.length) continue;
+    rows.push({ eventId: event.id, digest: snapshotDigest(prices), prices });
+  }
+  const written = await writePrices(db, rows, takenAt);
+  return { games: odds.length, prices: written, moved };
+}

@@ -1,0 +1,504 @@
+// Keeping picks in step with the market (docs/decisions/025): every tick reads the schedule, prices and
+// scores the fetch policy asks for, keeps each game's closing prices at its start and measures its legs'
+// closing line value, voids legs posted after a start the feed moved earlier, and settles finished games,
+// which grades every leg on them. Prices are also fetched on demand, when a capper needs them.
+import type { FastifyBaseLogger } from 'fastify';
+import { clvPercent, roundClv } from '#common/clv.js';
+import { MAX_PRICE_AGE_SECONDS, PRICED_MARKETS, type PricedMarket } from '#common/market.js';
+import { isoSeconds } from '#common/pick-seal.js';
+import type { League } from '#common/schemas/picks.js';
+import type { Db, Executor } from '#server/db/client.js';
+import { sql } from '#server/db/drizzle.js';
+import { jsonRowsOf } from '#server/db/rows.js';
+import { HttpError } from '#server/lib/http-errors.js';
+import { safeErrorMessage } from '#server/lib/log-safety.js';
+import {
+  closeGames,
+  closingOf,
+  ingestOdds,
+  ingestSchedule,
+  leagueStates,
+  LOW_CREDITS,
+  markFetched,
+  MarketProviderError,
+  planFetches,
+  sideCode,
+  takeStartedGames,
+  type GameScore,
+  type MarketProvider,
+  type MovedStart,
+  type Quota,
+  type StartedGame,
+} from '../market/index.js';
+import { forgetRecords } from '../cappers/index.js';
+import { regradePicks, settleEvent } from './grading-service.js';
+import { findEvent } from './picks-repository.js';
+
+/** How long a posting or the pick form waits for fresh prices before saying the market is not answering. */
+const ON_DEMAND_TIMEOUT_MS = 10_000;
+/** A league's prices are fetched on demand at most this often by one process, answered or not. */
+const ON_DEMAND_MIN_SECONDS = 30;
+/** Games taken per statement at a start: a full slate's starts in a few rounds. */
+const CLOSING_BATCH = 500;
+
+export interface TickSummary {
+  fetched: { league: string; kind: 'schedule' | 'odds' | 'scores' }[];
+  closed: number;
+  settled: number;
+  voided: number;
+}
+
+export class MarketUnavailableError extends HttpError {
+  constructor(league: string, takenAt: Date | null) {
+    super(
+      503,
+      takenAt
+        ? `The ${league} prices are from ${isoSeconds(takenAt)}, more than ${MAX_PRICE_AGE_SECONDS / 60} minutes ago, and the market is not answering: try again in a minute.`
+        : `The ${league} market is not answering yet: try again in a minute.`,
+    );
+  }
+}
+
+export class MarketSync {
+  private readonly onDemand = new Map<string, Promise<void>>();
+  private readonly lastOnDemand = new Map<string, number>();
+  private readonly failures = new Map<string, { count: number; at: Date }>();
+  private creditsLeft: number | null = null;
+  private exhaustedUntil: Date | null = null;
+  private lowWarnedAt = 0;
+  private ticking: Promise<TickSummary> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    readonly provider: MarketProvider,
+    private readonly options: { tickSeconds: number; log: FastifyBaseLogger },
+  ) {}
+
+  /** The leagues whose moneyline, spread and total legs must be on a market game. */
+  follows(league: string): boolean {
+    return (this.provider.leagues as readonly string[]).includes(league);
+  }
+
+  /** One tick; a tick still running when the next is due is not doubled. */
+  tick(now = new Date()): Promise<TickSummary> {
+    if (!this.ticking)
+      this.ticking = this.runTick(now).finally(() => {
+        this.ticking = null;
+      });
+    return this.ticking;
+  }
+
+  private async runTick(now: Date): Promise<TickSummary> {
+    const summary: TickSummary = { fetched: [], closed: 0, settled: 0, voided: 0 };
+    const states = await leagueStates(this.db);
+    const views = await legViews(this.db, now);
+    const scores: { league: League; days: number }[] = [];
+    for (const league of this.provider.leagues) {
+      const state = states.get(league);
+      const view = views.get(league);
+      const failure = this.failures.get(league);
+      const plan = planFetches(
+        {
+          scheduleAt: state?.scheduleAt ?? null,
+          oddsAt: state?.oddsAt ?? null,
+          scoresAt: state?.scoresAt ?? null,
+          nextStartWithLegs: view?.nextStart ?? null,
+          awaitingScores: view?.oldestAwaiting != null,
+          failures: failure?.count ?? 0,
+          failedAt: failure?.at ?? null,
+        },
+        now,
+        {
+          tickSeconds: this.options.tickSeconds,
+          creditsLeft: this.creditsLeft,
+          exhaustedUntil: this.exhaustedUntil,
+        },
+      );
+      if (plan.schedule && (await this.attempt(league, () => this.fetchSchedule(league, now))))
+        summary.fetched.push({ league, kind: 'schedule' });
+      if (plan.odds && (await this.attempt(league, () => this.fetchOdds(league, now))))
+        summary.fetched.push({ league, kind: 'odds' });
+      if (plan.scores) {
+        const oldest = view!.oldestAwaiting!;
+        scores.push({
+          league,
+          days: Math.min(3, Math.max(1, Math.ceil((now.getTime() - oldest.getTime()) / 86_400_000))),
+        });
+      }
+    }
+    // Closing prices before any score: a game that starts and ends between two ticks still closes first.
+    summary.closed += await this.closeStarted(now);
+    for (const { league, days } of scores) {
+      let settled = 0;
+      if (await this.attempt(league, async () => (settled = await this.fetchScores(league, days, now))))
+        summary.fetched.push({ league, kind: 'scores' });
+      summary.settled += settled;
+    }
+    summary.voided = this.voidedThisTick;
+    this.voidedThisTick = 0;
+    return summary;
+  }
+
+  private voidedThisTick = 0;
+
+  /** Runs a fetch, keeping its failure count for the backoff; never throws. */
+  private async attempt(league: string, fetch: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await fetch();
+      this.failures.delete(league);
+      return true;
+    } catch (error) {
+      const count = (this.failures.get(league)?.count ?? 0) + 1;
+      this.failures.set(league, { count, at: new Date() });
+      if (error instanceof MarketProviderError && error.quotaExhausted) {
+        this.exhaustedUntil = new Date(Date.now() + 3600_000);
+        this.options.log.warn(
+          { provider: this.provider.name },
+          'market: the provider says its usage quota is spent; no prices or scores are fetched for an hour (the last prices stay on)',
+        );
+      } else {
+        this.options.log.warn(
+          { provider: this.provider.name, league, failures: count, problem: safeErrorMessage(error) },
+          'market: a fetch failed; the last snapshot stays on',
+        );
+      }
+      return false;
+    }
+  }
+
+  private noteQuota(quota: Quota): void {
+    if (quota.remaining === null) return;
+    this.creditsLeft = quota.remaining;
+    if (quota.remaining < LOW_CREDITS && Date.now() - this.lowWarnedAt > 3600_000) {
+      this.lowWarnedAt = Date.now();
+      this.options.log.warn(
+        { provider: this.provider.name, creditsLeft: quota.remaining },
+        'market: the provider’s quota is low; only prices for postings and slow score checks until it resets',
+      );
+    }
+  }
+
+  private async fetchSchedule(league: League, now: Date): Promise<void> {
+    const answer = await this.provider.schedule(league);
+    this.noteQuota(answer.quota);
+    const { moved } = await this.db.transaction((tx) => ingestSchedule(tx, this.provider.name, answer.data));
+    await markFetched(this.db, league, 'schedule', now);
+    await this.applyMovedStarts(moved, now);
+  }
+
+  private async fetchOdds(league: League, now = new Date()): Promise<void> {
+    const answer = await this.provider.odds(league);
+    this.noteQuota(answer.quota);
+    // The snapshot's time is the answer's: a price is never older than it says.
+    const takenAt = new Date();
+    const { moved } = await this.db.transaction((tx) =>
+      ingestOdds(tx, this.provider.name, answer.data, takenAt),
+    );
+    await markFetched(this.db, league, 'odds', takenAt);
+    await this.applyMovedStarts(moved, now);
+  }
+
+  /**
+   * Fresh prices for a league before a capper picks or posts in it: fetched now when the snapshot is older
+   * than MAX_PRICE_AGE_SECONDS, one fetch at a time per league. Throws a 503 when the market cannot give
+   * them within ON_DEMAND_TIMEOUT_MS.
+   */
+  async ensureFresh(league: League, now = new Date()): Promise<void> {
+    const state = (await leagueStates(this.db)).get(league);
+    const age = state?.oddsAt ? now.getTime() - state.oddsAt.getTime() : Infinity;
+    // A little margin: the prices must still be fresh when the posting binds to them a moment later.
+    if (age < (MAX_PRICE_AGE_SECONDS - 30) * 1000) return;
+    let running = this.onDemand.get(league);
+    if (!running) {
+      const last = this.lastOnDemand.get(league) ?? 0;
+      if (
+        Date.now() - last < ON_DEMAND_MIN_SECONDS * 1000 ||
+        (this.exhaustedUntil && now < this.exhaustedUntil)
+      ) {
+        if (age < MAX_PRICE_AGE_SECONDS * 1000) return;
+        throw new MarketUnavailableError(league, state?.oddsAt ?? null);
+      }
+      this.lastOnDemand.set(league, Date.now());
+      running = this.attempt(league, () => this.fetchOdds(league)).then(() => undefined);
+      this.onDemand.set(league, running);
+      void running.finally(() => this.onDemand.delete(league));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), ON_DEMAND_TIMEOUT_MS);
+    });
+    await Promise.race([running, timeout]).finally(() => clearTimeout(timer));
+    const after = (await leagueStates(this.db)).get(league);
+    if (!after?.oddsAt || Date.now() - after.oddsAt.getTime() >= MAX_PRICE_AGE_SECONDS * 1000)
+      throw new MarketUnavailableError(league, after?.oddsAt ?? null);
+  }
+
+  /** Scores of the last `days` days: every completed game with a score settles its event, by rule. */
+  private async fetchScores(league: League, days: number, now: Date): Promise<number> {
+    const answer = await this.provider.scores(league, days);
+    this.noteQuota(answer.quota);
+    const { moved } = await this.db.transaction((tx) =>
+      ingestSchedule(
+        tx,
+        this.provider.name,
+        answer.data.map((score) => score.game),
+      ),
+    );
+    await this.applyMovedStarts(moved, now);
+    await this.closeStarted(now);
+    const settled = await this.settleScores(answer.data, now);
+    await markFetched(this.db, league, 'scores', now);
+    return settled;
+  }
+
+  private async settleScores(scores: readonly GameScore[], now: Date): Promise<number> {
+    const finals = scores.filter(
+      (score) => score.completed && score.homeScore !== null && score.awayScore !== null,
+    );
+    if (!finals.length) return 0;
+    const events = await jsonRowsOf<{
+      id: number;
+      gameId: string;
+      status: string;
+      homeScore: number | null;
+      awayScore: number | null;
+    }>(
+      this.db,
+      sql`select id, game_id as "gameId", status, home_score as "homeScore", away_score as "awayScore"
+        from events where provider = ${this.provider.name}
+          and game_id = any(${sql.param(finals.map((s) => s.game.id))}::text[])`,
+    );
+    const byGame = new Map(events.map((event) => [event.gameId, event]));
+    let settled = 0;
+    for (const score of finals) {
+      const event = byGame.get(score.game.id);
+      if (!event) continue;
+      const outcome = { status: 'final' as const, homeScore: score.homeScore!, awayScore: score.awayScore! };
+      if (event.status === 'scheduled') {
+        try {
+          await settleEvent(this.db, event.id, outcome, { adminId: null, source: this.provider.name }, now);
+          settled += 1;
+          continue;
+        } catch (error) {
+          // Settled meanwhile (an admin, another instance), or not started by our clock: looked at below.
+          if (!(error instanceof HttpError)) throw error;
+        }
+      }
+      const current = await findEvent(this.db, event.id);
+      const same =
+        current?.status === 'final' &&
+        current.homeScore === outcome.homeScore &&
+        current.awayScore === outcome.awayScore;
+      if (current && current.status !== 'scheduled' && !same)
+        this.options.log.warn(
+          {
+            eventId: event.id,
+            source: this.provider.name,
+            feed: outcome,
+            current: { status: current.status, homeScore: current.homeScore, awayScore: current.awayScore },
+          },
+          'market: the provider’s final score differs from the recorded result; left for an admin to correct',
+        );
+    }
+    return settled;
+  }
+
+  /**
+   * Starts the feed moved: each pick's lock follows its earliest leg; where a start moved earlier, the legs
+   * of picks posted or revised at or after the real start are void, whatever the score (they were sealed
+   * when the game was already under way).
+   */
+  async applyMovedStarts(moved: readonly MovedStart[], now: Date): Promise<void> {
+    if (!moved.length) return;
+    const ids = moved.map((m) => m.eventId);
+    const voided = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        update picks p set locks_at = m.first
+        from (
+          select l.video_id, min(e.starts_at) as first
+          from pick_legs l join events e on e.id = l.event_id
+          where l.video_id in (select video_id from pick_legs where event_id = any(${sql.param(ids)}::int[]))
+          group by l.video_id
+        ) m
+        where p.video_id = m.video_id and p.result is null and p.locks_at <> m.first`);
+      const earlier = moved.filter((m) => m.to < m.from);
+      const late: { id: number; videoId: number }[] = [];
+      for (const move of earlier) {
+        const reason = `Posted at or after the game's real start (${isoSeconds(move.to)}), which the market moved from ${isoSeconds(move.from)}.`;
+        const rows = await jsonRowsOf<{ id: number; videoId: number }>(
+          tx,
+          sql`update pick_legs l set result = 'void', void_reason = ${reason}, graded_at = ${now.toISOString()}::timestamptz,
+              grade_reason = null, graded_by = null
+            from picks p
+            where l.event_id = ${move.eventId} and p.video_id = l.video_id and p.posted_at >= ${move.to.toISOString()}::timestamptz
+              and l.void_reason is null
+            returning l.id, l.video_id as "videoId"`,
+        );
+        late.push(...rows);
+      }
+      if (late.length) await regradePicks(tx, [...new Set(late.map((leg) => leg.videoId))], now);
+      return late.length;
+    });
+    if (voided) {
+      this.voidedThisTick += voided;
+      forgetRecords(this.db);
+      this.options.log.info(
+        { legs: voided },
+        'market: legs posted after a start the feed moved earlier are void',
+      );
+    }
+  }
+
+  /**
+   * The games that have started: their last prices kept as the closing prices, and every market leg on
+   * them given its closing price, closing fair probability and CLV. Picks already graded are regraded, so
+   * their CLV follows.
+   */
+  async closeStarted(now: Date): Promise<number> {
+    let closed = 0;
+    for (;;) {
+      const { count, regrade } = await this.db.transaction(async (tx) => {
+        const taken = await takeStartedGames(tx, now, CLOSING_BATCH);
+        if (!taken.length) return { count: 0, regrade: false };
+        const legs = await marketLegsOn(
+          tx,
+          taken.map((game) => game.eventId),
+        );
+        const onGames = new Set(legs.map((leg) => leg.eventId));
+        await writeClosings(tx, taken, legs);
+        await closeGames(tx, taken, onGames, now);
+        const graded = [...new Set(legs.filter((leg) => leg.pickGraded).map((leg) => leg.videoId))];
+        if (graded.length) await regradePicks(tx, graded, now);
+        return { count: taken.length, regrade: graded.length > 0 };
+      });
+      closed += count;
+      if (regrade) forgetRecords(this.db);
+      if (count < CLOSING_BATCH) return closed;
+    }
+  }
+
+  /**
+   * Fetches what is asked of one league now, whatever the policy says (an admin's or a test's refresh), then
+   * closes started games; throws what the provider throws.
+   */
+  async refreshNow(
+    league: League,
+    what: { schedule?: boolean; odds?: boolean; scoresDays?: number },
+    now = new Date(),
+  ): Promise<{ settled: number }> {
+    if (what.schedule) await this.fetchSchedule(league, now);
+    if (what.odds) await this.fetchOdds(league, now);
+    await this.closeStarted(now);
+    const settled = what.scoresDays ? await this.fetchScores(league, what.scoresDays, now) : 0;
+    return { settled };
+  }
+
+  /** Ticks every `tickSeconds` in this process; failures are logged, never thrown. */
+  schedule(hooks: {
+    onReady: (fn: () => Promise<void>) => void;
+    onClose: (fn: () => Promise<void>) => void;
+  }): void {
+    const run = () => {
+      this.tick().catch((err: unknown) =>
+        this.options.log.warn({ problem: safeErrorMessage(err) }, 'market: a tick failed'),
+      );
+    };
+    const timer = setInterval(run, this.options.tickSeconds * 1000);
+    timer.unref();
+    hooks.onReady(async () => run());
+    hooks.onClose(async () => {
+      clearInterval(timer);
+      await this.ticking?.catch(() => undefined);
+    });
+  }
+}
+
+interface LegOnGame {
+  id: number;
+  videoId: number;
+  eventId: number;
+  market: PricedMarket;
+  side: string;
+  line: number | null;
+  odds: number;
+  pickGraded: boolean;
+}
+
+async function marketLegsOn(db: Executor, eventIds: readonly number[]): Promise<LegOnGame[]> {
+  return jsonRowsOf<LegOnGame>(
+    db,
+    sql`select l.id, l.video_id as "videoId", l.event_id as "eventId", l.market, l.side, l.line::float8 as line,
+        l.odds, p.result is not null as "pickGraded"
+      from pick_legs l join picks p on p.video_id = l.video_id
+      where l.event_id = any(${sql.param([...eventIds])}::int[]) and not l.self_reported
+        and l.market in ('moneyline', 'spread', 'total')`,
+  );
+}
+
+async function writeClosings(db: Executor, games: readonly StartedGame[], legs: readonly LegOnGame[]) {
+  if (!legs.length) return;
+  const byEvent = new Map(games.map((game) => [game.eventId, game]));
+  const ids: number[] = [];
+  const odds: (number | null)[] = [];
+  const fair: (number | null)[] = [];
+  const clv: (number | null)[] = [];
+  for (const leg of legs) {
+    const game = byEvent.get(leg.eventId)!;
+    if (!(PRICED_MARKETS as readonly string[]).includes(leg.market)) continue;
+    const side = sideCode(leg.market, leg.side, game);
+    const closing = side
+      ? closingOf(game.prices, leg.market, side, leg.market === 'moneyline' ? null : leg.line)
+      : null;
+    ids.push(leg.id);
+    odds.push(closing?.odds ?? null);
+    fair.push(closing?.fair ?? null);
+    clv.push(
+      closing?.fair != null ? roundClv(clvPercent([{ odds: leg.odds, closingFair: closing.fair }])) : null,
+    );
+  }
+  await db.execute(sql`
+    update pick_legs set closing_odds = c.odds, closing_fair = c.fair, clv = c.clv
+    from unnest(${sql.param(ids)}::int[], ${sql.param(odds)}::int[], ${sql.param(fair)}::numeric[],
+      ${sql.param(clv)}::numeric[]) as c(id, odds, fair, clv)
+    where pick_legs.event_id = any(${sql.param([...new Set(legs.map((l) => l.eventId))])}::int[])
+      and pick_legs.id = c.id`);
+}
+
+/** Per league: the next start of a market game with legs, and the oldest started one awaiting its score. */
+async function legViews(
+  db: Executor,
+  now: Date,
+): Promise<Map<string, { nextStart: Date | null; oldestAwaiting: Date | null }>> {
+  const at = now.toISOString();
+  const rows = await jsonRowsOf<{ league: string; nextStart: string | null; oldestAwaiting: string | null }>(
+    db,
+    sql`select e.league,
+        min(e.starts_at) filter (where e.starts_at > ${at}::timestamptz) as "nextStart",
+        min(e.starts_at) filter (where e.starts_at <= ${at}::timestamptz) as "oldestAwaiting"
+      from events e
+      where e.status = 'scheduled' and e.game_id is not null
+        and e.starts_at > ${at}::timestamptz - interval '3 days'
+        and exists (select 1 from pick_legs l where l.event_id = e.id)
+      group by e.league`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.league,
+      {
+        nextStart: row.nextStart ? new Date(row.nextStart) : null,
+        oldestAwaiting: row.oldestAwaiting ? new Date(row.oldestAwaiting) : null,
+      },
+    ]),
+  );
+}
+
+// One market per database: posting (inside the uploads and videos features' transactions) finds it here.
+const markets = new WeakMap<object, MarketSync>();
+
+export function useMarket(db: Db, sync: MarketSync): void {
+  markets.set(db, sync);
+}
+
+export function marketOf(db: Db): MarketSync | undefined {
+  return markets.get(db);
+}
