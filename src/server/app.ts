@@ -294,6 +294,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     paymentProvider: payments.name,
     stripePublishableKey: config.stripe?.publishableKey ?? null,
     uploadChunkBytes: tusChunkBytes(config.s3 !== undefined),
+    marketLeagues: market ? [...market.provider.leagues] : [],
   };
   const clientDir =
     options.clientDir === undefined ? path.join(packageRoot(), 'dist', 'client') : options.clientDir;

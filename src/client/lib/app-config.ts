@@ -10,6 +10,7 @@ const DEFAULTS: AppConfig = {
   paymentProvider: 'sandbox',
   stripePublishableKey: null,
   uploadChunkBytes: CHUNK_SIZE_BYTES,
+  marketLeagues: [],
 };
 
 function parse(content: string | null | undefined): AppConfig {
@@ -27,6 +28,9 @@ function parse(content: string | null | undefined): AppConfig {
         raw.uploadChunkBytes > 0
           ? raw.uploadChunkBytes
           : DEFAULTS.uploadChunkBytes,
+      marketLeagues: Array.isArray(raw.marketLeagues)
+        ? raw.marketLeagues.filter((league): league is string => typeof league === 'string')
+        : [],
     };
   } catch {
     return DEFAULTS;

@@ -12,5 +12,10 @@ export const AppConfigSchema = z.object({
   stripePublishableKey: z.string().nullable(),
   /** Bytes per tus PATCH the browser sends: larger when media is in a bucket (docs/decisions/022). */
   uploadChunkBytes: z.number().int().positive(),
+  /**
+   * The leagues whose moneyline, spread and total legs are on the market's games at its prices
+   * (docs/decisions/025); empty without a market.
+   */
+  marketLeagues: z.array(z.string()).default([]),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;
