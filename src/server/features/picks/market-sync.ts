@@ -9,7 +9,7 @@ import { isoSeconds } from '#common/pick-seal.js';
 import type { League } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { sql } from '#server/db/drizzle.js';
-import { jsonRowsOf } from '#server/db/rows.js';
+import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
 import {
@@ -325,14 +325,13 @@ export class MarketSync {
       const late: { id: number; videoId: number }[] = [];
       for (const move of earlier) {
         const reason = `Posted at or after the game's real start (${isoSeconds(move.to)}), which the market moved from ${isoSeconds(move.from)}.`;
-        const rows = await jsonRowsOf<{ id: number; videoId: number }>(
-          tx,
-          sql`update pick_legs l set result = 'void', void_reason = ${reason}, graded_at = ${now.toISOString()}::timestamptz,
-              grade_reason = null, graded_by = null
+        const rows = rowsOf<{ id: number; videoId: number }>(
+          await tx.execute(sql`update pick_legs l set result = 'void', void_reason = ${reason},
+              graded_at = ${now.toISOString()}::timestamptz, grade_reason = null, graded_by = null
             from picks p
-            where l.event_id = ${move.eventId} and p.video_id = l.video_id and p.posted_at >= ${move.to.toISOString()}::timestamptz
-              and l.void_reason is null
-            returning l.id, l.video_id as "videoId"`,
+            where l.event_id = ${move.eventId} and p.video_id = l.video_id
+              and p.posted_at >= ${move.to.toISOString()}::timestamptz and l.void_reason is null
+            returning l.id, l.video_id as "videoId"`),
         );
         late.push(...rows);
       }

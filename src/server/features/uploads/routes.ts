@@ -162,7 +162,7 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
         summary: 'Upload a video (up to 50 MB) or add a link',
         description:
           'multipart/form-data (spec 7): the details as text fields, then the MOV file in `video`, or isExternalVideo `true` and externalVideoUrl (YouTube, Vimeo, Instagram, X, TikTok, Rumble, BitChute). An uploaded file is processed in the background (transcodingStatus).',
-        response: { 201: VideoSchema, ...errorResponses(401, 413, 415) },
+        response: { 201: VideoSchema, ...errorResponses(401, 413, 415, 503) },
       },
     },
     async (request, reply) => {

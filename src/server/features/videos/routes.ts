@@ -210,7 +210,7 @@ export async function videoRoutes(
             'The owner or an admin. A new price cancels the open payment intents at the old one. A change of the selections, legs or parlay of a verified pick seals a new version, or is refused (409) once the pick is sold or its first leg has started.',
           params: VideoIdParamsSchema,
           body: VideoUpdateSchema,
-          response: { 200: VideoSchema, ...errorResponses(401, 403, 404, 409) },
+          response: { 200: VideoSchema, ...errorResponses(401, 403, 404, 409, 503) },
         },
       },
       async (request) => {

@@ -1,10 +1,18 @@
-// The pick form's pure parts (issue 14): a leg as the form holds it (text fields), checked by the same
-// LegInputSchema the server uses, its one-line summary, and the datetime-local <-> ISO conversion.
+// The pick form's pure parts (issue 14, docs/decisions/025): a leg as the form holds it (text fields),
+// checked by the same LegInputSchema the server uses, whether it is bound to the market or self-reported,
+// its one-line summary, and the datetime-local <-> ISO conversion.
+import { PRICED_MARKETS } from '#common/market.js';
+import { decimalOdds } from '#common/odds.js';
+import type { EventPrices } from '#common/schemas/pick-views.js';
 import {
+  contradictionProblem,
+  gameKey,
   LEAGUE_MESSAGE,
   LegInputSchema,
-  parseOddsText,
   legsStartInFuture,
+  ODDS_REQUIRED_MESSAGE,
+  parseOddsText,
+  selfReportedStartProblem,
   START_IN_FUTURE_MESSAGE,
   UNITS_MESSAGE,
   type League,
@@ -21,6 +29,19 @@ export const MARKET_LABELS: Record<Market, string> = {
 };
 
 export const EVENT_REQUIRED_MESSAGE = 'Choose a game from the list, or add one';
+export const MARKET_EVENT_MESSAGE = "Choose a game from the market's list";
+export const SELF_REPORTED_TEXT = 'Self-reported: shown on your profile, never counted in your record';
+
+/**
+ * Whether a leg is bound to the market (docs/decisions/025): a moneyline, spread or total in a league the
+ * market follows is on a market game at a market price; anything else is self-reported.
+ */
+export function followsMarket(
+  leg: { league: string; market: Market },
+  marketLeagues: readonly string[],
+): boolean {
+  return (PRICED_MARKETS as readonly string[]).includes(leg.market) && marketLeagues.includes(leg.league);
+}
 
 /** Spread and total take a line; a moneyline has none, and a prop's terms are in its text. */
 export function marketHasLine(market: Market): boolean {
@@ -89,7 +110,7 @@ export function legSideText(leg: Pick<Leg, 'market' | 'side' | 'line'>): string 
 
 /** The compact row: 'NBA · Celtics @ Lakers · Lakers −3.5 (−110) · 1u' (away @ home, as books print it). */
 export function legSummary(leg: Leg, { withStake = true }: { withStake?: boolean } = {}): string {
-  const price = leg.odds === null ? 'market price' : signed(leg.odds);
+  const price = leg.odds === null ? 'best price' : signed(leg.odds);
   const parts = [leg.league, `${leg.away} @ ${leg.home}`, `${legSideText(leg)} (${price})`];
   if (withStake) parts.push(formatStake(leg.units));
   return parts.join(' · ');
@@ -172,17 +193,23 @@ export function sameGame(
 }
 
 /**
- * Checks a draft with LegInputSchema (the server's rules and messages) and the start-in-the-future rule.
- * A known event's teams and time are not typed by the capper, so their problems are the event choice's.
+ * Checks a draft with LegInputSchema (the server's rules and messages) and the start rules: a market leg's
+ * game is one of the market's and starts in the future, a self-reported one starts within
+ * SELF_REPORTED_MAX_DAYS and names its odds. A known event's teams and time are not typed by the capper,
+ * so their problems are the event choice's.
  */
 export function validateDraft(
   draft: LegDraft,
   now: Date,
+  marketLeagues: readonly string[],
 ): { ok: true; leg: Leg } | { ok: false; errors: LegFieldErrors } {
   const errors: LegFieldErrors = {};
+  const market = draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
   if (!draft.league) errors.league = LEAGUE_MESSAGE;
-  if (draft.league && draft.eventId === null) errors.event = EVENT_REQUIRED_MESSAGE;
+  if (draft.league && draft.eventId === null) errors.event = market ? MARKET_EVENT_MESSAGE : EVENT_REQUIRED_MESSAGE;
+  if (market && draft.eventId === 'new') errors.event = MARKET_EVENT_MESSAGE;
   const known = typeof draft.eventId === 'number';
+  const oddsText = draft.odds.trim();
   const result = LegInputSchema.safeParse({
     league: draft.league || undefined,
     home: draft.home,
@@ -191,8 +218,9 @@ export function validateDraft(
     market: draft.market,
     side: draft.side,
     line: marketHasLine(draft.market) ? draft.line.trim() : '',
-    // Typed as text ('+150'); the schema takes a JSON integer, so the form reads it first.
-    odds: draft.odds.trim() === '' ? undefined : (parseOddsText(draft.odds) ?? draft.odds.trim()),
+    // Typed as text ('+150'); the schema takes a JSON integer, so the form reads it first. Left empty on a
+    // market leg, the leg takes the best price among books when the pick is posted.
+    odds: oddsText === '' ? null : (parseOddsText(oddsText) ?? oddsText),
     eventId: typeof draft.eventId === 'number' ? draft.eventId : null,
     units: draft.units.trim() === '' ? undefined : draft.units.trim(),
   });
@@ -206,11 +234,88 @@ export function validateDraft(
         continue;
       errors[field] ??= issue.message;
     }
-  } else if (!legsStartInFuture([result.data], now)) {
-    errors[known ? 'event' : 'startsAt'] = START_IN_FUTURE_MESSAGE;
+  } else if (market) {
+    if (!legsStartInFuture([result.data], now)) errors.event ??= START_IN_FUTURE_MESSAGE;
+  } else {
+    const start = selfReportedStartProblem(result.data, now);
+    if (start) errors[known ? 'event' : 'startsAt'] ??= start;
+    if (result.data.odds === null) errors.odds ??= ODDS_REQUIRED_MESSAGE;
   }
+  if (!market && oddsText === '' && !result.success) errors.odds ??= ODDS_REQUIRED_MESSAGE;
   if (!result.success || Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, leg: result.data };
+}
+
+/** A start as the server keys it: UTC, to the second ('2030-06-04T02:30:00Z'); unreadable text as it is. */
+function utcSeconds(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isFinite(time) ? new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z') : iso;
+}
+
+type KeyedLeg = Pick<Leg, 'league' | 'home' | 'away' | 'startsAt' | 'market' | 'side'>;
+
+/**
+ * Why these legs cannot be one pick (both sides of a game, over and under, two legs on one game and
+ * market), in the server's words; null when they can. A game is keyed by league, teams and start, which
+ * a market game's legs carry too, so a leg read back from a sealed pick meets a newly chosen one.
+ */
+export function legsContradiction(legs: readonly KeyedLeg[]): string | null {
+  return contradictionProblem(
+    legs.map((leg) => ({
+      key: gameKey({ ...leg, startsAt: utcSeconds(leg.startsAt) }),
+      market: leg.market,
+      side: leg.side,
+    })),
+  );
+}
+
+/** The draft as far as a contradiction can be told: its game, market and side; null while one is missing. */
+export function draftKey(draft: LegDraft): KeyedLeg | null {
+  if (!draft.league || !draft.home.trim() || !draft.away.trim() || !draft.side.trim()) return null;
+  const startsAt = localInputToIso(draft.startsLocal);
+  if (!startsAt) return null;
+  return { league: draft.league, home: draft.home, away: draft.away, startsAt, market: draft.market, side: draft.side };
+}
+
+/** One side at one line, as GET /api/events/{id}/prices offers it: the best price among books. */
+export type Offer = EventPrices['moneyline'][number];
+
+/** A priced market's offers of a game, or none for a market the market does not price. */
+export function offersFor(prices: EventPrices | undefined, market: Market): readonly Offer[] {
+  if (!prices || !(PRICED_MARKETS as readonly string[]).includes(market)) return [];
+  return prices[market as (typeof PRICED_MARKETS)[number]];
+}
+
+/** The offer a draft's side and line name, if the market offers it. */
+export function offerOf(
+  offers: readonly Offer[],
+  draft: Pick<LegDraft, 'market' | 'side' | 'line'>,
+): Offer | undefined {
+  const line = marketHasLine(draft.market) && draft.line.trim() !== '' ? Number(draft.line) : null;
+  return offers.find(
+    (offer) => offer.side.toLowerCase() === draft.side.toLowerCase() && (offer.line ?? null) === line,
+  );
+}
+
+/**
+ * What the server would refuse of a market leg at these prices (docs/decisions/025): a side and line no
+ * book offers, or odds better than the best among books. null when the leg is fine, or nothing is chosen yet.
+ */
+export function marketPriceProblem(
+  offers: readonly Offer[],
+  draft: Pick<LegDraft, 'market' | 'side' | 'line' | 'odds'>,
+): { field: 'side' | 'odds'; message: string } | null {
+  if (!offers.length || !draft.side.trim()) return null;
+  const offer = offerOf(offers, draft);
+  if (!offer) return { field: 'side', message: "No book offers this side and line now: choose one of the market's prices" };
+  const odds = parseOddsText(draft.odds);
+  if (odds === null || Math.abs(odds) < 100) return null;
+  if (decimalOdds(odds) > decimalOdds(offer.odds) + 1e-12)
+    return {
+      field: 'odds',
+      message: `${signed(odds)} beats the market's best price, ${signed(offer.odds)} at ${offer.book}: enter that price or a worse one, or leave it empty`,
+    };
+  return null;
 }
 
 /** A parlay's shared stake as typed, checked by the leg schema's own units rule. */
