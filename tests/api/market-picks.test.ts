@@ -31,7 +31,6 @@ import {
   inHours,
   marketGame,
   marketLeg,
-  marketLegFor,
   type TestGame,
 } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
