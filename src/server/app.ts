@@ -86,6 +86,8 @@ export interface AppOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** Parse every response with its schema before writing it, failing it on a mismatch (the API tests). */
   checkResponses?: boolean;
+  /** false: the market is looked at only when asked (the API tests drive its ticks themselves). */
+  marketTicks?: boolean;
 }
 
 const API_PREFIXES = ['/api/', '/media/'];
@@ -275,7 +277,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     market = new MarketSync(db, provider, { tickSeconds: marketSettings.refreshSeconds, log: app.log });
     useMarket(db, market);
-    if (runsBackgroundWork)
+    if (runsBackgroundWork && options.marketTicks !== false)
       market.schedule({
         onReady: (fn) => app.addHook('onReady', fn),
         onClose: (fn) => app.addHook('onClose', fn),

@@ -467,10 +467,9 @@ describe('sales close at the start', () => {
     expect(card.json().message).toBe(
       'Sales for this pick closed when its first game started. You have not been charged.',
     );
-    // The sweep cancels every other open intent of the pick, at the provider too.
-    expect(
-      await cancelIntentsOfClosedPicks(t.database.db, new SandboxProvider(t.database.db), t.app.log),
-    ).toBe(1);
+    // The sweep cancels every other open intent of the pick, at the provider too (the app's own sweep runs
+    // every few seconds as well: whichever comes first cancels it).
+    await cancelIntentsOfClosedPicks(t.database.db, new SandboxProvider(t.database.db), t.app.log);
     const statusOf = async (id: string) =>
       rowsOf<{ status: string }>(
         await t.database.db.execute(sql`select status from payment_intents where id = ${id}`),

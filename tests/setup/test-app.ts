@@ -42,7 +42,7 @@ export interface TestAppOptions {
   /**
    * A market (docs/decisions/025) on a local stand-in of The Odds API the test controls: its leagues
    * (MARKET_LEAGUES), every major US league by default. Tests fetch what they need themselves
-   * (tests/setup/market.ts); the app's own tick looks at the stand-in once a minute.
+   * (tests/setup/market.ts) and tick it when they mean to: the app runs no timer of its own.
    */
   market?: boolean | { leagues?: string };
 }
@@ -108,6 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clientDir: options.clientDir ?? null,
     connectionLimits: options.connectionLimits,
     checkResponses: true,
+    marketTicks: false,
   });
   checkAgainstApiDocument(app);
   await app.ready();

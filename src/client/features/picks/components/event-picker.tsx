@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { TEAM_MAX_LENGTH, type League } from '#common/schemas/picks.js';
+import { SELF_REPORTED_MAX_DAYS, TEAM_MAX_LENGTH, type League } from '#common/schemas/picks.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
@@ -22,17 +22,21 @@ function zoneLabel(): string {
 }
 
 /**
- * issue 14: a leg's game is one the site already knows (same league, teams and start), so that one game is
- * one event whoever posts on it, or a game the capper adds.
+ * issue 14, docs/decisions/025: a leg's game. A market leg's is one of the market's schedule, nothing else
+ * (its start is the official one); a self-reported leg's is one the capper posted on before, or one they
+ * add, starting within SELF_REPORTED_MAX_DAYS.
  */
 export function EventPicker({
   league,
+  marketOnly,
   draft,
   errors,
   onChoose,
   onField,
 }: {
   league: League;
+  /** A market leg: only the market's games, no "Add a game". */
+  marketOnly: boolean;
   draft: Pick<LegDraft, 'eventId' | 'home' | 'away' | 'startsLocal'>;
   errors: LegFieldErrors;
   onChoose: (event: EventView | typeof NEW_GAME) => void;
@@ -41,17 +45,21 @@ export function EventPicker({
   const events = useEvents(league);
   const [search, setSearch] = useState('');
   const term = search.trim().toLowerCase();
+  const listed = useMemo(
+    () => (events.data ?? []).filter((event) => !marketOnly || event.market),
+    [events.data, marketOnly],
+  );
   const matching = useMemo(
     () =>
-      (events.data ?? []).filter(
+      listed.filter(
         (event) =>
           !term || event.home.toLowerCase().includes(term) || event.away.toLowerCase().includes(term),
       ),
-    [events.data, term],
+    [listed, term],
   );
   const shown = matching.slice(0, SHOWN_EVENTS);
   // The chosen game stays in the list while the capper searches for something else.
-  const chosen = (events.data ?? []).find((event) => event.id === draft.eventId);
+  const chosen = listed.find((event) => event.id === draft.eventId);
   if (chosen && !shown.includes(chosen)) shown.unshift(chosen);
 
   const choices: Choice[] = [
@@ -68,7 +76,7 @@ export function EventPicker({
         </span>
       ),
     })),
-    { value: NEW_GAME, label: <span className="font-medium">Add a game</span> },
+    ...(marketOnly ? [] : [{ value: NEW_GAME, label: <span className="font-medium">Add a game</span> }]),
   ];
 
   const choose = (value: string) => {
@@ -77,18 +85,24 @@ export function EventPicker({
     if (event) onChoose(event);
   };
 
-  const known = events.data?.length ?? 0;
+  const known = listed.length;
   const status = events.isPending
     ? null
     : events.isError
       ? null
       : known === 0
-        ? `No upcoming ${league} games yet: add the first.`
+        ? marketOnly
+          ? `The market lists no upcoming ${league} games right now.`
+          : `No upcoming ${league} games of yours yet: add one.`
         : term && matching.length === 0
-          ? `No ${league} game with “${search.trim()}”: add it, or search again.`
+          ? marketOnly
+            ? `No ${league} game on the market with “${search.trim()}”: search again.`
+            : `No ${league} game with “${search.trim()}”: add it, or search again.`
           : matching.length > shown.length
             ? `Showing ${shown.length} of ${matching.length} games: search by team to narrow.`
             : null;
+  const now = new Date();
+  const latestStart = new Date(now.getTime() + SELF_REPORTED_MAX_DAYS * 24 * 3600_000);
 
   return (
     <div className="grid gap-4">
@@ -159,13 +173,14 @@ export function EventPicker({
           <FormField
             label="Start"
             className="sm:col-span-2"
-            hint={`Your local time (${zoneLabel()})`}
+            hint={`Your local time (${zoneLabel()}), within ${SELF_REPORTED_MAX_DAYS} days`}
             error={errors.startsAt}
           >
             <Input
               type="datetime-local"
               value={draft.startsLocal}
-              min={isoToLocalInput(new Date().toISOString())}
+              min={isoToLocalInput(now.toISOString())}
+              max={isoToLocalInput(latestStart.toISOString())}
               onChange={(event) => onField('startsLocal', event.target.value)}
             />
           </FormField>

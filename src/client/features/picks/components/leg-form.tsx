@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { BadgeCheck, PenLine } from 'lucide-react';
+import type { PricedMarket } from '#common/market.js';
 import {
   LEAGUES,
   MARKETS,
@@ -13,27 +15,42 @@ import { Button } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
+import { appConfig } from '#client/lib/app-config.ts';
+import { useEventPrices } from '../api/get-event-prices';
 import { useEvents, type EventView } from '../api/get-events';
 import {
   draftFromLeg,
+  draftKey,
   emptyDraft,
+  followsMarket,
   formatStake,
   isoToLocalInput,
+  legsContradiction,
   MARKET_LABELS,
   marketHasLine,
   marketOnTeam,
+  marketPriceProblem,
+  offerOf,
+  offersFor,
   sameGame,
+  SELF_REPORTED_TEXT,
+  signed,
   validateDraft,
   type LegDraft,
   type LegFieldErrors,
+  type Offer,
 } from '../lib/legs';
 import { ChoiceGroup } from './choice-group';
 import { EventPicker } from './event-picker';
+import { MarketPrices } from './market-prices';
 
 const TOTAL_CHOICES = [
   { value: 'over', label: 'Over' },
   { value: 'under', label: 'Under' },
 ];
+
+export const MARKET_ODDS_HINT =
+  'Leave empty to take the best price when you post; you may enter a worse price, never a better one.';
 
 /** What the side becomes when the market or the game changes: kept only where it still makes sense. */
 function sideFor(market: Market, previous: Market, side: string, teams: [string, string]): string {
@@ -43,12 +60,15 @@ function sideFor(market: Market, previous: Market, side: string, teams: [string,
 }
 
 /**
- * One leg's form (issue 14), inline in the pick form (a nested <form> is not allowed): league, then the
- * game, then the market and its terms, odds and stake. Checked by the server's own LegInputSchema.
+ * One leg's form (issue 14, docs/decisions/025), inline in the pick form (a nested <form> is not allowed):
+ * league and market, then the game, then the bet and its price, and the stake. A moneyline, spread or total
+ * in a league the market follows is on one of the market's games at one of its prices; anything else is
+ * self-reported, as before. Checked by the server's own LegInputSchema, and against the other legs.
  */
 export function LegForm({
   title,
   leg,
+  otherLegs,
   defaultUnits,
   stake,
   onSave,
@@ -57,6 +77,8 @@ export function LegForm({
   title: string;
   /** The leg being edited, or null for a new one. */
   leg: Leg | null;
+  /** The pick's other legs, which this one must not contradict. */
+  otherLegs: readonly Leg[];
   /** A new leg's stake, as the last one (a capper often bets the same). */
   defaultUnits: number;
   /** A parlay's legs share one stake, set beside the switch: the form then shows it, not a field. */
@@ -75,6 +97,11 @@ export function LegForm({
   const [focusInvalid, setFocusInvalid] = useState(0);
   const events = useEvents(draft.league);
   const [matched, setMatched] = useState(false);
+  const { marketLeagues } = appConfig;
+  const bound = draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
+  const eventId = bound && typeof draft.eventId === 'number' ? draft.eventId : null;
+  const prices = useEventPrices(eventId);
+  const offers = bound ? offersFor(prices.data, draft.market) : [];
 
   // Opened: the first field takes the focus (the editor gives it back when the form closes).
   useEffect(() => leagueSelect.current?.focus(), []);
@@ -94,11 +121,26 @@ export function LegForm({
 
   const withStake = (next: LegDraft) => (stake === null ? next : { ...next, units: String(stake) });
 
+  /** What is wrong as soon as it is typed: a contradiction with another leg, a price the market refuses. */
+  const liveProblems = (next: LegDraft): LegFieldErrors => {
+    const problems: LegFieldErrors = {};
+    const key = draftKey(next);
+    const contradiction = key && legsContradiction([...otherLegs, key]);
+    if (contradiction) problems.side = contradiction;
+    const nextBound =
+      next.league !== '' && followsMarket({ league: next.league, market: next.market }, marketLeagues);
+    if (nextBound && typeof next.eventId === 'number' && next.eventId === eventId) {
+      const problem = marketPriceProblem(offers, next);
+      if (problem) problems[problem.field] ??= problem.message;
+    }
+    return problems;
+  };
+
   const update = (next: LegDraft) => {
     setDraft(next);
     // After a first Save, the messages follow the typing.
     if (attempted) {
-      const result = validateDraft(withStake(next), new Date());
+      const result = validateDraft(withStake(next), new Date(), marketLeagues);
       setErrors(result.ok ? {} : result.errors);
     }
   };
@@ -106,15 +148,15 @@ export function LegForm({
   const set = <K extends keyof LegDraft>(field: K, value: LegDraft[K]) =>
     update({ ...draft, [field]: value });
 
+  const clearedGame = { eventId: null, home: '', away: '', startsLocal: '' } as const;
+
   const chooseLeague = (league: string) =>
     update({
       ...draft,
+      ...clearedGame,
       league: league as League | '',
-      eventId: null,
-      home: '',
-      away: '',
-      startsLocal: '',
       side: marketOnTeam(draft.market) ? '' : draft.side,
+      line: '',
     });
 
   const chooseEvent = (event: EventView | 'new') => {
@@ -135,27 +177,38 @@ export function LegForm({
       away: event.away,
       startsLocal: isoToLocalInput(event.startsAt),
       side: sideFor(draft.market, draft.market, draft.side, [event.home, event.away]),
+      // Each game has its own lines.
+      line: bound ? '' : draft.line,
     });
   };
 
   const chooseMarket = (value: string) => {
     const market = value as Market;
+    const nextBound = draft.league !== '' && followsMarket({ league: draft.league, market }, marketLeagues);
+    // A game the capper added is not one of the market's: a market leg chooses again from its list.
+    const game = nextBound && draft.eventId === 'new' ? clearedGame : {};
     update({
       ...draft,
+      ...game,
       market,
-      side: sideFor(market, draft.market, draft.side, [draft.home, draft.away]),
-      line: marketHasLine(market) ? draft.line : '',
+      // A market leg's side and line are one of the new market's prices, chosen again.
+      side: nextBound ? '' : sideFor(market, draft.market, draft.side, [draft.home, draft.away]),
+      line: marketHasLine(market) && !nextBound ? draft.line : '',
     });
   };
 
+  const chooseOffer = (offer: Offer) =>
+    update({ ...draft, side: offer.side, line: offer.line === null ? '' : String(offer.line) });
+
   const save = () => {
     setAttempted(true);
-    const result = validateDraft(withStake(draft), new Date());
-    if (result.ok) {
+    const result = validateDraft(withStake(draft), new Date(), marketLeagues);
+    const live = liveProblems(draft);
+    if (result.ok && Object.keys(live).length === 0) {
       onSave(result.leg);
       return;
     }
-    setErrors(result.errors);
+    setErrors(result.ok ? {} : result.errors);
     setFocusInvalid((count) => count + 1);
   };
 
@@ -171,7 +224,10 @@ export function LegForm({
     if (event.target.type !== 'search') save();
   };
 
+  // The schema's messages first; what is told live fills the rest.
+  const shown: LegFieldErrors = { ...liveProblems(draft), ...errors };
   const teamsKnown = draft.home.trim() !== '' && draft.away.trim() !== '';
+  const offer = bound ? offerOf(offers, draft) : undefined;
 
   return (
     <div
@@ -185,42 +241,61 @@ export function LegForm({
       <h3 id={headingId} className="text-base font-semibold">
         {title}
       </h3>
-      <FormField label="League" error={errors.league}>
-        <NativeSelect
-          ref={leagueSelect}
-          value={draft.league}
-          onChange={(event) => chooseLeague(event.target.value)}
-        >
-          <option value="">Choose a league</option>
-          {LEAGUES.map((league) => (
-            <option key={league} value={league}>
-              {league}
-            </option>
-          ))}
-        </NativeSelect>
-      </FormField>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="League" error={shown.league}>
+          <NativeSelect
+            ref={leagueSelect}
+            value={draft.league}
+            onChange={(event) => chooseLeague(event.target.value)}
+          >
+            <option value="">Choose a league</option>
+            {LEAGUES.map((league) => (
+              <option key={league} value={league}>
+                {league}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+        <FormField label="Market" error={shown.market}>
+          <NativeSelect value={draft.market} onChange={(event) => chooseMarket(event.target.value)}>
+            {MARKETS.map((market) => (
+              <option key={market} value={market}>
+                {MARKET_LABELS[market]}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+      </div>
+
+      {draft.league && <BindingNote bound={bound} league={draft.league} market={draft.market} />}
 
       {draft.league && (
         <EventPicker
           league={draft.league}
+          marketOnly={bound}
           draft={draft}
-          errors={errors}
+          errors={shown}
           onChoose={chooseEvent}
           onField={(field, value) => set(field, value)}
         />
       )}
 
-      <FormField label="Market" error={errors.market}>
-        <NativeSelect value={draft.market} onChange={(event) => chooseMarket(event.target.value)}>
-          {MARKETS.map((market) => (
-            <option key={market} value={market}>
-              {MARKET_LABELS[market]}
-            </option>
-          ))}
-        </NativeSelect>
-      </FormField>
-
-      {marketOnTeam(draft.market) ? (
+      {bound ? (
+        eventId !== null ? (
+          <MarketPrices
+            eventId={eventId}
+            market={draft.market as PricedMarket}
+            home={draft.home}
+            away={draft.away}
+            side={draft.side}
+            line={draft.line}
+            error={shown.side ?? shown.line}
+            onChoose={chooseOffer}
+          />
+        ) : (
+          <p className="text-sm text-muted-foreground">Choose the game first, then its price.</p>
+        )
+      ) : marketOnTeam(draft.market) ? (
         teamsKnown ? (
           <ChoiceGroup
             legend="Pick"
@@ -231,7 +306,7 @@ export function LegForm({
             ]}
             value={draft.side}
             onChange={(side) => set('side', side)}
-            error={errors.side}
+            error={shown.side}
           />
         ) : (
           <p className="text-sm text-muted-foreground">Choose the game first, then the team.</p>
@@ -243,10 +318,10 @@ export function LegForm({
           choices={TOTAL_CHOICES}
           value={draft.side}
           onChange={(side) => set('side', side)}
-          error={errors.side}
+          error={shown.side}
         />
       ) : (
-        <FormField label="The bet" hint="e.g. LeBron James over 7.5 assists" error={errors.side}>
+        <FormField label="The bet" hint="e.g. LeBron James over 7.5 assists" error={shown.side}>
           <Input
             value={draft.side}
             maxLength={SIDE_MAX_LENGTH}
@@ -257,11 +332,11 @@ export function LegForm({
       )}
 
       <div className="grid gap-5 sm:grid-cols-3">
-        {marketHasLine(draft.market) && (
+        {marketHasLine(draft.market) && !bound && (
           <FormField
             label="Line"
             hint={draft.market === 'spread' ? 'e.g. -3.5 or +4.5' : 'e.g. 220.5'}
-            error={errors.line}
+            error={shown.line}
           >
             <Input
               type="number"
@@ -272,19 +347,30 @@ export function LegForm({
             />
           </FormField>
         )}
-        <FormField label="Odds" hint="American, e.g. -110 or +150" error={errors.odds}>
+        <FormField
+          label={bound ? 'Odds (optional)' : 'Odds'}
+          className={bound ? 'sm:col-span-2' : undefined}
+          hint={
+            bound
+              ? offer
+                ? `${MARKET_ODDS_HINT} Best now: ${signed(offer.odds)} at ${offer.book}.`
+                : MARKET_ODDS_HINT
+              : 'American, e.g. -110 or +150'
+          }
+          error={shown.odds}
+        >
           <Input
             // Text, not number: '+150' is how odds are written, and a phone's number pad has no minus.
             type="text"
             autoComplete="off"
             spellCheck={false}
-            placeholder="-110"
+            placeholder={bound ? (offer ? signed(offer.odds).replace('−', '-') : 'Best price') : '-110'}
             value={draft.odds}
             onChange={(event) => set('odds', event.target.value)}
           />
         </FormField>
         {stake === null ? (
-          <FormField label="Units" hint={`${MIN_UNITS} to ${MAX_UNITS}`} error={errors.units}>
+          <FormField label="Units" hint={`${MIN_UNITS} to ${MAX_UNITS}`} error={shown.units}>
             <Input
               type="number"
               inputMode="decimal"
@@ -311,5 +397,37 @@ export function LegForm({
         </Button>
       </div>
     </div>
+  );
+}
+
+/** Whether the leg will count: on the market's game and price, or self-reported (and why). */
+function BindingNote({ bound, league, market }: { bound: boolean; league: League; market: Market }) {
+  if (bound) {
+    return (
+      <p
+        className="flex items-start gap-2 rounded-lg bg-primary/5 px-3 py-2 text-sm text-foreground"
+        data-testid="leg-binding"
+      >
+        <BadgeCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
+        <span>Games and prices come from the market: this leg counts in your verified record.</span>
+      </p>
+    );
+  }
+  const why =
+    market === 'prop' || market === 'other'
+      ? 'Props and other bets are not priced by the market.'
+      : appConfig.marketLeagues.length
+        ? `The market does not follow ${league}.`
+        : 'No market prices this site’s picks.';
+  return (
+    <p
+      className="flex items-start gap-2 rounded-lg border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+      data-testid="leg-binding"
+    >
+      <PenLine aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <span>
+        <span className="font-semibold">{SELF_REPORTED_TEXT}.</span> {why}
+      </span>
+    </p>
   );
 }

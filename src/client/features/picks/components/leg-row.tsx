@@ -1,12 +1,17 @@
 import type { Leg } from '#common/schemas/picks.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { formatStart, legSummary } from '../lib/legs';
+import { LegBindingTag } from './leg-binding-tag';
 
-/** One leg as a compact row: 'NBA · Celtics @ Lakers · Lakers −3.5 (−110) · 1u', its start, Edit and Remove. */
+/**
+ * One leg as a compact row: 'NBA · Celtics @ Lakers · Lakers −3.5 (−110) · 1u', its start, whether it takes
+ * the market's price or is self-reported, Edit and Remove.
+ */
 export function LegRow({
   leg,
   index,
   parlay,
+  market,
   readOnly,
   onEdit,
   onRemove,
@@ -15,6 +20,8 @@ export function LegRow({
   index: number;
   /** A parlay's stake is shown once, not on every leg. */
   parlay: boolean;
+  /** On a market game at a market price (docs/decisions/025); otherwise self-reported. */
+  market: boolean;
   readOnly: boolean;
   onEdit: () => void;
   onRemove: () => void;
@@ -30,8 +37,12 @@ export function LegRow({
           <span className="sr-only">Leg {number}: </span>
           {legSummary(leg, { withStake: !parlay })}
         </p>
-        <p className="text-xs text-muted-foreground">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           <time dateTime={leg.startsAt}>{formatStart(leg.startsAt)}</time>
+          <LegBindingTag
+            market={market}
+            detail={market ? (leg.odds === null ? 'best price when posted' : 'at most the best price') : undefined}
+          />
         </p>
       </div>
       {!readOnly && (

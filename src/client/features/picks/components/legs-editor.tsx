@@ -4,7 +4,8 @@ import { MAX_LEGS, MAX_UNITS, MIN_UNITS, TOO_MANY_LEGS_MESSAGE, type Leg } from 
 import { Button } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
-import { legSummary, parseStake } from '../lib/legs';
+import { appConfig } from '#client/lib/app-config.ts';
+import { followsMarket, legsContradiction, legSummary, parseStake } from '../lib/legs';
 import { LegForm } from './leg-form';
 import { LegRow } from './leg-row';
 import { ParlaySwitch } from './parlay-switch';
@@ -17,6 +18,9 @@ export interface PickLegsValue {
 
 export const LEGS_HELP =
   'Legs are sealed when you post: buyers see a commitment now, the legs after the games are graded. Without legs the pick is sold as unverified.';
+/** docs/decisions/025: one self-reported leg makes the whole pick self-reported. */
+export const SELF_REPORTED_PICK_NOTE =
+  'This pick has a self-reported leg: it will be shown on your profile as self-reported, never counted in your record.';
 /** The pick form is sent while a leg is still open: say so rather than drop the leg. */
 export const OPEN_LEG_MESSAGE = 'Save or cancel the leg you are editing first.';
 
@@ -122,6 +126,8 @@ export function LegsEditor({
     onChange({ legs: legs.map((leg) => ({ ...leg, units: result.units })), parlay: true });
   };
 
+  const contradiction = legsContradiction(legs);
+  const selfReported = legs.some((leg) => !followsMarket(leg, appConfig.marketLeagues));
   const describedBy = [helpId, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
@@ -153,6 +159,7 @@ export function LegsEditor({
                 <LegForm
                   title={`Edit leg ${index + 1}`}
                   leg={leg}
+                  otherLegs={legs.filter((_, position) => position !== index)}
                   defaultUnits={leg.units}
                   stake={stake}
                   onSave={save}
@@ -165,6 +172,7 @@ export function LegsEditor({
                 leg={leg}
                 index={index}
                 parlay={parlay}
+                market={followsMarket(leg, appConfig.marketLeagues)}
                 readOnly={readOnly || editing !== null}
                 onEdit={() => setEditing(index)}
                 onRemove={() => remove(index)}
@@ -178,11 +186,23 @@ export function LegsEditor({
         <LegForm
           title={`Leg ${legs.length + 1}`}
           leg={null}
+          otherLegs={legs}
           defaultUnits={legs.at(-1)?.units ?? 1}
           stake={stake}
           onSave={save}
           onCancel={cancel}
         />
+      )}
+
+      {contradiction && (
+        <p role="alert" className="text-sm font-medium text-destructive" data-testid="legs-contradiction">
+          {contradiction}
+        </p>
+      )}
+      {selfReported && !readOnly && (
+        <p className="rounded-lg border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          {SELF_REPORTED_PICK_NOTE}
+        </p>
       )}
 
       {legs.length >= 2 && (
