@@ -98,6 +98,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/picks/{id}/legs',
       'GET /api/events',
       'GET /api/events/{id}/prices',
+      'POST /api/admin/market/refresh',
       'GET /api/admin/results',
       'GET /api/admin/results/settled',
       'GET /api/admin/results/props',

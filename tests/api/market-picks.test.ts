@@ -25,14 +25,7 @@ import { correctEvent, settleEvent } from '#server/features/picks/grading-servic
 import { LEG_GRADED_LOCK_MESSAGE, SALES_CLOSED_MESSAGE } from '#server/features/picks/picks-service.js';
 import { ADMIN_NO_AUTHOR_MESSAGE } from '#server/features/videos/videos-service.js';
 import { SandboxProvider } from '#server/payments/sandbox-provider.js';
-import {
-  defaultBooks,
-  finishGame,
-  inHours,
-  marketGame,
-  marketLeg,
-  type TestGame,
-} from '../setup/market.js';
+import { defaultBooks, finishGame, inHours, marketGame, marketLeg, type TestGame } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 

@@ -6,6 +6,7 @@ import type { PickView } from '#common/schemas/pick-views.js';
 import type { Video } from '#common/schemas/videos.js';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
+import { setAdmin } from '#server/features/auth/users-repository.js';
 import { inHours, marketGame, marketLeg } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
@@ -49,7 +50,9 @@ describe('a tick', () => {
     expect(counts().odds).toBe(before.odds);
     // Ninety seconds before a start (by the real clock: a snapshot's time is the answer's): one closing
     // snapshot, not two.
-    const game = await marketGame(t, { startsAt: new Date(Date.now() + 90_000).toISOString().replace(/\.\d{3}Z$/, 'Z') });
+    const game = await marketGame(t, {
+      startsAt: new Date(Date.now() + 90_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    });
     const video = await postOk([marketLeg(game)]);
     const start = new Date(game.game.startsAt);
     await t.database.db.execute(sql`update market_leagues set odds_at = now() - interval '10 minutes'`);
@@ -66,7 +69,9 @@ describe('a tick', () => {
     const graded = await t.app.market!.tick(new Date(after.getTime() + 6 * MINUTE));
     expect(graded.fetched).toContainEqual({ league: 'NBA', kind: 'scores' });
     expect(graded.settled).toBe(1);
-    expect((await t.app.inject({ method: 'GET', url: `/api/picks/${video.id}` })).json<PickView>()).toMatchObject({
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/picks/${video.id}` })).json<PickView>(),
+    ).toMatchObject({
       status: 'graded',
       result: 'loss', // home −3.5 at 101-99
     });
@@ -84,7 +89,9 @@ describe('a tick', () => {
       expect(t.logs()).toContain('market: a fetch failed; the last snapshot stays on');
       expect(t.logs()).not.toContain(t.standIn!.apiKey);
       const prices = rowsOf<{ n: number }>(
-        await t.database.db.execute(sql`select count(*)::int as n from event_prices where event_id = ${game.eventId}`),
+        await t.database.db.execute(
+          sql`select count(*)::int as n from event_prices where event_id = ${game.eventId}`,
+        ),
       );
       expect(prices[0]!.n).toBe(1);
     } finally {
@@ -99,7 +106,9 @@ describe('a tick', () => {
     await postOk([marketLeg(game)]);
     t.standIn!.setCredits(0);
     // The next paid fetch is refused for want of credits: said once, then no paid call for an hour.
-    await expect(t.app.market!.refreshNow('NBA', { odds: true })).rejects.toMatchObject({ quotaExhausted: true });
+    await expect(t.app.market!.refreshNow('NBA', { odds: true })).rejects.toMatchObject({
+      quotaExhausted: true,
+    });
     const fresh = await marketGame(t, { startsAt: inHours(5) }).catch((error: unknown) => error);
     expect(fresh).toMatchObject({ quotaExhausted: true });
     const before = counts();
@@ -109,5 +118,30 @@ describe('a tick', () => {
     await t.app.market!.tick(new Date(start.getTime() - 30_000));
     expect(counts().odds - before.odds).toBeLessThanOrEqual(1);
     t.standIn!.setCredits(1_000_000);
+  });
+});
+
+describe('an admin’s refresh', () => {
+  it('fetches a followed league now, and says when the market does not answer', async () => {
+    const admin = await registerUser(t.app, {}, '10.34.0.2');
+    await setAdmin(t.database.db, admin.id, true);
+    const refresh = (payload: object, cookie = admin.cookie) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/market/refresh', payload, headers: { cookie } });
+    await marketGame(t);
+    const done = await refresh({ league: 'NBA', schedule: true });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ games: expect.any(Number), closed: 0, settled: 0 });
+    expect(done.json().games).toBeGreaterThan(0);
+    expect((await refresh({ league: 'NBA' }, capper.cookie)).statusCode).toBe(403);
+    expect((await refresh({ league: 'MLB' })).statusCode).toBe(404);
+    t.standIn!.setDown(503);
+    try {
+      const down = await refresh({ league: 'NBA' });
+      expect(down.statusCode).toBe(502);
+      expect(down.json().message).toMatch(/^The market did not answer: /);
+      expect(down.body).not.toContain(t.standIn!.apiKey);
+    } finally {
+      t.standIn!.setDown(false);
+    }
   });
 });

@@ -171,3 +171,23 @@ export const ImportSummarySchema = z
   })
   .meta({ id: 'ResultsImport' });
 export type ImportSummary = z.infer<typeof ImportSummarySchema>;
+
+/** POST /api/admin/market/refresh: what to fetch of one league now, whatever the schedule of fetches says. */
+export const MarketRefreshSchema = z.object({
+  league: z.enum(LEAGUES, { error: 'Please choose a league from the list' }),
+  schedule: z.boolean().default(false),
+  odds: z.boolean().default(true),
+  scores: z.boolean().default(false),
+});
+export type MarketRefresh = z.infer<typeof MarketRefreshSchema>;
+
+export const MarketRefreshedSchema = z
+  .object({
+    games: z.int().meta({ description: 'Games the provider listed with prices' }),
+    prices: z.int().meta({ description: 'Games whose prices changed and were written' }),
+    closed: z.int().meta({ description: 'Started games whose closing prices were kept' }),
+    settled: z.int(),
+    ms: z.number().meta({ description: 'How long the refresh took, milliseconds' }),
+  })
+  .meta({ id: 'MarketRefreshed' });
+export type MarketRefreshed = z.infer<typeof MarketRefreshedSchema>;

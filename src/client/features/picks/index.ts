@@ -8,3 +8,6 @@ export { usePickLegs } from './api/get-pick-legs';
 // The pick log's Verify (issue 15): the reveal and its commitment check, done once here.
 export { getPickReveal } from './api/get-pick-reveal';
 export { verifyCommitment, type Verification } from './lib/verify';
+// A pick's legs as the capper's page lists them: the price's evidence, the grade, the close (docs/decisions/025).
+export { PickLegsList } from './components/pick-legs-list';
+export { LegBindingTag } from './components/leg-binding-tag';

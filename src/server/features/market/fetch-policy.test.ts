@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds, CLOSING_LEAD_SECONDS, LOW_CREDITS, planFetches, type LeagueView } from './fetch-policy.js';
+import {
+  backoffSeconds,
+  CLOSING_LEAD_SECONDS,
+  LOW_CREDITS,
+  planFetches,
+  type LeagueView,
+} from './fetch-policy.js';
 
 const now = new Date('2026-11-28T18:00:00Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
@@ -35,7 +41,9 @@ describe('planFetches', () => {
     // Too early yet.
     expect(planFetches(league({ nextStartWithLegs: ahead(3600) }), now, options).odds).toBe(false);
     // A slow tick widens the lead to two ticks.
-    expect(planFetches(league({ nextStartWithLegs: ahead(500) }), now, { ...options, tickSeconds: 300 }).odds).toBe(true);
+    expect(
+      planFetches(league({ nextStartWithLegs: ahead(500) }), now, { ...options, tickSeconds: 300 }).odds,
+    ).toBe(true);
   });
 
   it('reads scores every five minutes while a game with legs awaits its result, every half hour on low credits', () => {

@@ -186,16 +186,29 @@ export class MarketSync {
     await this.applyMovedStarts(moved, now);
   }
 
-  private async fetchOdds(league: League, now = new Date()): Promise<void> {
+  private async fetchOdds(league: League, now = new Date()): Promise<{ games: number; prices: number }> {
+    const started = performance.now();
     const answer = await this.provider.odds(league);
     this.noteQuota(answer.quota);
     // The snapshot's time is the answer's: a price is never older than it says.
     const takenAt = new Date();
-    const { moved } = await this.db.transaction((tx) =>
+    const fetched = performance.now();
+    const ingested = await this.db.transaction((tx) =>
       ingestOdds(tx, this.provider.name, answer.data, takenAt),
     );
     await markFetched(this.db, league, 'odds', takenAt);
-    await this.applyMovedStarts(moved, now);
+    await this.applyMovedStarts(ingested.moved, now);
+    this.options.log.info(
+      {
+        league,
+        games: ingested.games,
+        written: ingested.prices,
+        fetchMs: Math.round(fetched - started),
+        writeMs: Math.round(performance.now() - fetched),
+      },
+      'market: prices ingested',
+    );
+    return { games: ingested.games, prices: ingested.prices };
   }
 
   /**
@@ -384,12 +397,13 @@ export class MarketSync {
     league: League,
     what: { schedule?: boolean; odds?: boolean; scoresDays?: number },
     now = new Date(),
-  ): Promise<{ settled: number }> {
+  ): Promise<{ games: number; prices: number; closed: number; settled: number; ms: number }> {
+    const started = performance.now();
     if (what.schedule) await this.fetchSchedule(league, now);
-    if (what.odds) await this.fetchOdds(league, now);
-    await this.closeStarted(now);
+    const odds = what.odds ? await this.fetchOdds(league, now) : { games: 0, prices: 0 };
+    const closed = await this.closeStarted(now);
     const settled = what.scoresDays ? await this.fetchScores(league, what.scoresDays, now) : 0;
-    return { settled };
+    return { ...odds, closed, settled, ms: Math.round(performance.now() - started) };
   }
 
   /** Ticks every `tickSeconds` in this process; failures are logged, never thrown. */

@@ -11,6 +11,8 @@ import {
   FeedDocumentSchema,
   ImportSummarySchema,
   LegGradeSchema,
+  MarketRefreshedSchema,
+  MarketRefreshSchema,
   PropLegPageSchema,
   ResultsPageQuerySchema,
   SettledEventPageSchema,
@@ -22,12 +24,15 @@ import {
 import { MessageSchema } from '#common/schemas/api.js';
 import type { Db } from '#server/db/client.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
+import { HttpError, notFound } from '#server/lib/http-errors.js';
+import { MarketProviderError } from '../market/index.js';
 import { currentUser, requireAdmin } from '../auth/index.js';
 import { correctEvent, gradeLegByHand, settleEvent, type EventOutcome } from './grading-service.js';
 import { findEvent } from './picks-repository.js';
 import { HttpResultsProvider, importResults, scheduleResultsFeed } from './results-feed.js';
 import { listSettledEvents, listUngradedProps, listUnsettledEvents } from './results-repository.js';
 import { toEventView } from './routes.js';
+import { marketOf } from './market-sync.js';
 
 const ADMIN_ERRORS = errorResponses(401, 403);
 /** An import's document may be larger than other bodies (MAX_FEED_RESULTS results). */
@@ -221,6 +226,31 @@ export async function resultsRoutes(app: FastifyInstance, options: ResultsRoutes
     async (request) =>
       // Settled by the admin who uploaded it, so the event says who; the source says it came from a file.
       importResults(db, request.body, { adminId: currentUser(request).id, source: 'import' }, request.log),
+  );
+
+  api.post(
+    '/api/admin/market/refresh',
+    {
+      schema: {
+        summary: "Fetch a league's market now",
+        description:
+          'Its prices (and, when asked, its schedule and scores) from the provider now, whatever the schedule of fetches says; started games then keep their closing prices, and final scores grade. 404 without a market; 502 when the provider does not answer.',
+        body: MarketRefreshSchema,
+        response: { 200: MarketRefreshedSchema, ...ADMIN_ERRORS, ...errorResponses(404, 502) },
+      },
+    },
+    async (request) => {
+      const market = marketOf(db);
+      if (!market?.follows(request.body.league)) throw notFound('The market does not follow this league.');
+      const { league, schedule, odds, scores } = request.body;
+      try {
+        return await market.refreshNow(league, { schedule, odds, scoresDays: scores ? 3 : 0 });
+      } catch (error) {
+        if (error instanceof MarketProviderError)
+          throw new HttpError(502, `The market did not answer: ${error.message}`);
+        throw error;
+      }
+    },
   );
 
   if (options.feed) {

@@ -2,7 +2,8 @@ import type { GradedPick, OpenPick } from '#common/schemas/cappers.js';
 import { Link } from 'wouter';
 import { Card } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
-import { formatUnits, trendClass } from './record-figures';
+import { LegBindingTag, PickLegsList } from '#client/features/picks/index.ts';
+import { betsCount, formatClv, formatUnits, trendClass } from './record-figures';
 
 type Leg = GradedPick['legs'][number];
 
@@ -37,6 +38,14 @@ const RESULT_STYLE: Record<GradedPick['result'], string> = {
   void: 'bg-muted text-muted-foreground',
 };
 
+function ResultBadge({ result }: { result: GradedPick['result'] }) {
+  return (
+    <span className={cn('rounded-full px-2.5 py-0.5 text-xs font-bold uppercase', RESULT_STYLE[result])}>
+      {result}
+    </span>
+  );
+}
+
 function Commitment({ value }: { value: string }) {
   return (
     <p className="grid gap-0.5 text-xs text-muted-foreground">
@@ -46,7 +55,10 @@ function Commitment({ value }: { value: string }) {
   );
 }
 
-/** A graded pick: its result and units, the revealed legs, and the commitment they were sealed under. */
+/**
+ * A graded pick: its result, units and closing line value, the revealed legs with each one's price
+ * evidence, grade, score and close, and the commitment they were sealed under.
+ */
 export function GradedPickItem({ pick }: { pick: GradedPick }) {
   return (
     <li>
@@ -57,42 +69,35 @@ export function GradedPickItem({ pick }: { pick: GradedPick }) {
               {pick.title}
             </Link>
             <span className="text-xs text-muted-foreground">
-              Posted {formatTime(pick.postedAt)} · graded {formatTime(pick.gradedAt)}
-              {pick.parlay && ' · parlay'}
+              Posted {formatTime(pick.postedAt)} · graded {formatTime(pick.gradedAt)} ·{' '}
+              {pick.parlay ? 'parlay, one bet' : betsCount(pick.bets)}
             </span>
           </div>
-          <div className="flex items-center gap-2">
-            <span
-              className={cn(
-                'rounded-full px-2.5 py-0.5 text-xs font-bold uppercase',
-                RESULT_STYLE[pick.result],
-              )}
-            >
-              {pick.result}
-            </span>
+          <div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
+            <ResultBadge result={pick.result} />
             <span className={cn('font-semibold tabular-nums', trendClass(pick.unitsWon))}>
               {formatUnits(pick.unitsWon)}
             </span>
-          </div>
-        </div>
-        <ul className="grid gap-1.5 text-sm" aria-label="Legs">
-          {pick.legs.map((leg, index) => (
-            <li
-              key={index}
-              className="flex flex-wrap justify-between gap-x-4 rounded-lg bg-muted/60 px-3 py-2"
-            >
-              <span>
-                <span className="font-medium">{legBet(leg)}</span>{' '}
-                <span className="text-muted-foreground">
-                  · {leg.away} @ {leg.home} ({leg.league})
+            {pick.clv !== null && (
+              <span className="text-xs text-muted-foreground">
+                CLV{' '}
+                <span
+                  className={cn(
+                    'text-sm font-semibold tabular-nums',
+                    trendClass(Math.round(pick.clv * 100) / 100),
+                  )}
+                >
+                  {formatClv(pick.clv)}
                 </span>
               </span>
-              <span className="text-muted-foreground tabular-nums">
-                {signed(leg.odds)} · {leg.units}u
-              </span>
-            </li>
-          ))}
-        </ul>
+            )}
+          </div>
+        </div>
+        <PickLegsList
+          legs={pick.legs}
+          states={pick.states.length === pick.legs.length ? pick.states : undefined}
+          label="Legs"
+        />
         <Commitment value={pick.commitment} />
       </Card>
     </li>
@@ -108,14 +113,78 @@ export function OpenPickItem({ pick }: { pick: OpenPick }) {
           <Link href={`/video/${pick.videoId}`} className="font-semibold hover:underline">
             {pick.title}
           </Link>
-          <span className="rounded-full bg-muted px-2.5 py-0.5 text-xs font-semibold">
-            {pick.status === 'started' ? 'Under way' : 'Open'} · {pick.legCount}{' '}
-            {pick.legCount === 1 ? 'leg' : 'legs'}, sealed
+          <span className="flex flex-wrap items-center gap-2">
+            {pick.selfReported && <LegBindingTag market={false} detail="will not count" />}
+            <span className="rounded-full bg-muted px-2.5 py-0.5 text-xs font-semibold">
+              {pick.status === 'started' ? 'Under way' : 'Open'} · {pick.legCount}{' '}
+              {pick.legCount === 1 ? 'leg' : 'legs'}, sealed
+            </span>
           </span>
         </div>
         <span className="text-xs text-muted-foreground">Posted {formatTime(pick.postedAt)}</span>
         <Commitment value={pick.commitment} />
       </Card>
     </li>
+  );
+}
+
+/**
+ * Self-reported graded picks (docs/decisions/025), never counted: one row each, the legs in a line. A
+ * table scrolls sideways on a phone rather than squeezing its columns.
+ */
+export function SelfReportedTable({ picks }: { picks: readonly GradedPick[] }) {
+  return (
+    <Card className="overflow-x-auto">
+      <table className="w-full min-w-[36rem] text-sm">
+        <caption className="sr-only">Self-reported picks, newest first: never counted in the record</caption>
+        <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Pick
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Legs
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Result
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Units
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Graded
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {picks.map((pick) => (
+            <tr key={pick.videoId}>
+              <th scope="row" className="max-w-[14rem] px-4 py-3 text-left font-medium">
+                <Link href={`/video/${pick.videoId}`} className="break-words hover:underline">
+                  {pick.title}
+                </Link>
+              </th>
+              <td className="px-4 py-3 text-muted-foreground">
+                {pick.legs.map((leg, index) => (
+                  <span key={index} className="block">
+                    {legBet(leg)} ({signed(leg.odds)}) · {leg.away} @ {leg.home}
+                  </span>
+                ))}
+                {pick.parlay && <span className="block text-xs">Parlay</span>}
+              </td>
+              <td className="px-4 py-3">
+                <ResultBadge result={pick.result} />
+              </td>
+              <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(pick.unitsWon))}>
+                {formatUnits(pick.unitsWon)}
+              </td>
+              <td className="px-4 py-3 text-right text-xs whitespace-nowrap text-muted-foreground">
+                <time dateTime={pick.gradedAt}>{formatTime(pick.gradedAt)}</time>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }

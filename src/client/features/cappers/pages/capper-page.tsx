@@ -12,9 +12,17 @@ import { cn } from '#client/lib/cn.ts';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useCapper } from '../api/get-capper';
-import { GradedPickItem, OpenPickItem } from '../components/pick-items';
+import { GradedPickItem, OpenPickItem, SelfReportedTable } from '../components/pick-items';
 import { RecordStats } from '../components/record-stats';
-import { formatRoi, formatUnits, formatWinPct, formatWlp, trendClass } from '../components/record-figures';
+import {
+  clvTrendClass,
+  formatRecordClv,
+  formatRoi,
+  formatUnits,
+  formatWinPct,
+  formatWlp,
+  trendClass,
+} from '../components/record-figures';
 import { UnitsChart } from '../components/units-chart';
 
 const PAGE_SIZE = 20;
@@ -113,6 +121,7 @@ export function CapperPage() {
           </ul>
         )}
       </section>
+      <SelfReportedSection profile={data} />
       <Unverified profile={data} />
     </div>
   );
@@ -145,8 +154,9 @@ function RecordSection({ profile }: { profile: CapperProfile }) {
         Verified record
       </h2>
       <p className="text-sm text-muted-foreground">
-        Every pick is sealed when posted and graded from the final score; deleting a pick does not take it off
-        the record.{' '}
+        Every counted pick is sealed when posted, on a market game at a price no better than the best among
+        books, and graded from the final score; deleting a pick does not take it off the record. The record
+        counts bets: each leg of a straight pick, a parlay as one.{' '}
         {/* issue 15: the record can be checked against the public log without trusting the site. */}
         <Link
           href={`/log?capper=${encodeURIComponent(profile.capper.username)}`}
@@ -186,7 +196,7 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
       ) : (
         <Card className="overflow-x-auto">
           <table className="w-full text-sm">
-            <caption className="sr-only">All-time record in each league</caption>
+            <caption className="sr-only">All-time record of bets in each league</caption>
             <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">
@@ -205,7 +215,10 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
                   ROI
                 </th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Picks
+                  CLV
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  Bets
                 </th>
               </tr>
             </thead>
@@ -223,6 +236,9 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
                   <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(record.roi))}>
                     {formatRoi(record)}
                   </td>
+                  <td className={cn('px-4 py-3 text-right tabular-nums', clvTrendClass(record))}>
+                    {formatRecordClv(record)}
+                  </td>
                   <td className="px-4 py-3 text-right tabular-nums">{record.graded}</td>
                 </tr>
               ))}
@@ -230,6 +246,26 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
           </table>
         </Card>
       )}
+    </section>
+  );
+}
+
+/** docs/decisions/025: graded picks with a self-reported leg, shown for what they are and never counted. */
+function SelfReportedSection({ profile }: { profile: CapperProfile }) {
+  if (profile.selfReportedTotal === 0) return null;
+  const shown = profile.selfReported.length;
+  return (
+    <section aria-labelledby="self-reported-heading" className="grid gap-3" data-testid="self-reported-picks">
+      <h2 id="self-reported-heading" className="text-lg font-semibold tracking-tight">
+        Self-reported picks ({profile.selfReportedTotal.toLocaleString('en-US')})
+      </h2>
+      <p className="text-sm text-muted-foreground">
+        Picks with a leg the market does not price (a prop, a league it does not follow, or posted before the
+        market): sealed and graded like the others, but the capper typed the price, so they never count in the
+        record above.
+        {shown < profile.selfReportedTotal && ` The latest ${shown} are listed.`}
+      </p>
+      <SelfReportedTable picks={profile.selfReported} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
-import { Lock, ShieldAlert } from 'lucide-react';
+import { Lock, PenLine, ShieldAlert } from 'lucide-react';
 import { formatUnits } from '#common/pick-grading.js';
-import type { PickView } from '#common/schemas/pick-views.js';
+import type { Correction, LegState, PickView } from '#common/schemas/pick-views.js';
 import type { Video } from '#common/schemas/videos.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
@@ -15,6 +15,7 @@ import { PickLegsList } from './pick-legs-list';
 import { VerifyButton } from './verify-button';
 
 export const UNVERIFIED_PICK_TEXT = 'Unverified pick: not sealed, not counted in any record.';
+export const SELF_REPORTED_PICK_TEXT = 'Self-reported: not counted in the verified record.';
 
 const STATUS_TEXT: Record<PickView['status'], { label: string; detail: string }> = {
   open: { label: 'Open', detail: 'No leg has started yet.' },
@@ -140,6 +141,23 @@ function SealedPickDetails({ pick, canSeeLegs }: { pick: PickView; canSeeLegs: b
         </p>
       )}
 
+      {pick.selfReported && (
+        <div
+          className="grid gap-1 rounded-lg border border-amber-500/40 bg-amber-50 p-3 text-sm text-amber-950"
+          data-testid="pick-self-reported"
+        >
+          <p className="flex items-center gap-2 font-semibold">
+            <PenLine aria-hidden className="size-4 shrink-0" />
+            {SELF_REPORTED_PICK_TEXT}
+          </p>
+          <p>
+            At least one leg is not on a market game at a market price (a prop, a league the market does not
+            follow, or a pick posted before the market): it is sealed and graded all the same, but kept apart
+            from the capper&apos;s record.
+          </p>
+        </div>
+      )}
+
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3">
         <Fact term="Status">
           <span data-testid="pick-status">{status.label}</span>
@@ -171,10 +189,12 @@ function SealedPickDetails({ pick, canSeeLegs }: { pick: PickView; canSeeLegs: b
       </div>
 
       {graded ? (
-        <RevealedPick videoId={pick.videoId} commitment={pick.commitment} />
+        <RevealedPick videoId={pick.videoId} commitment={pick.commitment} canSeeLegs={canSeeLegs} />
       ) : (
         canSeeLegs && !moderated && <CurrentLegs videoId={pick.videoId} />
       )}
+
+      {graded && pick.corrections.length > 0 && <Corrections corrections={pick.corrections} />}
 
       <Versions pick={pick} />
     </PanelFrame>
@@ -207,16 +227,65 @@ function CurrentLegs({ videoId }: { videoId: number }) {
     );
   }
   return (
-    <div className="grid gap-2">
-      <h3 className="text-sm font-semibold">Legs (version {data.version}, visible to you)</h3>
-      <PickLegsList legs={data.legs} label="Current legs" />
+    <div className="grid gap-4">
+      <div className="grid gap-2">
+        <h3 className="text-sm font-semibold">Legs (version {data.version}, visible to you)</h3>
+        <PickLegsList legs={data.legs} states={statesOf(data)} label="Current legs" />
+      </div>
+      {data.corrections.length > 0 && <Corrections corrections={data.corrections} />}
     </div>
   );
 }
 
-/** Once graded: the whole sealed pick from /reveal, and the Verify button. */
-function RevealedPick({ videoId, commitment }: { videoId: number; commitment: string }) {
+/** The legs' states when they are the legs' own (one per leg, in order); none otherwise. */
+function statesOf(view: { legs: readonly unknown[]; states: LegState[] } | undefined): LegState[] | undefined {
+  return view && view.states.length === view.legs.length ? view.states : undefined;
+}
+
+/** Corrections of the pick's games or grades (docs/decisions/020): public, with who made them and why. */
+function Corrections({ corrections }: { corrections: readonly Correction[] }) {
+  return (
+    <div className="grid gap-2">
+      <h3 className="text-sm font-semibold">Corrections</h3>
+      <ol className="grid gap-2" aria-label="Corrections" data-testid="pick-corrections">
+        {corrections.map((correction, index) => (
+          <li key={index} className="grid gap-1 rounded-lg border border-accent/60 bg-accent/5 p-3 text-sm">
+            <p className="font-semibold">{correction.game}</p>
+            <p>
+              <span className="text-muted-foreground line-through decoration-muted-foreground/60">
+                <span className="sr-only">Before: </span>
+                {correction.before}
+              </span>{' '}
+              <span aria-hidden>→</span> <span className="sr-only">After: </span>
+              <span className="font-medium">{correction.after}</span>
+            </p>
+            <p className="text-muted-foreground">Reason: {correction.reason}</p>
+            <p className="text-xs text-muted-foreground">
+              By {correction.by},{' '}
+              <time dateTime={correction.at}>{formatPickTime(correction.at)}</time>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+/**
+ * Once graded: the whole sealed pick from /reveal, and the Verify button. The legs' grades, scores and
+ * closing prices come with the legs view, which only the owner, its buyers and admins may ask for.
+ */
+function RevealedPick({
+  videoId,
+  commitment,
+  canSeeLegs,
+}: {
+  videoId: number;
+  commitment: string;
+  canSeeLegs: boolean;
+}) {
   const { data, isPending, isError, error, refetch } = usePickReveal(videoId, { enabled: true });
+  const legsView = usePickLegs(videoId, { enabled: canSeeLegs });
   if (isPending) return <Skeleton className="h-32 w-full" />;
   if (isError) {
     return (
@@ -233,7 +302,11 @@ function RevealedPick({ videoId, commitment }: { videoId: number; commitment: st
     <div className="grid gap-4">
       <div className="grid gap-2">
         <h3 className="text-sm font-semibold">Revealed legs</h3>
-        <PickLegsList legs={sealed.legs} label="Revealed legs" />
+        <PickLegsList
+          legs={sealed.legs}
+          states={statesOf(legsView.data)}
+          label="Revealed legs"
+        />
       </div>
       <div className="grid gap-1">
         <h3 className="text-sm font-semibold">Revealed selections</h3>
