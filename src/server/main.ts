@@ -41,6 +41,7 @@ async function main(): Promise<void> {
           db: database.db,
           seedDemo: config.seedDemo,
           host: config.host,
+          market: app.market !== null,
         });
 
   let closing = false;

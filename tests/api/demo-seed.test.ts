@@ -44,7 +44,7 @@ import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 let t: TestApp;
 let url: string;
 const stop = new AbortController();
-const options = () => ({ db: t.database.db, seedDemo: true, host: '127.0.0.1' });
+const options = () => ({ db: t.database.db, seedDemo: true, host: '127.0.0.1', market: false });
 const hints = () => t.logs().split(EMPTY_CATALOG_HINT).length - 1;
 
 const list = demoVideos();

@@ -14,22 +14,37 @@ const HOUR = 3600_000;
 export const inHours = (hours: number) =>
   new Date(Math.round((Date.now() + hours * HOUR) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
+/** A league's usual main lines: the home spread and the total the default books price. */
+export function mainLines(league: League): { spread: number; total: number } {
+  switch (league) {
+    case 'NFL':
+      return { spread: -3.5, total: 44.5 };
+    case 'MLB':
+      return { spread: -1.5, total: 8.5 };
+    case 'NHL':
+      return { spread: -1.5, total: 5.5 };
+    default:
+      return { spread: -3.5, total: 220.5 };
+  }
+}
+
 /** Two books pricing every market: DraftKings and FanDuel, the best prices split between them. */
-export function defaultBooks(): StandInBook[] {
+export function defaultBooks(league: League = 'NBA'): StandInBook[] {
+  const { spread, total } = mainLines(league);
   return [
     {
       book: 'draftkings',
       title: 'DraftKings',
       moneyline: { home: -150, away: 130 },
-      spread: [{ home: -3.5, homePrice: -110, awayPrice: -110 }],
-      total: [{ point: 220.5, over: -110, under: -110 }],
+      spread: [{ home: spread, homePrice: -110, awayPrice: -110 }],
+      total: [{ point: total, over: -110, under: -110 }],
     },
     {
       book: 'fanduel',
       title: 'FanDuel',
       moneyline: { home: -145, away: 125 },
-      spread: [{ home: -3.5, homePrice: -108, awayPrice: -112 }],
-      total: [{ point: 220.5, over: -112, under: -108 }],
+      spread: [{ home: spread, homePrice: -108, awayPrice: -112 }],
+      total: [{ point: total, over: -112, under: -108 }],
     },
   ];
 }
@@ -56,7 +71,7 @@ export async function marketGame(
     away: options.away ?? `Away Team ${process.pid}-${games}`,
     startsAt: options.startsAt ?? inHours(24),
   });
-  standIn.setOdds(game.id, options.books ?? defaultBooks());
+  standIn.setOdds(game.id, options.books ?? defaultBooks(league));
   await t.app.market!.refreshNow(league, { odds: true });
   const eventId = await eventIdOfGame(t, game.id);
   return { game, eventId };
@@ -83,7 +98,7 @@ export function marketLeg(
     eventId,
     market: 'spread',
     side: game.home,
-    line: -3.5,
+    line: mainLines(game.league).spread,
     units: 1,
     ...overrides,
   };

@@ -24,6 +24,7 @@ import {
   EXTERNAL_LINKS,
   MATCHUPS,
   localUrl,
+  postDemoMarketPicks,
   seedDemo,
   seedDemoPicks,
 } from '../features/demo/index.js';
@@ -150,8 +151,9 @@ function quietLevel(level: string): string {
 /** The demo content through the app run here, on a free loopback port, with its own media job runner. */
 async function seedInProcess(config: Config, database: Database): Promise<void> {
   const app = await buildApp({
-    // Serving and running the jobs both, whatever ROLE the environment gives the site's instances (issue 16).
-    config: { ...config, role: 'all' },
+    // Serving and running the jobs both, whatever ROLE the environment gives the site's instances (issue 16);
+    // with the demo's market stand-in when no market is set (SEED_DEMO's), so the demo cappers post market picks.
+    config: { ...config, role: 'all', seedDemo: true },
     database,
     logger: loggerOptions(quietLevel(config.logLevel)),
     clientDir: null,
@@ -161,6 +163,7 @@ async function seedInProcess(config: Config, database: Database): Promise<void> 
     app.mediaJobs.start();
     const { port } = app.server.address() as AddressInfo;
     await seedDemo(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
+    await postDemoMarketPicks(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
   } finally {
     await app.close();
   }
@@ -183,6 +186,8 @@ async function main(): Promise<void> {
       throw new Error('bulk videos (--videos, --total) go straight into the database: stop the server first');
     console.log(`Seeding through the PickReel at ${url}.`);
     await seedDemo(url, { log: (line) => console.log(line) });
+    // Market picks when that server has a market (SEED_DEMO's stand-in, or a provider).
+    await postDemoMarketPicks(url, { log: (line) => console.log(line) });
     console.log(
       'The demo picks on past games go straight into the database: start the server with SEED_DEMO=true to add them, ' +
         'or run seed:demo while it is stopped.',

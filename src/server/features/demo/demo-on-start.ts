@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import { runDemoMarketPicks } from './demo-market-picks.js';
 import { seedDemoPicks } from './demo-picks-seed.js';
 import { catalogContents } from './demo-repository.js';
 import { localUrl, seedDemo } from './demo-seed.js';
@@ -17,6 +18,8 @@ export interface DemoOnStartOptions {
   seedDemo: boolean;
   /** The address the server listens on (HOST); its port is read from the server. */
   host: string;
+  /** Whether the app has a market: the demo cappers then post market picks while the server runs. */
+  market: boolean;
 }
 
 /**
@@ -48,10 +51,14 @@ export async function offerDemoContent(
       return;
     }
     const port = (app.server.address() as AddressInfo).port;
+    const baseUrl = localUrl(options.host, port);
     log.info('SEED_DEMO: adding the demo content through this server, in the background');
-    await seedDemo(localUrl(options.host, port), { log: (line) => log.info(line), signal });
-    // The picks' graded history goes straight into the database (past games cannot be posted through the API).
+    await seedDemo(baseUrl, { log: (line) => log.info(line), signal });
+    // The picks' graded history goes straight into the database (past games cannot be posted through the API):
+    // self-reported, as no market priced them.
     await seedDemoPicks(options.db, { log: (line) => log.info(line) });
+    // Market picks on the games starting soon, through the API, now and while the server runs.
+    if (options.market) runDemoMarketPicks(baseUrl, { log: (line) => log.info(line), signal });
   } catch (err) {
     if (signal.aborted) log.info('demo seed stopped by the shutdown; the next start finishes it');
     else log.error({ err }, 'demo seed failed; the server runs on, and the next start tries again');

@@ -66,7 +66,7 @@ export class DemoApiError extends Error {
 }
 
 /** One signed-in account: its own cookies, as a browser would keep them. */
-class ApiClient {
+export class ApiClient {
   private readonly cookies = new Map<string, string>();
 
   constructor(
@@ -118,7 +118,7 @@ class ApiClient {
 }
 
 /** Signs in, or registers the account the first time. */
-async function signIn(
+export async function signIn(
   baseUrl: string,
   signal: AbortSignal | undefined,
   account: { username: string; displayName?: string; bio?: string },

@@ -4,3 +4,4 @@ export { localUrl, seedDemo } from './demo-seed.js';
 export { DEMO_CAPPERS, DEMO_PASSWORD, DEMO_USERNAMES, EXTERNAL_LINKS, MATCHUPS } from './demo-content.js';
 export { seedDemoPicks } from './demo-picks-seed.js';
 export { demoStandInAnchor } from './demo-market.js';
+export { postDemoMarketPicks } from './demo-market-picks.js';
