@@ -1,4 +1,4 @@
-// The independent verifier (issue 15, ../shared/spec/pick-log.md): checks a PickReel site's public pick log
+// The independent verifier (docs/pick-log.md): checks a PickReel site's public pick log
 // without trusting the site. It shares only the common formats with the server, never its code.
 import { hash } from 'node:crypto';
 import {

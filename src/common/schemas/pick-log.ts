@@ -1,4 +1,4 @@
-// The public pick log's JSON answers (issue 15, ../shared/spec/pick-log.md 'Endpoints'). The checkpoint and
+// The public pick log's JSON answers (docs/pick-log.md 'Endpoints'). The checkpoint and
 // the key are text/plain, not JSON.
 import { z } from 'zod';
 

@@ -666,7 +666,7 @@ export const recordBandsClock = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------------------
-// The public pick log (issue 15, ../shared/spec/pick-log.md, docs/decisions/021): an append-only RFC 9162
+// The public pick log (docs/pick-log.md, docs/decisions/021): an append-only RFC 9162
 // Merkle tree. Entries are numbered by log_state's one row, which every append updates in its action's
 // transaction: appends queue on that row lock, and a rolled-back action takes its number back (no gaps).
 

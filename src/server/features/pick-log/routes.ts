@@ -1,4 +1,4 @@
-// The public pick log's endpoints (issue 15, ../shared/spec/pick-log.md 'Endpoints').
+// The public pick log's endpoints (docs/pick-log.md 'Endpoints').
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
