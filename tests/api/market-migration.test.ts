@@ -34,7 +34,8 @@ beforeAll(async () => {
         () => undefined,
       );
   } else database = await openDatabase({});
-  await migrate(database.db, { migrationsFolder: folder });
+  // drizzle's migrator is typed for its node-postgres database; ours is the driver-neutral PgDatabase.
+  await migrate(database.db as never, { migrationsFolder: folder });
 }, 120_000);
 
 afterAll(async () => {
@@ -68,7 +69,7 @@ describe('migration 0014 on picks made before the market', () => {
     );
     expect(before[0]).toEqual({ wins: 0, losses: 2 }); // counted as picks, as the app of then counted
 
-    await migrate(db, { migrationsFolder });
+    await migrate(db as never, { migrationsFolder });
 
     const picks = rowsOf<{ video_id: number; self_reported: boolean; bets_won: number; bets_lost: number }>(
       await db.execute(sql`select video_id, self_reported, bets_won, bets_lost from picks order by video_id`),

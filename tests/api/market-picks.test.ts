@@ -639,6 +639,10 @@ describe('graded from the market’s scores, with closing line value', () => {
       beatPct: 100,
     });
     expect(profile.graded[0]!.states[0]!.clv).toBeCloseTo(expected, 4);
+    // Revealed, the leg's close and CLV are public, beside the sealed pick anyone can hash.
+    const reveal = await get(`/api/picks/${video.id}/reveal`);
+    expect(reveal.json().states[0]).toMatchObject({ result: 'win', closingOdds: -125 });
+    expect(reveal.json().states[0].clv).toBeCloseTo(expected, 4);
   });
 
   it('never rewrites a game’s prices after its start: the close is the last snapshot before it', async () => {

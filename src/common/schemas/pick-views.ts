@@ -127,7 +127,13 @@ export const PickLegsViewSchema = z
 export type PickLegsView = z.infer<typeof PickLegsViewSchema>;
 
 export const PickRevealSchema = z
-  .object({ sealed: SealedPickSchema, commitment: z.string() })
+  .object({
+    sealed: SealedPickSchema,
+    commitment: z.string(),
+    states: z
+      .array(LegStateSchema)
+      .meta({ description: "Each sealed leg's grade, score and closing line value, in the order of its legs" }),
+  })
   .meta({ id: 'PickReveal' });
 
 export const EventSchema = z

@@ -483,13 +483,17 @@ export async function legStateViews(db: Executor, videoId: number): Promise<LegS
 export async function revealPick(
   db: Executor,
   videoId: number,
-): Promise<{ sealed: SealedPick; commitment: string }> {
+): Promise<{ sealed: SealedPick; commitment: string; states: LegState[] }> {
   const pick = await findPick(db, videoId);
   if (!pick) throw notFound(NO_PICK_MESSAGE);
   if (pick.removed === 'moderation') throw forbidden(REMOVED_BY_MODERATION_MESSAGE);
   const legs = await listLegs(db, videoId);
   if (pick.result === null || legs.some((leg) => leg.result === null)) throw forbidden(NOT_REVEALED_MESSAGE);
-  return { sealed: JSON.parse(pick.sealed) as SealedPick, commitment: pick.commitment };
+  return {
+    sealed: JSON.parse(pick.sealed) as SealedPick,
+    commitment: pick.commitment,
+    states: await legStateViews(db, videoId),
+  };
 }
 
 /**
