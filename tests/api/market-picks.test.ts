@@ -522,6 +522,11 @@ describe('self-reported legs', () => {
       false,
       true,
     ]);
+    // A prop on a market game gives its official start, or its sales would stay open after the game began.
+    const later = new Date(Date.parse(game.game.startsAt) + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(await refused([{ ...prop, startsAt: later }], 400, reporter)).toBe(
+      `${game.game.away} at ${game.game.home} starts at ${game.game.startsAt} (the market's official start), not ${later}.`,
+    );
     const [event] = rowsOf<{ event_id: number }>(
       await t.database.db.execute(sql`select event_id from pick_legs where video_id = ${video.id}`),
     );

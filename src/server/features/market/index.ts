@@ -12,6 +12,7 @@ export { OddsApiProvider } from './odds-api-provider.js';
 export { startMarketStandIn, type MarketStandIn } from './stand-in.js';
 export {
   bindLeg,
+  checkOfficialStart,
   ingestOdds,
   ingestSchedule,
   StalePricesError,

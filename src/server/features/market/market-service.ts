@@ -112,6 +112,22 @@ async function gameOf(db: Executor, leg: LegRequest): Promise<MarketEventRow> {
 }
 
 /**
+ * A self-reported leg (a prop) on a game the market lists must give the game's official start, so that it
+ * locks and closes sales when the game really starts: a 400 naming that start otherwise.
+ */
+export async function checkOfficialStart(
+  db: Executor,
+  leg: Pick<LegRequest, 'league' | 'home' | 'away' | 'startsAt'>,
+): Promise<void> {
+  const given = new Date(leg.startsAt);
+  const [event] = await findMarketGamesByTeams(db, leg, given);
+  if (event && event.startsAt.getTime() !== given.getTime())
+    throw badRequest(
+      `${event.away} at ${event.home} starts at ${isoSeconds(event.startsAt)} (the market's official start), not ${isoSeconds(given)}.`,
+    );
+}
+
+/**
  * Binds a moneyline, spread or total leg to its market game and price (docs/decisions/025 'Rules'): the
  * game by id or by its teams (any case, either order) at its official start; the side by the game's own
  * team names; the line one a book offers; the odds no better than the best price, or that price when none

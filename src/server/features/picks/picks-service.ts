@@ -23,7 +23,7 @@ import {
 import type { Correction, LegState, PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
-import { bindLeg, StalePricesError } from '../market/index.js';
+import { bindLeg, checkOfficialStart, StalePricesError } from '../market/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
@@ -149,6 +149,8 @@ async function bindOne(db: Executor, market: MarketSync | null, leg: Leg, now: D
   if (leg.odds === null) throw badRequest(ODDS_REQUIRED_MESSAGE);
   const start = selfReportedStartProblem(leg, now);
   if (start) throw badRequest(start);
+  // A prop on a game the market lists starts when the game does: its sales close at the real start.
+  if (market?.follows(leg.league)) await checkOfficialStart(db, leg);
   return {
     sealed: sealedLeg({ ...leg, odds: leg.odds }),
     eventId: null,
