@@ -395,9 +395,16 @@ describe('binding a leg to the market', () => {
       expect(message).toMatch(
         /^The NHL prices are from .*, more than 5 minutes ago, and the market is not answering: try again in a minute\.$/,
       );
-      // The last snapshot is still served meanwhile.
-      const prices = await get(`/api/events/${game.eventId}/prices`);
-      expect(prices.statusCode).toBe(503);
+      // A capper choosing a game is told the same; a visitor gets the last snapshot, and spends no credit.
+      expect((await get(`/api/events/${game.eventId}/prices`, capper.cookie)).statusCode).toBe(503);
+      const requests = t.standIn!.requests().counts.odds;
+      const visitor = await get(`/api/events/${game.eventId}/prices`);
+      expect(visitor.statusCode).toBe(200);
+      expect(visitor.json<EventPrices>().moneyline).toEqual([
+        { side: game.game.away, line: null, odds: 100, book: 'BetMGM' },
+        { side: game.game.home, line: null, odds: -120, book: 'BetMGM' },
+      ]);
+      expect(t.standIn!.requests().counts.odds).toBe(requests);
       expect(t.logs()).not.toContain(t.standIn!.apiKey);
     } finally {
       t.standIn!.setDown(false);

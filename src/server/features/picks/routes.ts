@@ -164,7 +164,7 @@ export async function pickRoutes(app: FastifyInstance, options: { db: Db }) {
       schema: {
         summary: "A market game's prices",
         description:
-          'The best price among books for every side and line, and the snapshot’s time. Fetched from the market first when older than a few minutes; 503 when the market cannot answer.',
+          'The best price among books for every side and line, and the snapshot’s time. For a signed-in user, fetched from the market first when older than a few minutes (503 when the market cannot answer); a visitor gets the stored snapshot.',
         params: IdParamsSchema,
         response: { 200: EventPricesSchema, ...errorResponses(404, 503) },
       },
@@ -173,7 +173,9 @@ export async function pickRoutes(app: FastifyInstance, options: { db: Db }) {
       const event = await findMarketEvent(db, request.params.id);
       const market = marketOf(db);
       if (!event || !market) throw notFound('No such game on the market.');
-      if (event.status === 'scheduled' && event.startsAt > new Date())
+      // Fresh prices cost the provider's credits: fetched for a signed-in capper choosing a game, while a
+      // visitor sees the stored snapshot (with its time), so no one can spend the quota anonymously.
+      if (request.user && event.status === 'scheduled' && event.startsAt > new Date())
         await market.ensureFresh(event.league as EventView['league']);
       const snapshot = await pricesOf(db, event.id);
       return {
