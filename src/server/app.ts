@@ -26,7 +26,7 @@ import {
   paymentRoutes,
 } from './features/payments/index.js';
 import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } from './features/picks/index.js';
-import { OddsApiProvider, startMarketStandIn } from './features/market/index.js';
+import { EspnScoreboard, OddsApiProvider, startMarketStandIn } from './features/market/index.js';
 import { demoStandInAnchor } from './features/demo/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
@@ -263,6 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       apiKey: standIn.apiKey,
       url: standIn.url,
       refreshSeconds: config.marketRefreshSeconds,
+      scores: { source: 'provider' },
       ...config.marketLeagues,
     };
     app.log.info({ url: standIn.url }, 'SEED_DEMO: the market is the local stand-in');
@@ -275,7 +276,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       leagues: marketSettings.leagues,
       sportKeys: marketSettings.sportKeys,
     });
-    market = new MarketSync(db, provider, { tickSeconds: marketSettings.refreshSeconds, log: app.log });
+    const scores =
+      marketSettings.scores.source === 'espn'
+        ? new EspnScoreboard({ baseUrl: marketSettings.scores.url, leagues: marketSettings.leagues })
+        : undefined;
+    market = new MarketSync(db, provider, {
+      tickSeconds: marketSettings.refreshSeconds,
+      log: app.log,
+      ...(scores && { scores }),
+    });
     useMarket(db, market);
     if (runsBackgroundWork && options.marketTicks !== false)
       market.schedule({

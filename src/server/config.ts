@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
 import { DEFAULT_MARKET_LEAGUES, ODDS_API_SPORT_KEYS } from '../common/market.js';
 import { LEAGUES, type League } from '../common/schemas/picks.js';
+import { ESPN_LEAGUE_PATHS } from './features/market/index.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 import type { S3Settings } from './media/s3-storage.js';
 
@@ -107,6 +108,15 @@ const EnvSchema = z
         .default('https://api.the-odds-api.com'),
     ),
     MARKET_LEAGUES: z.preprocess(emptyAsUndefined, z.string().optional()),
+    // Final scores from the market's provider, or free from ESPN's public scoreboard (docs/decisions/025).
+    MARKET_SCORES: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['provider', 'espn'], { error: 'must be provider or espn' }).default('provider'),
+    ),
+    ESPN_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://site.api.espn.com'),
+    ),
     MARKET_REFRESH_SECONDS: z.preprocess(
       emptyAsUndefined,
       z.coerce
@@ -314,6 +324,8 @@ export interface MarketSettings extends MarketLeagues {
   apiKey: string;
   url: string;
   refreshSeconds: number;
+  /** Where final scores come from: the provider, or ESPN's public scoreboard at this base URL. */
+  scores: { source: 'provider' } | { source: 'espn'; url: string };
 }
 
 /**
@@ -375,6 +387,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     problems.push(`MARKET_LEAGUES: ${(error as Error).message}`);
   }
+  if (parsed.success && parsed.data.MARKET_SCORES === 'espn' && marketLeagues) {
+    const missing = marketLeagues.leagues.filter((league) => !ESPN_LEAGUE_PATHS[league]);
+    if (missing.length)
+      problems.push(`MARKET_SCORES: ESPN's scoreboard has no ${missing.join(', ')}: follow them with MARKET_SCORES=provider`);
+  }
   if (!parsed.success || problems.length > 0 || !marketLeagues) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -409,6 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           apiKey: e.ODDS_API_KEY,
           url: e.ODDS_API_URL,
           refreshSeconds: e.MARKET_REFRESH_SECONDS,
+          scores: e.MARKET_SCORES === 'espn' ? { source: 'espn', url: e.ESPN_URL } : { source: 'provider' },
           ...marketLeagues,
         }
       : undefined,

@@ -76,20 +76,27 @@ async function freshDatabase(): Promise<{ database: Database; url?: string; drop
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-test-'));
   const standIn = options.market ? await startMarketStandIn() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
-    LOG_LEVEL: 'info',
-    // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server (issue 16).
-    ...(await testBucketEnv()),
-    ...(standIn && {
-      ODDS_API_KEY: standIn.apiKey,
-      ODDS_API_URL: standIn.url,
-      ...(typeof options.market === 'object' &&
-        options.market.leagues && { MARKET_LEAGUES: options.market.leagues }),
-    }),
-    ...options.env,
-  });
+  let config: Config;
+  try {
+    config = loadConfig({
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
+      LOG_LEVEL: 'info',
+      // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server (issue 16).
+      ...(await testBucketEnv()),
+      ...(standIn && {
+        ODDS_API_KEY: standIn.apiKey,
+        ODDS_API_URL: standIn.url,
+        ...(typeof options.market === 'object' &&
+          options.market.leagues && { MARKET_LEAGUES: options.market.leagues }),
+      }),
+      ...options.env,
+    });
+  } catch (error) {
+    await standIn?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   if (options.role) config.role = options.role;
   const { database, url: databaseUrl, drop } = await freshDatabase();
   let logText = '';

@@ -9,6 +9,7 @@ export {
   type Quota,
 } from './provider.js';
 export { OddsApiProvider } from './odds-api-provider.js';
+export { ESPN_LEAGUE_PATHS, EspnScoreboard, sameGameByTeams } from './espn-scoreboard.js';
 export { startMarketStandIn, type MarketStandIn } from './stand-in.js';
 export {
   bindLeg,

@@ -15,6 +15,6 @@ export {
   type PreparedPick,
 } from './picks-service.js';
 export { recordGrades, type PickGradeUpdate } from './grading-service.js';
-export { MarketSync, useMarket, marketOf, type TickSummary } from './market-sync.js';
+export { MarketSync, useMarket, marketOf, type ScoresSource, type TickSummary } from './market-sync.js';
 export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';

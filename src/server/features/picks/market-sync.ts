@@ -22,6 +22,7 @@ import {
   markFetched,
   MarketProviderError,
   planFetches,
+  sameGameByTeams,
   sideCode,
   takeStartedGames,
   type GameScore,
@@ -59,6 +60,12 @@ export class MarketUnavailableError extends HttpError {
   }
 }
 
+/** Where final scores come from when not from the market's provider: a free source of its own (ESPN). */
+export interface ScoresSource {
+  readonly name: string;
+  scores(league: League, daysFrom: number): Promise<{ data: GameScore[] }>;
+}
+
 export class MarketSync {
   private readonly onDemand = new Map<string, Promise<void>>();
   private readonly lastOnDemand = new Map<string, number>();
@@ -71,7 +78,7 @@ export class MarketSync {
   constructor(
     private readonly db: Db,
     readonly provider: MarketProvider,
-    private readonly options: { tickSeconds: number; log: FastifyBaseLogger },
+    private readonly options: { tickSeconds: number; log: FastifyBaseLogger; scores?: ScoresSource },
   ) {}
 
   /** The leagues whose moneyline, spread and total legs must be on a market game. */
@@ -248,6 +255,15 @@ export class MarketSync {
 
   /** Scores of the last `days` days: every completed game with a score settles its event, by rule. */
   private async fetchScores(league: League, days: number, now: Date): Promise<number> {
+    const source = this.options.scores;
+    if (source) {
+      // Another source's games are not the market's: matched to the market's games by teams and start.
+      const answer = await source.scores(league, days);
+      await this.closeStarted(now);
+      const settled = await this.settleScores(await matchToMarket(this.db, this.provider.name, league, answer.data, now), now, source.name);
+      await markFetched(this.db, league, 'scores', now);
+      return settled;
+    }
     const answer = await this.provider.scores(league, days);
     this.noteQuota(answer.quota);
     const { moved } = await this.db.transaction((tx) =>
@@ -259,12 +275,12 @@ export class MarketSync {
     );
     await this.applyMovedStarts(moved, now);
     await this.closeStarted(now);
-    const settled = await this.settleScores(answer.data, now);
+    const settled = await this.settleScores(answer.data, now, this.provider.name);
     await markFetched(this.db, league, 'scores', now);
     return settled;
   }
 
-  private async settleScores(scores: readonly GameScore[], now: Date): Promise<number> {
+  private async settleScores(scores: readonly GameScore[], now: Date, source: string): Promise<number> {
     const finals = scores.filter(
       (score) => score.completed && score.homeScore !== null && score.awayScore !== null,
     );
@@ -289,7 +305,7 @@ export class MarketSync {
       const outcome = { status: 'final' as const, homeScore: score.homeScore!, awayScore: score.awayScore! };
       if (event.status === 'scheduled') {
         try {
-          await settleEvent(this.db, event.id, outcome, { adminId: null, source: this.provider.name }, now);
+          await settleEvent(this.db, event.id, outcome, { adminId: null, source }, now);
           settled += 1;
           continue;
         } catch (error) {
@@ -424,6 +440,32 @@ export class MarketSync {
       await this.ticking?.catch(() => undefined);
     });
   }
+}
+
+/**
+ * Another source's final scores as the market's games: each matched to the market's started, unsettled game
+ * of the same league by its teams (nicknames, either provider's spelling) and start within hours.
+ */
+async function matchToMarket(
+  db: Executor,
+  provider: string,
+  league: League,
+  scores: readonly GameScore[],
+  now: Date,
+): Promise<GameScore[]> {
+  const events = await jsonRowsOf<{ gameId: string; home: string; away: string; startsAt: string }>(
+    db,
+    sql`select game_id as "gameId", home, away, starts_at as "startsAt" from events
+      where provider = ${provider} and league = ${league} and status = 'scheduled'
+        and starts_at <= ${now.toISOString()}::timestamptz
+        and starts_at > ${now.toISOString()}::timestamptz - interval '3 days'`,
+  );
+  const matched: GameScore[] = [];
+  for (const score of scores) {
+    const event = events.find((candidate) => sameGameByTeams(candidate, score.game));
+    if (event) matched.push({ ...score, game: { ...score.game, id: event.gameId } });
+  }
+  return matched;
 }
 
 interface LegOnGame {
