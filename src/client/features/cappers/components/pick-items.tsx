@@ -1,5 +1,7 @@
+import { useEffect, useRef, useState } from 'react';
 import type { GradedPick, OpenPick } from '#common/schemas/cappers.js';
 import { Link } from 'wouter';
+import { Button } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { LegBindingTag, PickLegsList } from '#client/features/picks/index.ts';
@@ -128,63 +130,118 @@ export function OpenPickItem({ pick }: { pick: OpenPick }) {
   );
 }
 
+const SELF_REPORTED_SHOWN = 10;
+
 /**
  * Self-reported graded picks (docs/decisions/025), never counted: one row each, the legs in a line. A
  * table scrolls sideways on a phone rather than squeezing its columns.
  */
 export function SelfReportedTable({ picks }: { picks: readonly GradedPick[] }) {
+  const [all, setAll] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const shown = all ? picks : picks.slice(0, SELF_REPORTED_SHOWN);
+  // The button goes once pressed: the focus moves to the first row it brought, not to the page's top.
+  useEffect(() => {
+    if (!all) return;
+    // The list or the table, whichever is displayed.
+    const links = [...(root.current?.querySelectorAll<HTMLElement>('li > div > a, tbody a') ?? [])].filter(
+      (link) => link.offsetParent !== null,
+    );
+    links[SELF_REPORTED_SHOWN]?.focus();
+  }, [all]);
   return (
-    <Card className="overflow-x-auto">
-      <table className="w-full min-w-[36rem] text-sm">
-        <caption className="sr-only">Self-reported picks, newest first: never counted in the record</caption>
-        <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Pick
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Legs
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Result
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">
-              Units
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">
-              Graded
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y">
-          {picks.map((pick) => (
-            <tr key={pick.videoId}>
-              <th scope="row" className="max-w-[14rem] px-4 py-3 text-left font-medium">
-                <Link href={`/video/${pick.videoId}`} className="break-words hover:underline">
-                  {pick.title}
-                </Link>
-              </th>
-              <td className="px-4 py-3 text-muted-foreground">
-                {pick.legs.map((leg, index) => (
-                  <span key={index} className="block">
-                    {legBet(leg)} ({signed(leg.odds)}) · {leg.away} @ {leg.home}
-                  </span>
-                ))}
-                {pick.parlay && <span className="block text-xs">Parlay</span>}
-              </td>
-              <td className="px-4 py-3">
+    <div ref={root} className="grid justify-items-stretch gap-3">
+      {/* Phones: a card per pick; from `sm` up, the table. Only one of the two is displayed at a time. */}
+      <ol aria-label="Self-reported picks, newest first" className="grid gap-2 sm:hidden">
+        {shown.map((pick) => (
+          <li key={pick.videoId} className="grid gap-1.5 rounded-card border bg-card p-3 text-sm shadow-xs">
+            <div className="flex items-start justify-between gap-3">
+              <Link
+                href={`/video/${pick.videoId}`}
+                className="min-w-0 font-medium break-words hover:underline"
+              >
+                {pick.title}
+              </Link>
+              <span className="flex shrink-0 items-center gap-2">
                 <ResultBadge result={pick.result} />
-              </td>
-              <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(pick.unitsWon))}>
-                {formatUnits(pick.unitsWon)}
-              </td>
-              <td className="px-4 py-3 text-right text-xs whitespace-nowrap text-muted-foreground">
+                <span className={cn('font-semibold tabular-nums', trendClass(pick.unitsWon))}>
+                  {formatUnits(pick.unitsWon)}
+                </span>
+              </span>
+            </div>
+            <p className="grid gap-0.5 text-xs text-muted-foreground">
+              {pick.legs.map((leg, index) => (
+                <span key={index}>
+                  {legBet(leg)} ({signed(leg.odds)}) · {leg.away} @ {leg.home}
+                </span>
+              ))}
+              <span>
+                {pick.parlay && 'Parlay · '}graded{' '}
                 <time dateTime={pick.gradedAt}>{formatTime(pick.gradedAt)}</time>
-              </td>
+              </span>
+            </p>
+          </li>
+        ))}
+      </ol>
+      <Card className="hidden w-full overflow-x-auto sm:block">
+        <table className="w-full min-w-[36rem] text-sm">
+          <caption className="sr-only">
+            Self-reported picks, newest first: never counted in the record
+          </caption>
+          <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Pick
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Legs
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Result
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Units
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Graded
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </Card>
+          </thead>
+          <tbody className="divide-y">
+            {shown.map((pick) => (
+              <tr key={pick.videoId}>
+                <th scope="row" className="max-w-[14rem] px-4 py-3 text-left font-medium">
+                  <Link href={`/video/${pick.videoId}`} className="break-words hover:underline">
+                    {pick.title}
+                  </Link>
+                </th>
+                <td className="px-4 py-3 text-muted-foreground">
+                  {pick.legs.map((leg, index) => (
+                    <span key={index} className="block">
+                      {legBet(leg)} ({signed(leg.odds)}) · {leg.away} @ {leg.home}
+                    </span>
+                  ))}
+                  {pick.parlay && <span className="block text-xs">Parlay</span>}
+                </td>
+                <td className="px-4 py-3">
+                  <ResultBadge result={pick.result} />
+                </td>
+                <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(pick.unitsWon))}>
+                  {formatUnits(pick.unitsWon)}
+                </td>
+                <td className="px-4 py-3 text-right text-xs whitespace-nowrap text-muted-foreground">
+                  <time dateTime={pick.gradedAt}>{formatTime(pick.gradedAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      {picks.length > shown.length && (
+        <Button variant="outline" className="justify-self-start" onClick={() => setAll(true)}>
+          Show all {picks.length}
+        </Button>
+      )}
+    </div>
   );
 }

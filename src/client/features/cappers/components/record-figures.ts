@@ -24,17 +24,21 @@ export const formatWlp = (record: RecordSummary) => `${record.wins}-${record.los
 export const picksCount = (count: number) =>
   `${count.toLocaleString('en-US')} ${count === 1 ? 'pick' : 'picks'}`;
 
-export const betsCount = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'bet' : 'bets'}`;
+export const betsCount = (count: number) =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? 'bet' : 'bets'}`;
 
 /** '42 bets in 30 picks': a record counts bets (each leg of a straight pick, a parlay as one). */
-export const betsInPicks = (record: RecordSummary) => `${betsCount(record.graded)} in ${picksCount(record.picks)}`;
+export const betsInPicks = (record: RecordSummary) =>
+  `${betsCount(record.graded)} in ${picksCount(record.picks)}`;
 
 /** The average CLV per bet, '+1.85%', or a dash before the first bet with a closing price. */
 export const formatRecordClv = (record: RecordSummary) => (record.clv ? formatClv(record.clv.average) : '—');
 
 /** '58.3% of 40 beat the close', or nothing before the first. */
 export const beatCloseText = (record: RecordSummary) =>
-  record.clv ? `${record.clv.beatPct}% of ${betsCount(record.clv.bets)} beat the close` : 'No closing prices yet';
+  record.clv
+    ? `${record.clv.beatPct}% of ${betsCount(record.clv.bets)} beat the close`
+    : 'No closing prices yet';
 
 /** Text colour for a figure that can be up or down. */
 export const trendClass = (value: number | null) =>

@@ -31,7 +31,12 @@ export function RecordStats({ record }: { record: RecordSummary }) {
     { label: 'Win %', value: formatWinPct(record), tone: 'text-foreground', detail: 'of decided bets' },
     { label: 'Units won', value: formatUnits(record.unitsWon), tone: trendClass(record.unitsWon) },
     { label: 'ROI', value: formatRoi(record), tone: trendClass(record.roi) },
-    { label: 'CLV', value: formatRecordClv(record), tone: clvTrendClass(record), detail: beatCloseText(record) },
+    {
+      label: 'CLV',
+      value: formatRecordClv(record),
+      tone: clvTrendClass(record),
+      detail: beatCloseText(record),
+    },
     {
       label: 'Graded bets',
       value: record.graded.toLocaleString('en-US'),
@@ -55,9 +60,9 @@ export function RecordStats({ record }: { record: RecordSummary }) {
         <CollapsibleContent className="grid gap-2 px-3 pb-3 text-sm text-muted-foreground">
           <p>{CLV_EXPLANATION}</p>
           <p>
-            The figure is the average over {record.clv ? betsCount(record.clv.bets) : 'the bets'} with a closing
-            price: +2% means each unit staked was worth 1.02 units at the close. Self-reported picks have no
-            market price and no CLV.
+            The figure is the average over {record.clv ? betsCount(record.clv.bets) : 'the bets'} with a
+            closing price: +2% means each unit staked was worth 1.02 units at the close. Self-reported picks
+            have no market price and no CLV.
           </p>
         </CollapsibleContent>
       </Collapsible>

@@ -195,8 +195,9 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
         </p>
       ) : (
         <Card className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <caption className="sr-only">All-time record of bets in each league</caption>
+          {/* Seven columns: on a phone the table scrolls sideways in its card rather than breaking figures. */}
+          <table className="w-full text-sm whitespace-nowrap">
+            <caption className="sr-only">All-time record in each league</caption>
             <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">

@@ -19,14 +19,27 @@ import { cn } from '#client/lib/cn.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { LEADERBOARD_PAGE_SIZE, useLeaderboard, type LeaderboardFilters } from '../api/get-leaderboard';
-import { formatRoi, formatUnits, formatWinPct, formatWlp, trendClass } from '../components/record-figures';
+import {
+  clvTrendClass,
+  CLV_EXPLANATION,
+  formatRecordClv,
+  formatRoi,
+  formatUnits,
+  formatWinPct,
+  formatWlp,
+  trendClass,
+} from '../components/record-figures';
 
 const PERIOD_LABEL: Record<LeaderboardPeriod, string> = {
   '30': 'Last 30 days',
   '90': 'Last 90 days',
   all: 'All time',
 };
-const SORT_LABEL: Record<LeaderboardSort, string> = { units: 'Units won', roi: 'ROI', clv: 'Closing line value' };
+const SORT_LABEL: Record<LeaderboardSort, string> = {
+  units: 'Units won',
+  roi: 'ROI',
+  clv: 'Closing line value',
+};
 
 /** The filters live in the URL, so a ranking can be shared; anything unknown falls back to the default. */
 function filtersOf(search: string): LeaderboardFilters {
@@ -53,7 +66,10 @@ function searchOf(filters: LeaderboardFilters): string {
   return text ? `?${text}` : '';
 }
 
-/** Issue 14: cappers ranked by units won (or ROI) over verified picks, with the sample size always shown. */
+/**
+ * Issue 14, docs/decisions/025: cappers ranked by units won, ROI or closing line value over the bets of
+ * their verified picks, with the sample size always shown.
+ */
 export function LeaderboardPage() {
   useDocumentTitle('Leaderboard');
   const search = useSearch();
@@ -73,8 +89,15 @@ export function LeaderboardPage() {
           Leaderboard
         </h1>
         <p className="max-w-prose text-muted-foreground">
-          Cappers ranked by their verified record: picks sealed when posted and graded from the final score.
-          Only cappers with at least {LEADERBOARD_MIN_PICKS} graded picks in the period are ranked.
+          Cappers ranked by their verified record: picks sealed when posted at the market&apos;s prices and
+          graded from the final score. Only cappers with at least {LEADERBOARD_MIN_PICKS} decided bets (wins
+          and losses) in the period are ranked; self-reported picks never count.
+        </p>
+        <p className="max-w-prose text-sm text-muted-foreground">
+          <abbr title="Closing line value" className="font-semibold no-underline">
+            CLV
+          </abbr>
+          : {CLV_EXPLANATION}
         </p>
       </header>
 
@@ -158,7 +181,7 @@ export function LeaderboardPage() {
         >
           <p className="font-semibold">No capper is ranked here yet.</p>
           <p className="max-w-prose text-muted-foreground">
-            A capper joins the leaderboard with at least {LEADERBOARD_MIN_PICKS} graded picks in the period
+            A capper joins the leaderboard with at least {LEADERBOARD_MIN_PICKS} decided bets in the period
             {filters.league ? ` in ${filters.league}` : ''}. Try a longer period or all leagues.
           </p>
         </div>
@@ -198,16 +221,21 @@ export function LeaderboardPage() {
                     Win %
                   </th>
                   <th scope="col" className="px-3 py-3 text-right font-semibold">
+                    <abbr title="Closing line value" className="no-underline">
+                      CLV
+                    </abbr>
+                  </th>
+                  <th scope="col" className="px-3 py-3 text-right font-semibold">
                     W-L-P
                   </th>
                   <th scope="col" className="px-3 py-3 text-right font-semibold">
-                    Picks
+                    Bets
                   </th>
                 </tr>
               </thead>
               <tbody className="divide-y">
                 {data.entries.map((entry) => (
-                  <Row key={entry.username} entry={entry} />
+                  <Row key={entry.username} entry={entry} sort={filters.sort} />
                 ))}
               </tbody>
             </table>
@@ -240,19 +268,31 @@ export function LeaderboardPage() {
   );
 }
 
-function Row({ entry }: { entry: LeaderboardEntry }) {
+function Row({ entry, sort }: { entry: LeaderboardEntry; sort: LeaderboardSort }) {
   const { record } = entry;
+  // The figure the ranking is by stands out.
+  const ranked = (by: LeaderboardSort) => (sort === by ? 'font-semibold' : undefined);
   return (
     <tr>
       <td className="px-3 py-3 font-bold tabular-nums">{entry.rank}</td>
       <th scope="row" className="px-3 py-3 text-left font-medium">
         <CapperLink entry={entry} />
       </th>
-      <td className={cn('px-3 py-3 text-right font-semibold tabular-nums', trendClass(record.unitsWon))}>
+      <td className={cn('px-3 py-3 text-right tabular-nums', ranked('units'), trendClass(record.unitsWon))}>
         {formatUnits(record.unitsWon)}
       </td>
-      <td className={cn('px-3 py-3 text-right tabular-nums', trendClass(record.roi))}>{formatRoi(record)}</td>
+      <td className={cn('px-3 py-3 text-right tabular-nums', ranked('roi'), trendClass(record.roi))}>
+        {formatRoi(record)}
+      </td>
       <td className="px-3 py-3 text-right tabular-nums">{formatWinPct(record)}</td>
+      <td className={cn('px-3 py-3 text-right tabular-nums', ranked('clv'), clvTrendClass(record))}>
+        {formatRecordClv(record)}
+        {record.clv && (
+          <span className="block text-xs font-normal text-muted-foreground">
+            {record.clv.beatPct}% beat the close
+          </span>
+        )}
+      </td>
       <td className="px-3 py-3 text-right tabular-nums">{formatWlp(record)}</td>
       <td className="px-3 py-3 text-right tabular-nums">{record.graded}</td>
     </tr>
@@ -276,9 +316,10 @@ function PhoneRow({ entry }: { entry: LeaderboardEntry }) {
   const { record } = entry;
   const figures: [string, string, string?][] = [
     ['ROI', formatRoi(record), trendClass(record.roi)],
+    ['CLV', formatRecordClv(record), clvTrendClass(record)],
     ['Win %', formatWinPct(record)],
     ['W-L-P', formatWlp(record)],
-    ['Picks', String(record.graded)],
+    ['Bets', String(record.graded)],
   ];
   return (
     <li className="rounded-card border bg-card p-3 shadow-xs">
@@ -292,7 +333,7 @@ function PhoneRow({ entry }: { entry: LeaderboardEntry }) {
           {formatUnits(record.unitsWon)}
         </span>
       </div>
-      <dl className="mt-2 grid grid-cols-4 gap-2 pl-10 text-xs">
+      <dl className="mt-2 grid grid-cols-5 gap-2 pl-10 text-xs">
         {figures.map(([label, value, tone]) => (
           <div key={label} className="grid gap-0.5">
             <dt className="text-muted-foreground">{label}</dt>

@@ -1,7 +1,16 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { AlertTriangle, ArrowLeft, CreditCard, RefreshCw, SearchX, Undo2 } from 'lucide-react';
+import {
+  AlertTriangle,
+  ArrowLeft,
+  BookOpen,
+  CreditCard,
+  Lock,
+  RefreshCw,
+  SearchX,
+  Undo2,
+} from 'lucide-react';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '#client/components/ui/card.tsx';
 import { PageSpinner, Spinner } from '#client/components/ui/spinner.tsx';
@@ -31,6 +40,8 @@ function intentErrorMessage(error: unknown): string {
 }
 
 const RECORDING_ERROR = 'Payment processed but there was an error recording your purchase';
+/** The server's 409 (and its sandbox's canceled intent) when the pick's first game has started. */
+const SALES_CLOSED = /^Sales for this pick closed/;
 
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
@@ -59,7 +70,9 @@ function Checkout({ videoId }: { videoId: number }) {
   const [priceChanged, setPriceChanged] = useState<string | null>(null);
   const stripeReturn = useStripeReturn();
 
-  const blocked = video.data ? video.data.isOwner || video.data.isPurchased : false;
+  // A pick is on sale until its first leg starts (decisions 'Selling only what is still secret and undecided').
+  const salesClosed = Boolean(video.data?.pick && video.data.pick.status !== 'open');
+  const blocked = video.data ? video.data.isOwner || video.data.isPurchased || salesClosed : false;
   const intent = usePaymentIntent(videoId, {
     enabled: video.isSuccess && !blocked && paidIntentId === null && stripeReturn === null,
   });
@@ -145,11 +158,18 @@ function Checkout({ videoId }: { videoId: number }) {
     return <CheckoutError message="You cannot buy your own video." />;
   } else if (video.data.isPurchased) {
     return <CheckoutError message="You have already purchased this video." purchased />;
+  } else if (salesClosed) {
+    return <SalesClosedMessage videoId={videoId} graded={video.data.pick?.status === 'graded'} />;
+  } else if (priceChanged !== null && SALES_CLOSED.test(priceChanged)) {
+    return <SalesClosedMessage videoId={videoId} graded={false} message={priceChanged} />;
   } else if (priceChanged !== null) {
     payment = <PriceChanged message={priceChanged} onReview={reviewCurrentPrice} />;
   } else if (intent.isPending) {
     payment = <PaymentSpinner label="Preparing your payment" />;
   } else if (intent.isError) {
+    // 409: the first game started since the video was fetched; the server's sentence says so.
+    if (errorStatus(intent.error) === 409 && SALES_CLOSED.test(errorMessage(intent.error, '')))
+      return <SalesClosedMessage videoId={videoId} graded={false} message={errorMessage(intent.error)} />;
     return (
       <CheckoutError
         message={intentErrorMessage(intent.error)}
@@ -301,6 +321,41 @@ function VideoNotFound() {
       <p className="text-muted-foreground">The video you are trying to buy does not exist or was removed.</p>
       <Link href="/" className={buttonClasses('primary', 'md')}>
         Go Back Home
+      </Link>
+    </CenteredMessage>
+  );
+}
+
+/** A started pick is not sold, a graded one is free to read: back to the video, nothing to pay. */
+function SalesClosedMessage({
+  videoId,
+  graded,
+  message,
+}: {
+  videoId: number;
+  graded: boolean;
+  message?: string;
+}) {
+  const text =
+    message ??
+    (graded
+      ? 'This pick has been graded: the whole pick and its selections are revealed on its page, free to read.'
+      : 'Sales for this pick closed when its first game started.');
+  return (
+    <CenteredMessage
+      title={graded ? 'Free to read' : 'Sales closed'}
+      icon={
+        <span className="inline-flex size-14 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
+          {graded ? <BookOpen aria-hidden className="size-7" /> : <Lock aria-hidden className="size-7" />}
+        </span>
+      }
+    >
+      <p role="alert" className="text-muted-foreground" data-testid="checkout-sales-closed">
+        {/[.!?]$/.test(text) ? text : `${text}.`}
+        {!/not been charged/.test(text) && ' You have not been charged.'}
+      </p>
+      <Link href={`/video/${videoId}`} className={buttonClasses('primary', 'md')}>
+        Back to the pick
       </Link>
     </CenteredMessage>
   );

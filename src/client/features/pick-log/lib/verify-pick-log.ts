@@ -1,4 +1,4 @@
-// The video page's Verify (issue 15, ../shared/spec/pick-log.md): checks a pick's log entries in this browser
+// The video page's Verify (docs/pick-log.md): checks a pick's log entries in this browser
 // (Web Crypto) against the log's signed checkpoint, so nothing rests on the server's word but the key, whose
 // name and id are shown for comparison with what others see.
 import {

@@ -9,8 +9,8 @@ import { useEvents, type EventView } from '../api/get-events';
 import { formatStart, isoToLocalInput, type LegDraft, type LegFieldErrors } from '../lib/legs';
 import { ChoiceGroup, type Choice } from './choice-group';
 
-/** Enough to scroll on a phone; a search by team narrows the rest. */
-const SHOWN_EVENTS = 30;
+/** A screenful at a time, soonest first: a search by team narrows the rest, "Show more" pages on. */
+const SHOWN_EVENTS = 8;
 const NEW_GAME = 'new';
 
 /** '(UTC−04:00)': the zone a typed start time is read in. */
@@ -44,6 +44,7 @@ export function EventPicker({
 }) {
   const events = useEvents(league);
   const [search, setSearch] = useState('');
+  const [limit, setLimit] = useState(SHOWN_EVENTS);
   const term = search.trim().toLowerCase();
   const listed = useMemo(
     () => (events.data ?? []).filter((event) => !marketOnly || event.market),
@@ -57,7 +58,7 @@ export function EventPicker({
       ),
     [listed, term],
   );
-  const shown = matching.slice(0, SHOWN_EVENTS);
+  const shown = matching.slice(0, limit);
   // The chosen game stays in the list while the capper searches for something else.
   const chosen = listed.find((event) => event.id === draft.eventId);
   if (chosen && !shown.includes(chosen)) shown.unshift(chosen);
@@ -98,8 +99,8 @@ export function EventPicker({
           ? marketOnly
             ? `No ${league} game on the market with “${search.trim()}”: search again.`
             : `No ${league} game with “${search.trim()}”: add it, or search again.`
-          : matching.length > shown.length
-            ? `Showing ${shown.length} of ${matching.length} games: search by team to narrow.`
+          : matching.length > limit
+            ? `Showing the first ${limit} of ${matching.length} games: search by team to narrow.`
             : null;
   const now = new Date();
   const latestStart = new Date(now.getTime() + SELF_REPORTED_MAX_DAYS * 24 * 3600_000);
@@ -111,7 +112,10 @@ export function EventPicker({
           <Input
             type="search"
             value={search}
-            onChange={(event) => setSearch(event.target.value)}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setLimit(SHOWN_EVENTS);
+            }}
             placeholder="e.g. Lakers"
             autoComplete="off"
             enterKeyHint="search"
@@ -150,6 +154,13 @@ export function EventPicker({
           <p className="text-xs text-muted-foreground" aria-live="polite">
             {status}
           </p>
+        )}
+        {matching.length > limit && (
+          <div>
+            <Button variant="outline" size="sm" onClick={() => setLimit(limit + SHOWN_EVENTS)}>
+              Show more games
+            </Button>
+          </div>
         )}
       </div>
       {draft.eventId === NEW_GAME && (

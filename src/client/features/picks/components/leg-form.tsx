@@ -90,7 +90,7 @@ export function LegForm({
   const container = useRef<HTMLDivElement>(null);
   const leagueSelect = useRef<HTMLSelectElement>(null);
   const [draft, setDraft] = useState<LegDraft>(() =>
-    leg ? draftFromLeg(leg, 'new') : emptyDraft(defaultUnits),
+    leg ? draftFromLeg(leg, leg.eventId ?? 'new') : emptyDraft(defaultUnits),
   );
   const [errors, setErrors] = useState<LegFieldErrors>({});
   const [attempted, setAttempted] = useState(false);
@@ -98,7 +98,8 @@ export function LegForm({
   const events = useEvents(draft.league);
   const [matched, setMatched] = useState(false);
   const { marketLeagues } = appConfig;
-  const bound = draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
+  const bound =
+    draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
   const eventId = bound && typeof draft.eventId === 'number' ? draft.eventId : null;
   const prices = useEventPrices(eventId);
   const offers = bound ? offersFor(prices.data, draft.market) : [];

@@ -39,10 +39,7 @@ export function LegRow({
         </p>
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           <time dateTime={leg.startsAt}>{formatStart(leg.startsAt)}</time>
-          <LegBindingTag
-            market={market}
-            detail={market ? (leg.odds === null ? 'best price when posted' : 'at most the best price') : undefined}
-          />
+          <LegBindingTag market={market} />
         </p>
       </div>
       {!readOnly && (

@@ -60,6 +60,13 @@ export function MarketPrices({
           { title: `${home} (home)`, side: home },
         ];
 
+  // The leg's problem (no price chosen yet), said whatever state the prices are in.
+  const problem = error ? (
+    <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
+      {error}
+    </p>
+  ) : null;
+
   if (prices.isPending) {
     return (
       <div className="grid gap-2" role="status">
@@ -69,6 +76,7 @@ export function MarketPrices({
           <Skeleton className="h-14" />
           <Skeleton className="h-14" />
         </div>
+        {problem}
       </div>
     );
   }
@@ -85,6 +93,7 @@ export function MarketPrices({
             Try again
           </Button>
         </div>
+        {problem}
       </div>
     );
   }
@@ -113,6 +122,7 @@ export function MarketPrices({
             : `No book prices this game's ${MARKET_NAME[market]} yet: choose another market or game.`}
         </p>
         <div>{refresh}</div>
+        {problem}
       </div>
     );
   }
@@ -122,7 +132,14 @@ export function MarketPrices({
       <legend className="mb-2 text-sm leading-none font-medium">Pick: the best price among books</legend>
       <div className="grid gap-3 sm:grid-cols-2">
         {columns.map((column) => {
-          const ofSide = offers.filter((offer) => offer.side.toLowerCase() === column.side.toLowerCase());
+          // A spread's rows pair up across the columns (+1.5 beside −1.5), a total's by the same number.
+          const ofSide = offers
+            .filter((offer) => offer.side.toLowerCase() === column.side.toLowerCase())
+            .sort((a, b) =>
+              market === 'spread'
+                ? Math.abs(a.line ?? 0) - Math.abs(b.line ?? 0)
+                : (a.line ?? 0) - (b.line ?? 0),
+            );
           return (
             <div key={column.side} className="grid content-start gap-2">
               <p className="text-xs font-semibold text-muted-foreground" aria-hidden>
@@ -152,15 +169,16 @@ export function MarketPrices({
                       aria-describedby={error ? errorId : undefined}
                       className="size-4 shrink-0 accent-primary"
                     />
-                    <span className="flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3">
-                      <span className="font-medium break-words">
-                        {legSideText({ market, side: offer.side, line: offer.line })}
+                    <span className="min-w-0 flex-1 font-medium break-words">
+                      {legSideText({ market, side: offer.side, line: offer.line })}
+                    </span>
+                    <span className="grid shrink-0 justify-items-end text-right">
+                      <span className="font-mono text-sm font-semibold tabular-nums">
+                        {signed(offer.odds)}
                       </span>
                       <span className="text-xs text-muted-foreground">
-                        <span className="font-mono text-sm font-semibold text-foreground tabular-nums">
-                          {signed(offer.odds)}
-                        </span>{' '}
-                        at {offer.book}
+                        <span className="sr-only">at </span>
+                        {offer.book}
                       </span>
                     </span>
                   </label>

@@ -57,9 +57,13 @@ export function PickLegsList({
             className="grid gap-1.5 rounded-lg border bg-background p-3 text-sm"
             data-testid="pick-leg"
           >
-            <p className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-              <span className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                <span className="font-semibold">{describeBet(leg)}</span>
+            <div className="flex items-start justify-between gap-3">
+              <p className="min-w-0 font-semibold break-words">{describeBet(leg)}</p>
+              <div className="grid shrink-0 justify-items-end gap-1">
+                <span className="font-mono tabular-nums">
+                  <span className="sr-only">Odds </span>
+                  {formatOdds(leg.odds)}
+                </span>
                 {status && (
                   <span
                     className={cn(
@@ -72,12 +76,8 @@ export function PickLegsList({
                     {LEG_STATUS_LABEL[status]}
                   </span>
                 )}
-              </span>
-              <span className="font-mono tabular-nums">
-                <span className="sr-only">Odds </span>
-                {formatOdds(leg.odds)}
-              </span>
-            </p>
+              </div>
+            </div>
             <p className="text-xs text-muted-foreground">
               {leg.league} · {leg.away} at {leg.home} ·{' '}
               <time dateTime={leg.startsAt}>{formatPickTime(leg.startsAt)}</time>
@@ -92,14 +92,13 @@ export function PickLegsList({
                   {evidence}
                 </p>
               ) : (
-                <p className="text-muted-foreground">Not bound to a market price: never counted in the record.</p>
+                <p className="text-muted-foreground">
+                  Not bound to a market price: never counted in the record.
+                </p>
               )}
             </div>
             {state && (outcome || state.voidReason || state.closingOdds !== null) && (
-              <p
-                className="flex flex-wrap gap-x-3 gap-y-1 border-t pt-1.5 text-xs"
-                data-testid="leg-outcome"
-              >
+              <p className="flex flex-wrap gap-x-3 gap-y-1 border-t pt-1.5 text-xs" data-testid="leg-outcome">
                 {outcome && <span className="font-medium">{outcome}</span>}
                 {state.result === 'void' && state.voidReason && (
                   <span className="text-muted-foreground">Void: {state.voidReason}</span>

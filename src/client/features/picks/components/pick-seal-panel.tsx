@@ -54,7 +54,7 @@ function PanelFrame({ title, children }: { title: string; children: ReactNode })
       className="grid min-w-0 gap-4 rounded-card border bg-card p-4 shadow-sm sm:p-5"
       data-testid="pick-seal-panel"
     >
-      <h2 id="sealed-pick-title" className="flex items-center gap-2 text-lg font-semibold">
+      <h2 id="sealed-pick-title" className="flex scroll-mt-36 items-center gap-2 text-lg font-semibold">
         {title === 'Sealed pick' ? (
           <Lock aria-hidden className="size-4 text-primary" />
         ) : (
@@ -189,7 +189,7 @@ function SealedPickDetails({ pick, canSeeLegs }: { pick: PickView; canSeeLegs: b
       </div>
 
       {graded ? (
-        <RevealedPick videoId={pick.videoId} commitment={pick.commitment} canSeeLegs={canSeeLegs} />
+        <RevealedPick videoId={pick.videoId} commitment={pick.commitment} />
       ) : (
         canSeeLegs && !moderated && <CurrentLegs videoId={pick.videoId} />
       )}
@@ -238,7 +238,9 @@ function CurrentLegs({ videoId }: { videoId: number }) {
 }
 
 /** The legs' states when they are the legs' own (one per leg, in order); none otherwise. */
-function statesOf(view: { legs: readonly unknown[]; states: LegState[] } | undefined): LegState[] | undefined {
+function statesOf(
+  view: { legs: readonly unknown[]; states: LegState[] } | undefined,
+): LegState[] | undefined {
   return view && view.states.length === view.legs.length ? view.states : undefined;
 }
 
@@ -261,8 +263,7 @@ function Corrections({ corrections }: { corrections: readonly Correction[] }) {
             </p>
             <p className="text-muted-foreground">Reason: {correction.reason}</p>
             <p className="text-xs text-muted-foreground">
-              By {correction.by},{' '}
-              <time dateTime={correction.at}>{formatPickTime(correction.at)}</time>
+              By {correction.by}, <time dateTime={correction.at}>{formatPickTime(correction.at)}</time>
             </p>
           </li>
         ))}
@@ -271,21 +272,9 @@ function Corrections({ corrections }: { corrections: readonly Correction[] }) {
   );
 }
 
-/**
- * Once graded: the whole sealed pick from /reveal, and the Verify button. The legs' grades, scores and
- * closing prices come with the legs view, which only the owner, its buyers and admins may ask for.
- */
-function RevealedPick({
-  videoId,
-  commitment,
-  canSeeLegs,
-}: {
-  videoId: number;
-  commitment: string;
-  canSeeLegs: boolean;
-}) {
+/** Once graded: the whole sealed pick from /reveal, each leg's grade, score and close, and the Verify button. */
+function RevealedPick({ videoId, commitment }: { videoId: number; commitment: string }) {
   const { data, isPending, isError, error, refetch } = usePickReveal(videoId, { enabled: true });
-  const legsView = usePickLegs(videoId, { enabled: canSeeLegs });
   if (isPending) return <Skeleton className="h-32 w-full" />;
   if (isError) {
     return (
@@ -304,7 +293,7 @@ function RevealedPick({
         <h3 className="text-sm font-semibold">Revealed legs</h3>
         <PickLegsList
           legs={sealed.legs}
-          states={statesOf(legsView.data)}
+          states={statesOf({ legs: sealed.legs, states: data.states })}
           label="Revealed legs"
         />
       </div>

@@ -30,6 +30,7 @@ export const MARKET_LABELS: Record<Market, string> = {
 
 export const EVENT_REQUIRED_MESSAGE = 'Choose a game from the list, or add one';
 export const MARKET_EVENT_MESSAGE = "Choose a game from the market's list";
+export const MARKET_PRICE_MESSAGE = "Choose one of the market's prices";
 export const SELF_REPORTED_TEXT = 'Self-reported: shown on your profile, never counted in your record';
 
 /**
@@ -204,11 +205,15 @@ export function validateDraft(
   marketLeagues: readonly string[],
 ): { ok: true; leg: Leg } | { ok: false; errors: LegFieldErrors } {
   const errors: LegFieldErrors = {};
-  const market = draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
+  const market =
+    draft.league !== '' && followsMarket({ league: draft.league, market: draft.market }, marketLeagues);
   if (!draft.league) errors.league = LEAGUE_MESSAGE;
-  if (draft.league && draft.eventId === null) errors.event = market ? MARKET_EVENT_MESSAGE : EVENT_REQUIRED_MESSAGE;
+  if (draft.league && draft.eventId === null)
+    errors.event = market ? MARKET_EVENT_MESSAGE : EVENT_REQUIRED_MESSAGE;
   if (market && draft.eventId === 'new') errors.event = MARKET_EVENT_MESSAGE;
   const known = typeof draft.eventId === 'number';
+  // A market leg's side and line are one of the prices listed: said so rather than the schema's words.
+  if (market && known && !draft.side.trim()) errors.side = MARKET_PRICE_MESSAGE;
   const oddsText = draft.odds.trim();
   const result = LegInputSchema.safeParse({
     league: draft.league || undefined,
@@ -274,7 +279,14 @@ export function draftKey(draft: LegDraft): KeyedLeg | null {
   if (!draft.league || !draft.home.trim() || !draft.away.trim() || !draft.side.trim()) return null;
   const startsAt = localInputToIso(draft.startsLocal);
   if (!startsAt) return null;
-  return { league: draft.league, home: draft.home, away: draft.away, startsAt, market: draft.market, side: draft.side };
+  return {
+    league: draft.league,
+    home: draft.home,
+    away: draft.away,
+    startsAt,
+    market: draft.market,
+    side: draft.side,
+  };
 }
 
 /** One side at one line, as GET /api/events/{id}/prices offers it: the best price among books. */
@@ -307,7 +319,11 @@ export function marketPriceProblem(
 ): { field: 'side' | 'odds'; message: string } | null {
   if (!offers.length || !draft.side.trim()) return null;
   const offer = offerOf(offers, draft);
-  if (!offer) return { field: 'side', message: "No book offers this side and line now: choose one of the market's prices" };
+  if (!offer)
+    return {
+      field: 'side',
+      message: "No book offers this side and line now: choose one of the market's prices",
+    };
   const odds = parseOddsText(draft.odds);
   if (odds === null || Math.abs(odds) < 100) return null;
   if (decimalOdds(odds) > decimalOdds(offer.odds) + 1e-12)

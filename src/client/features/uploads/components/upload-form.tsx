@@ -139,6 +139,12 @@ export function UploadForm({ userId }: { userId: number }) {
 
   const changeLegs = (next: PickLegsValue) => {
     setLegsNotice(undefined);
+    // decisions 'Categories of verified picks': the legs' league, 'Parlays' across leagues, else General.
+    const leagues = [...new Set(next.legs.map((leg) => leg.league))];
+    setValue(
+      'category',
+      leagues.length === 0 ? DEFAULT_CATEGORY : leagues.length === 1 ? leagues[0]! : 'Parlays',
+    );
     setValue('legs', next.legs, { shouldValidate: isSubmitted });
     setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
   };
@@ -227,7 +233,10 @@ export function UploadForm({ userId }: { userId: number }) {
         <FormField label="Price ($)" error={errors.price?.message} hint="minimum $1">
           <Input type="number" inputMode="numeric" min={1} step={1} disabled={busy} {...register('price')} />
         </FormField>
-        <FormField label="Category" hint="Uploads go to General for now.">
+        <FormField
+          label="Category"
+          hint="From the legs: their league, or Parlays across leagues; General without legs."
+        >
           <Input readOnly className="bg-muted" {...register('category')} />
         </FormField>
       </div>

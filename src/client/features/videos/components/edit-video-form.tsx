@@ -52,8 +52,13 @@ type EditVideoSchema = ReturnType<typeof editVideoSchema>;
 type EditVideoInput = z.input<EditVideoSchema>;
 type EditVideoValues = z.output<EditVideoSchema>;
 
+/** Admins moderate picks but do not write them: the selections and legs are the capper's word alone. */
+export const ADMIN_NOT_AUTHOR_TEXT =
+  "Admins moderate picks but do not write them: only the capper can change a pick's selections or legs.";
+
 /** issue 14: why the legs can no longer change, or undefined while they can. */
 function legsLockedReason(video: Video): string | undefined {
+  if (!video.isOwner) return ADMIN_NOT_AUTHOR_TEXT;
   if (!video.pick || video.pick.status === 'open') return undefined;
   return video.pick.status === 'graded'
     ? 'This pick has been graded: its legs are sealed for good. Title, description and price can still change.'
@@ -114,10 +119,16 @@ export function EditVideoForm({
     setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
   };
 
-  const submit = handleSubmit(({ legs: nextLegs, parlay: nextParlay, ...details }) => {
-    // Only a change of the legs is sent: an unchanged pick keeps its sealed version.
+  const submit = handleSubmit(({ legs: nextLegs, parlay: nextParlay, emailInformation, ...details }) => {
+    // Only a change of the legs or selections is sent: an unchanged pick keeps its sealed version, and an
+    // admin's edit of the title or price never touches what the capper sealed (the server refuses that).
     const legsChanged = !lockedReason && !sameLegs({ legs: nextLegs, parlay: nextParlay }, pick);
-    const changes: VideoUpdate = legsChanged ? { ...details, legs: nextLegs, parlay: nextParlay } : details;
+    const selectionsChanged = video.isOwner && emailInformation !== (video.emailInformation ?? '');
+    const changes: VideoUpdate = {
+      ...details,
+      ...(selectionsChanged && { emailInformation }),
+      ...(legsChanged && { legs: nextLegs, parlay: nextParlay }),
+    };
     update.mutate(
       { id: video.id, changes },
       {
@@ -164,10 +175,16 @@ export function EditVideoForm({
       </FormField>
       <FormField
         label="Winning selections"
-        hint="Shown only to buyers of this video (and to you)."
+        hint={video.isOwner ? 'Shown only to buyers of this video (and to you).' : ADMIN_NOT_AUTHOR_TEXT}
         error={errors.emailInformation?.message}
       >
-        <Textarea rows={5} maxLength={SELECTIONS_MAX_LENGTH} {...register('emailInformation')} />
+        <Textarea
+          rows={5}
+          maxLength={SELECTIONS_MAX_LENGTH}
+          readOnly={!video.isOwner}
+          className={video.isOwner ? undefined : 'bg-muted'}
+          {...register('emailInformation')}
+        />
       </FormField>
       <LegsEditor
         value={{ legs, parlay }}

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
-import { Lock, ShoppingCart } from 'lucide-react';
+import { BookOpen, Lock, ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '#common/money.js';
 import type { Video } from '#common/schemas/videos.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { authPath } from '#client/lib/auth-redirect.ts';
+import { cn } from '#client/lib/cn.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
 import { useInlinePlayback } from './use-inline-playback';
@@ -166,6 +167,21 @@ function CardActions({ video, titleId, onWatch }: { video: Video; titleId: strin
       </Link>
     );
   }
+  // A pick is sold until its first leg starts; once graded its reveal is public (decisions 'Selling only
+  // what is still secret and undecided').
+  if (video.pick?.status === 'started') return <SalesClosed />;
+  if (video.pick?.status === 'graded') {
+    return (
+      <Link
+        href={`/video/${video.id}`}
+        className={buttonClasses('secondary', 'sm')}
+        aria-describedby={titleId}
+      >
+        <BookOpen aria-hidden />
+        Graded · Free to read
+      </Link>
+    );
+  }
   // spec 2: signed-out visitors are sent to sign in first.
   return (
     <Link
@@ -176,5 +192,21 @@ function CardActions({ video, titleId, onWatch }: { video: Video; titleId: strin
       <ShoppingCart aria-hidden />
       Buy Winners
     </Link>
+  );
+}
+
+/** A started pick's place of the Buy button: said, not offered. */
+export function SalesClosed({ className }: { className?: string }) {
+  return (
+    <p
+      className={cn(
+        'inline-flex w-fit items-center gap-1.5 rounded-md bg-muted px-3 py-1.5 text-sm font-semibold text-muted-foreground',
+        className,
+      )}
+      data-testid="sales-closed"
+    >
+      <Lock aria-hidden className="size-4" />
+      Sales closed
+    </p>
   );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Eye, Pencil, ShoppingCart } from 'lucide-react';
+import { ArrowLeft, BookOpen, Eye, Pencil, ShoppingCart } from 'lucide-react';
 import { formatWholeDollars } from '#common/money.js';
+import { formatUnits } from '#common/pick-grading.js';
 import type { Video } from '#common/schemas/videos.js';
 import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
@@ -14,7 +15,7 @@ import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
 import { PickLogPanel } from '#client/features/pick-log/index.ts';
-import { PickSealPanel } from '#client/features/picks/index.ts';
+import { PickSealPanel, usePick } from '#client/features/picks/index.ts';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { useVideoPurchased } from '../api/get-video-purchased';
@@ -23,7 +24,7 @@ import { DownloadOriginalLink } from '../components/download-original-link';
 import { OwnerActions } from '../components/owner-actions';
 import { ShareButtons } from '../components/share-buttons';
 import { useInlinePlayback } from '../components/use-inline-playback';
-import { capperName, VideoBadge } from '../components/video-card';
+import { capperName, SalesClosed, VideoBadge } from '../components/video-card';
 import { VideoGrid, VideoGridError } from '../components/video-grid';
 import { VideoNotFound } from '../components/video-not-found';
 import { prefetchPlayer, VideoMedia } from '../components/video-media';
@@ -167,6 +168,16 @@ function VideoDetails({ video }: { video: Video }) {
                 </p>
                 <DownloadOriginalLink video={video} />
               </div>
+            ) : video.pick?.status === 'started' ? (
+              <div className="grid gap-2">
+                <SalesClosed />
+                <p className="text-sm text-muted-foreground">
+                  Sales closed when this pick&apos;s first game started. Its legs and selections are revealed
+                  to everyone once every leg is graded.
+                </p>
+              </div>
+            ) : video.pick?.status === 'graded' ? (
+              <GradedNotice videoId={video.id} />
             ) : (
               <div className="grid gap-2">
                 <Link
@@ -235,6 +246,31 @@ function VideoDetails({ video }: { video: Video }) {
         </div>
       </div>
       <MorePicks currentId={video.id} />
+    </div>
+  );
+}
+
+const RESULT_TEXT = { win: 'Win', loss: 'Loss', push: 'Push', void: 'Void' } as const;
+
+/** A graded pick is never sold: its result, and the whole pick free to read in the panel below. */
+function GradedNotice({ videoId }: { videoId: number }) {
+  // The same query as the sealed pick's panel: one request for both.
+  const { data: pick } = usePick(videoId);
+  return (
+    <div className="grid gap-2" data-testid="free-to-read">
+      {pick?.result && (
+        <p className="text-lg font-bold">
+          {RESULT_TEXT[pick.result]}
+          {pick.unitsWon !== undefined && ` · ${formatUnits(pick.unitsWon)}`}
+        </p>
+      )}
+      <a href="#sealed-pick-title" className={buttonClasses('secondary', 'lg')}>
+        <BookOpen aria-hidden />
+        Free to read
+      </a>
+      <p className="text-center text-xs text-muted-foreground">
+        Graded: the whole pick and its selections are revealed below, for everyone.
+      </p>
     </div>
   );
 }
