@@ -185,6 +185,13 @@ describe('the attacks a tout tried, reproduced', () => {
     expect(intent.statusCode).toBe(409);
     expect(intent.json().message).toBe(SALES_CLOSED_MESSAGE);
     expect((await get(`/api/picks/${video.id}/reveal`)).statusCode).toBe(200);
+    // Its card says so: graded, its result, bound to the market.
+    expect((await get(`/api/videos/${video.id}`)).json<Video>().pick).toMatchObject({
+      status: 'graded',
+      result: 'win',
+      unitsWon: 0.93,
+      selfReported: false,
+    });
   });
 
   it('a postponed pick (graded void, revealed) cannot be revised', async () => {
@@ -409,6 +416,33 @@ describe('binding a leg to the market', () => {
     } finally {
       t.standIn!.setDown(false);
     }
+  });
+});
+
+describe('revising a market pick', () => {
+  it('keeps an unchanged leg at its sealed price, and binds a new one at the market’s price now', async () => {
+    const first = await marketGame(t);
+    const video = await postOk([marketLeg(first)]); // −108 at FanDuel
+    // The market moves: the first leg's sealed −108 now beats every book's −120.
+    t.standIn!.setOdds(first.game.id, [
+      { book: 'draftkings', title: 'DraftKings', spread: { home: -3.5, homePrice: -120, awayPrice: 100 } },
+    ]);
+    await t.app.market!.refreshNow('NBA', { odds: true });
+    const second = await marketGame(t);
+    const sealed = (await sealedOf(video.id)).legs[0]!;
+    const revised = await patch(video.id, {
+      legs: [{ ...marketLeg(first), odds: sealed.odds }, marketLeg(second)],
+    });
+    expect(revised.statusCode, revised.body).toBe(200);
+    const legs = (await sealedOf(video.id)).legs;
+    expect(legs[0]).toEqual(sealed);
+    expect(legs[1]).toMatchObject({ odds: -108, price: { book: 'fanduel' } });
+    // A leg changed in any way is a new bet at today's price.
+    const moved = await patch(video.id, {
+      legs: [{ ...marketLeg(first), units: 2, odds: sealed.odds }, marketLeg(second)],
+    });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().message).toMatch(/^−108 beats the market's best price/);
   });
 });
 

@@ -135,6 +135,9 @@ describe('posting a pick with legs', () => {
       postedAt: pick.postedAt,
       legCount: 2,
       status: 'open',
+      result: null,
+      unitsWon: null,
+      selfReported: true,
     });
     const unverified = await postOk([]);
     expect(

@@ -145,6 +145,9 @@ export const VideoSchema = z
         postedAt: z.iso.datetime(),
         legCount: z.int(),
         status: z.enum(['open', 'started', 'graded']),
+        result: z.enum(['win', 'loss', 'push', 'void']).nullable().meta({ description: 'Once graded' }),
+        unitsWon: z.number().nullable().meta({ description: 'Once graded' }),
+        selfReported: z.boolean().meta({ description: 'A leg is self-reported: never counted in the record' }),
       })
       .nullable(),
     isOwner: z.boolean(),

@@ -25,6 +25,7 @@ export {
   closeGames,
   closingOfEvent,
   findMarketEvent,
+  findMarketEventByGame,
   leagueStates,
   listSchedule,
   markFetched,

@@ -176,6 +176,17 @@ export async function findMarketEvent(db: Executor, id: number): Promise<MarketE
   return row ? toRow(row) : undefined;
 }
 
+/** A market game by the `<provider>:<game id>` a sealed leg names. */
+export async function findMarketEventByGame(db: Executor, game: string): Promise<MarketEventRow | undefined> {
+  const at = game.indexOf(':');
+  if (at <= 0) return undefined;
+  const [row] = await jsonRowsOf<MarketEventJson>(
+    db,
+    sql`select ${EVENT_COLUMNS} from events where provider = ${game.slice(0, at)} and game_id = ${game.slice(at + 1)}`,
+  );
+  return row ? toRow(row) : undefined;
+}
+
 /** Market games of these teams (any case, either order) within 24 hours of `around`, nearest first. */
 export async function findMarketGamesByTeams(
   db: Executor,

@@ -23,7 +23,7 @@ import {
 import type { Correction, LegState, PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
-import { bindLeg, checkOfficialStart, StalePricesError } from '../market/index.js';
+import { bindLeg, checkOfficialStart, findMarketEventByGame, StalePricesError } from '../market/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
@@ -102,10 +102,19 @@ interface Sealed {
   postedAt: Date;
 }
 
-/** Binds every leg, then checks what only the bound legs tell: a parlay's stakes, contradictions. */
-async function bindLegs(db: Executor, pick: PreparedPick, now: Date): Promise<BoundPickLeg[]> {
+/**
+ * Binds every leg, then checks what only the bound legs tell: a parlay's stakes, contradictions. In a
+ * revision, a leg the capper left as it was keeps its game, price and evidence (`kept`): the same bet,
+ * placed when it was first sealed, not one repriced at today's market.
+ */
+async function bindLegs(
+  db: Executor,
+  pick: PreparedPick,
+  now: Date,
+  kept: readonly SealedLeg[] = [],
+): Promise<BoundPickLeg[]> {
   const bound: BoundPickLeg[] = [];
-  for (const leg of pick.legs) bound.push(await bindOne(db, pick.market, leg, now));
+  for (const leg of pick.legs) bound.push((await keptLeg(db, leg, kept)) ?? (await bindOne(db, pick.market, leg, now)));
   const parlay = parlayProblem({ legs: pick.legs, parlay: pick.parlay });
   if (parlay) throw badRequest(parlay);
   const contradiction = contradictionProblem(
@@ -117,6 +126,16 @@ async function bindLegs(db: Executor, pick: PreparedPick, now: Date): Promise<Bo
   );
   if (contradiction) throw badRequest(contradiction);
   return bound;
+}
+
+async function keptLeg(db: Executor, leg: Leg, kept: readonly SealedLeg[]): Promise<BoundPickLeg | null> {
+  const same = kept.find(
+    (sealed) => sealed.game !== undefined && choiceOf(leg, leg.odds ?? sealed.odds) === choiceOf(sealed, sealed.odds),
+  );
+  if (!same?.game || !same.price) return null;
+  const event = await findMarketEventByGame(db, same.game);
+  if (!event) return null;
+  return { sealed: same, eventId: event.id, selfReported: false, pricedAt: new Date(same.price.at) };
 }
 
 async function bindOne(db: Executor, market: MarketSync | null, leg: Leg, now: Date): Promise<BoundPickLeg> {
@@ -332,7 +351,7 @@ export async function revisePick(
     throw conflict(LEG_GRADED_LOCK_MESSAGE);
   if (changes.legs !== undefined && !changes.legs.length) throw badRequest(KEEP_LEGS_MESSAGE);
   let legs: BoundPickLeg[] | null = null;
-  if (legsChange) legs = await bindLegs(db, { legs: changes.legs!, parlay, selections, market }, now);
+  if (legsChange) legs = await bindLegs(db, { legs: changes.legs!, parlay, selections, market }, now, current.legs);
   else {
     // Unchanged legs keep their game, price and evidence: a new version of the same bets.
     const problem = parlayProblem({ legs: current.legs, parlay });

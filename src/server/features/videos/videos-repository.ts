@@ -30,6 +30,8 @@ export interface PickSummaryRow {
   legCount: number;
   locksAt: Date;
   result: string | null;
+  unitsWon: number | null;
+  selfReported: boolean;
 }
 
 /** What a card shows of a video's sealed pick: one primary-key probe per row. */
@@ -39,6 +41,8 @@ const pickColumns = {
   legCount: picks.legCount,
   locksAt: picks.locksAt,
   result: picks.result,
+  unitsWon: picks.unitsWon,
+  selfReported: picks.selfReported,
 };
 
 /** What a video's capper shows of themselves: never an e-mail, phone or password hash. */

@@ -74,6 +74,9 @@ export function toPublicVideo(
           legCount: pick.legCount,
           // As GET /api/picks/{id} says it; a cached row may lag the lock by the cache's seconds.
           status: pick.result !== null ? 'graded' : Date.now() >= pick.locksAt.getTime() ? 'started' : 'open',
+          result: (pick.result as NonNullable<Video['pick']>['result']) ?? null,
+          unitsWon: pick.result !== null ? pick.unitsWon : null,
+          selfReported: pick.selfReported,
         }
       : null,
     isOwner,
