@@ -115,7 +115,9 @@ const EnvSchema = z
     ),
     ESPN_URL: z.preprocess(
       emptyAsUndefined,
-      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://site.api.espn.com'),
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+        .default('https://site.api.espn.com'),
     ),
     MARKET_REFRESH_SECONDS: z.preprocess(
       emptyAsUndefined,
@@ -390,7 +392,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success && parsed.data.MARKET_SCORES === 'espn' && marketLeagues) {
     const missing = marketLeagues.leagues.filter((league) => !ESPN_LEAGUE_PATHS[league]);
     if (missing.length)
-      problems.push(`MARKET_SCORES: ESPN's scoreboard has no ${missing.join(', ')}: follow them with MARKET_SCORES=provider`);
+      problems.push(
+        `MARKET_SCORES: ESPN's scoreboard has no ${missing.join(', ')}: follow them with MARKET_SCORES=provider`,
+      );
   }
   if (!parsed.success || problems.length > 0 || !marketLeagues) throw new ConfigError(problems);
   const e = parsed.data;

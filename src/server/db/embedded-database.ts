@@ -3,6 +3,7 @@
 // PostgreSQL through the same driver, pool and drizzle dialect as a PostgreSQL server.
 import { Duplex } from 'node:stream';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { workerEntry } from '../lib/worker-entry.js';
 import type { FromWorker, PgliteWorkerData, ToWorker } from './pglite-worker.js';
 
 /** A connection to the worker, shaped as the socket `pg` expects (connect, setNoDelay, setKeepAlive). */
@@ -80,24 +81,6 @@ export interface EmbeddedWorker {
 }
 
 /**
- * The worker's code: compiled JavaScript, or, under the test runner (TypeScript sources), a two-line
- * module that registers tsx's loader on the worker's thread before importing the TypeScript file.
- */
-function workerEntry(): { source: URL | string; eval: boolean } {
-  const url = new URL(
-    import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js',
-    import.meta.url,
-  );
-  if (url.pathname.endsWith('.js')) return { source: url, eval: false };
-  const source = [
-    `import('tsx/esm/api')`,
-    `.then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`,
-    `.catch((error) => { throw error; });`,
-  ].join('');
-  return { source, eval: true };
-}
-
-/**
  * The worker's JavaScript heap holds ~5-15 MB (PGlite's code and the connections' bytes in flight; rows and
  * WebAssembly memory live outside it). Like the main thread's `--max-old-space-size` (decision 002), a
  * ceiling ~20 times that: a leak stops the database, and the server with it, instead of growing on.
@@ -113,7 +96,7 @@ export async function startEmbeddedWorker(
   onCrash: (error: Error) => void,
   { maxOldGenerationSizeMb = WORKER_MAX_OLD_GENERATION_MB }: { maxOldGenerationSizeMb?: number } = {},
 ): Promise<EmbeddedWorker> {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, 'pglite-worker');
   const worker = new Worker(entry.source, {
     eval: entry.eval,
     // Not the parent's options: `node --input-type=module -e …` (the bench's scripts) would be refused for a

@@ -6,6 +6,7 @@ export {
   type GameScore,
   type MarketGame,
   type MarketProvider,
+  type PreparedOdds,
   type Quota,
 } from './provider.js';
 export { OddsApiProvider } from './odds-api-provider.js';
@@ -36,5 +37,12 @@ export {
   type MovedStart,
   type StartedGame,
 } from './market-repository.js';
-export { closingOf, offeredLines, sideCode, type OfferedPrice, type PriceSnapshot } from './prices.js';
+export {
+  closingOf,
+  offeredLines,
+  prepareOdds,
+  sideCode,
+  type OfferedPrice,
+  type PriceSnapshot,
+} from './prices.js';
 export { backoffSeconds, LOW_CREDITS, planFetches, type FetchPlan, type LeagueView } from './fetch-policy.js';

@@ -4,7 +4,6 @@ import { sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import type { PriceSnapshot } from './prices.js';
-import type { MarketGame } from './provider.js';
 
 export interface MarketEventRow {
   id: number;
@@ -33,126 +32,74 @@ export interface MovedStart {
 }
 
 /**
- * The provider's games as events: new ones inserted, changed teams or starts written to games not yet
- * settled. Returns each game's event and the starts that moved.
+ * The provider's games as events, from their JSON text (an array of MarketGame): new ones inserted, changed
+ * teams or starts written to games not yet settled. Returns the starts that moved. One statement: the
+ * moved starts are read from the rows as they were before it, which the data-modifying CTE does not see.
  */
-export async function upsertGames(
-  db: Executor,
-  provider: string,
-  games: readonly MarketGame[],
-): Promise<{ events: Map<string, MarketEventRow>; moved: MovedStart[] }> {
-  const events = new Map<string, MarketEventRow>();
-  const moved: MovedStart[] = [];
-  if (!games.length) return { events, moved };
-  const ids = [...new Set(games.map((game) => game.id))];
-  const known = await jsonRowsOf<MarketEventJson>(
-    db,
-    sql`select ${EVENT_COLUMNS} from events where provider = ${provider} and game_id = any(${sql.param(ids)}::text[])`,
+export async function upsertGames(db: Executor, provider: string, games: string): Promise<MovedStart[]> {
+  const rows = rowsOf<{ moved: unknown }>(
+    await db.execute(sql`
+      with incoming as (
+        select distinct on (g.id) g.id, g.league, g.home, g.away, g."startsAt" as starts_at
+        from jsonb_to_recordset(${games}::jsonb) as g(id text, league text, home text, away text, "startsAt" timestamptz)
+        order by g.id
+      ), moved as (
+        select e.id as "eventId", e.starts_at as "from", i.starts_at as "to"
+        from incoming i join events e on e.provider = ${provider} and e.game_id = i.id
+        where e.status = 'scheduled' and e.starts_at <> i.starts_at
+      ), written as (
+        insert into events (league, home, away, starts_at, provider, game_id)
+        select league, home, away, starts_at, ${provider}, id from incoming order by id
+        on conflict (provider, game_id) do update set home = excluded.home, away = excluded.away,
+          starts_at = excluded.starts_at
+        where events.status = 'scheduled'
+          and (events.home, events.away, events.starts_at) is distinct from (excluded.home, excluded.away, excluded.starts_at)
+        returning 1
+      )
+      select coalesce(json_agg(moved), '[]') as moved from moved`),
   );
-  for (const row of known) events.set(row.gameId, toRow(row));
-
-  const fresh: MarketGame[] = [];
-  const changed: { id: number; home: string; away: string; startsAt: string }[] = [];
-  const seen = new Set<string>();
-  for (const game of games) {
-    if (seen.has(game.id)) continue;
-    seen.add(game.id);
-    const event = events.get(game.id);
-    if (!event) {
-      fresh.push(game);
-      continue;
-    }
-    const start = new Date(game.startsAt);
-    if (event.status !== 'scheduled') continue;
-    if (
-      event.startsAt.getTime() !== start.getTime() ||
-      event.home !== game.home ||
-      event.away !== game.away
-    ) {
-      changed.push({ id: event.id, home: game.home, away: game.away, startsAt: game.startsAt });
-      if (event.startsAt.getTime() !== start.getTime())
-        moved.push({ eventId: event.id, from: event.startsAt, to: start });
-      events.set(game.id, { ...event, home: game.home, away: game.away, startsAt: start });
-    }
-  }
-  if (fresh.length) {
-    // Another instance may insert the same game meanwhile: the conflict leaves its row, read back below.
-    await db.execute(sql`
-      insert into events (league, home, away, starts_at, provider, game_id)
-      select g.league, g.home, g.away, g.starts_at, ${provider}, g.game_id
-      from unnest(${sql.param(fresh.map((g) => g.league))}::text[], ${sql.param(fresh.map((g) => g.home))}::text[],
-        ${sql.param(fresh.map((g) => g.away))}::text[], ${sql.param(fresh.map((g) => g.startsAt))}::timestamptz[],
-        ${sql.param(fresh.map((g) => g.id))}::text[]) as g(league, home, away, starts_at, game_id)
-      order by g.game_id
-      on conflict (provider, game_id) do nothing`);
-    const inserted = await jsonRowsOf<MarketEventJson>(
-      db,
-      sql`select ${EVENT_COLUMNS} from events
-        where provider = ${provider} and game_id = any(${sql.param(fresh.map((g) => g.id))}::text[])`,
-    );
-    for (const row of inserted) events.set(row.gameId, toRow(row));
-  }
-  if (changed.length) {
-    await db.execute(sql`
-      update events set home = u.home, away = u.away, starts_at = u.starts_at
-      from unnest(${sql.param(changed.map((c) => c.id))}::int[], ${sql.param(changed.map((c) => c.home))}::text[],
-        ${sql.param(changed.map((c) => c.away))}::text[], ${sql.param(changed.map((c) => c.startsAt))}::timestamptz[])
-        as u(id, home, away, starts_at)
-      where events.id = any(${sql.param(changed.map((c) => c.id))}::int[]) and events.id = u.id
-        and events.status = 'scheduled'`);
-  }
-  return { events, moved };
-}
-
-export interface PricesToWrite {
-  eventId: number;
-  digest: string;
-  prices: PriceSnapshot;
+  return fromJson<{ eventId: number; from: string; to: string }[]>(rows[0]!.moved).map((row) => ({
+    eventId: row.eventId,
+    from: new Date(row.from),
+    to: new Date(row.to),
+  }));
 }
 
 /**
- * The snapshot of games that have not started by `takenAt`: a changed game's prices rewritten, an unchanged
- * one's time moved on (its prices are still the books' at that time). A started game's row is never
- * written again: at its start it holds the closing prices.
+ * One chunk of a snapshot (JSON text: [{"g": game id, "d": digest, "p": prices}]) for the games that have not
+ * started by `takenAt`: a changed game's prices rewritten, an unchanged one's time moved on (its prices are
+ * still the books' at that time). A started game's row is never written again: at its start it holds the
+ * closing prices. Returns how many games' prices changed.
  */
-export async function writePrices(
+export async function writePriceChunk(
   db: Executor,
-  rows: readonly PricesToWrite[],
+  provider: string,
+  chunk: string,
   takenAt: Date,
 ): Promise<number> {
-  if (!rows.length) return 0;
-  const ids = rows.map((row) => row.eventId);
-  const digests = new Map(
-    rowsOf<{ event_id: number; digest: string }>(
-      await db.execute(
-        sql`select event_id, digest from event_prices where event_id = any(${sql.param(ids)}::int[])`,
-      ),
-    ).map((row) => [row.event_id, row.digest]),
-  );
-  const changed = rows.filter((row) => digests.get(row.eventId) !== row.digest);
-  const unchanged = rows.filter((row) => digests.get(row.eventId) === row.digest).map((row) => row.eventId);
   const at = takenAt.toISOString();
-  if (changed.length) {
+  const rows = rowsOf<{ changed: number }>(
     await db.execute(sql`
-      insert into event_prices (event_id, taken_at, digest, prices)
-      select u.event_id, ${at}::timestamptz, u.digest, u.prices::jsonb
-      from unnest(${sql.param(changed.map((r) => r.eventId))}::int[], ${sql.param(changed.map((r) => r.digest))}::text[],
-        ${sql.param(changed.map((r) => JSON.stringify(r.prices)))}::text[]) as u(event_id, digest, prices)
-      join events e on e.id = u.event_id
-      where e.starts_at > ${at}::timestamptz and e.status = 'scheduled'
-      order by u.event_id
-      on conflict (event_id) do update set taken_at = excluded.taken_at, digest = excluded.digest,
-        prices = excluded.prices
-      where event_prices.taken_at < excluded.taken_at`);
-  }
-  if (unchanged.length) {
-    await db.execute(sql`
-      update event_prices set taken_at = ${at}::timestamptz
-      from events e
-      where event_prices.event_id = any(${sql.param(unchanged)}::int[]) and e.id = event_prices.event_id
-        and e.starts_at > ${at}::timestamptz and event_prices.taken_at < ${at}::timestamptz`);
-  }
-  return changed.length;
+      with snapshot as (
+        select e.id as event_id, r.d as digest, r.p as prices
+        from jsonb_to_recordset(${chunk}::jsonb) as r(g text, d text, p jsonb)
+        join events e on e.provider = ${provider} and e.game_id = r.g
+        where e.starts_at > ${at}::timestamptz and e.status = 'scheduled'
+      ), changed as (
+        select count(*)::int as n from snapshot s
+        left join event_prices p on p.event_id = s.event_id
+        where p.digest is distinct from s.digest
+      ), written as (
+        insert into event_prices (event_id, taken_at, digest, prices)
+        select event_id, ${at}::timestamptz, digest, prices from snapshot order by event_id
+        on conflict (event_id) do update set taken_at = excluded.taken_at, digest = excluded.digest,
+          prices = case when event_prices.digest = excluded.digest then event_prices.prices else excluded.prices end
+        where event_prices.taken_at < excluded.taken_at
+        returning 1
+      )
+      select n as changed from changed`),
+  );
+  return rows[0]!.changed;
 }
 
 export interface SnapshotRow {

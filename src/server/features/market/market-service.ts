@@ -12,20 +12,12 @@ import {
   findMarketGamesByTeams,
   pricesOf,
   upsertGames,
-  writePrices,
+  writePriceChunk,
   type MarketEventRow,
   type MovedStart,
 } from './market-repository.js';
-import {
-  bestPrice,
-  offeredLines,
-  sideCode,
-  snapshotDigest,
-  snapshotOf,
-  type OfferedPrice,
-  type SideCode,
-} from './prices.js';
-import type { GameOdds, MarketGame } from './provider.js';
+import { bestPrice, offeredLines, sideCode, type OfferedPrice, type SideCode } from './prices.js';
+import type { MarketGame, PreparedOdds } from './provider.js';
 
 /** A leg as the capper sent it, before the market names its game and price. */
 export interface LegRequest {
@@ -177,33 +169,23 @@ function teamOrTotalSide(side: SideCode, event: { home: string; away: string }):
 
 /** Games from the provider's schedule: written, and the starts that moved reported. */
 export async function ingestSchedule(db: Executor, provider: string, games: readonly MarketGame[]) {
-  const { moved } = await upsertGames(db, provider, games);
+  const moved = games.length ? await upsertGames(db, provider, JSON.stringify(games)) : [];
   return { games: games.length, moved };
 }
 
 /**
- * A league's odds as the provider answered at `takenAt`: the games written, and the prices of those that
- * have not started (a started game's last prices before its start are its closing prices).
+ * A league's odds as the provider answered at `takenAt`, prepared (prices.ts prepareOdds): the games written,
+ * and the prices of those that have not started (a started game's last prices before its start are its
+ * closing prices), a chunk per statement so that other queries get their turn between them.
  */
 export async function ingestOdds(
   db: Executor,
   provider: string,
-  odds: readonly GameOdds[],
+  odds: PreparedOdds,
   takenAt: Date,
 ): Promise<{ games: number; prices: number; moved: MovedStart[] }> {
-  const { events, moved } = await upsertGames(
-    db,
-    provider,
-    odds.map((o) => o.game),
-  );
-  const rows = [];
-  for (const { game, books } of odds) {
-    const event = events.get(game.id);
-    if (!event || event.startsAt <= takenAt || event.status !== 'scheduled') continue;
-    const prices = snapshotOf(event, books);
-    if (!prices.books.length) continue;
-    rows.push({ eventId: event.id, digest: snapshotDigest(prices), prices });
-  }
-  const written = await writePrices(db, rows, takenAt);
-  return { games: odds.length, prices: written, moved };
+  const moved = odds.gameCount ? await upsertGames(db, provider, odds.games) : [];
+  let prices = 0;
+  for (const chunk of odds.priceChunks) prices += await writePriceChunk(db, provider, chunk, takenAt);
+  return { games: odds.gameCount, prices, moved };
 }

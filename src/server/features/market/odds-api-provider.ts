@@ -10,9 +10,11 @@ import {
   type MarketGame,
   type MarketPrice,
   type MarketProvider,
+  type PreparedOdds,
   type ProviderAnswer,
   type Quota,
 } from './provider.js';
+import { prepareOddsOffThread } from './odds-worker-client.js';
 
 export const ODDS_API_BASE_URL = 'https://api.the-odds-api.com';
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -64,6 +66,20 @@ export class OddsApiProvider implements MarketProvider {
   async odds(league: League): Promise<ProviderAnswer<GameOdds[]>> {
     const { body, quota } = await this.#get(league, 'odds', ODDS_QUERY);
     return { data: parseOddsAnswer(body, league), quota };
+  }
+
+  /** The odds fetched and prepared to write on a thread of their own (odds-worker-client.ts). */
+  prepareOdds(league: League): Promise<PreparedOdds> {
+    return prepareOddsOffThread(
+      {
+        apiKey: this.#apiKey,
+        baseUrl: this.#baseUrl,
+        leagues: [league],
+        sportKeys: this.#sportKeys,
+        timeoutMs: this.#timeoutMs,
+      },
+      league,
+    );
   }
 
   async scores(league: League, daysFrom: number): Promise<ProviderAnswer<GameScore[]>> {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { consensusFairProbability } from '#common/clv.js';
 import type { PricedMarket } from '#common/market.js';
 import { decimalOdds } from '#common/odds.js';
-import type { BookPrices, MarketGame } from './provider.js';
+import type { BookPrices, GameOdds, MarketGame, PreparedOdds, ProviderAnswer } from './provider.js';
 
 /** Home, away (moneyline and spread), over, under (total). */
 export type SideCode = 'h' | 'a' | 'o' | 'u';
@@ -147,4 +147,31 @@ export function closingOf(
     if (own !== undefined && other !== undefined) pairs.push({ odds: own, other });
   }
   return { odds: best.price, fair: consensusFairProbability(pairs) };
+}
+
+/** Games per chunk of prepared prices: a few hundred KB of JSON, a short statement each. */
+export const PRICE_CHUNK_GAMES = 100;
+
+/** A provider's odds as the database writes them: JSON text of the games and of each game's snapshot. */
+export function prepareOdds(answer: ProviderAnswer<GameOdds[]>): PreparedOdds {
+  const chunks: string[] = [];
+  let chunk: string[] = [];
+  for (const { game, books } of answer.data) {
+    const prices = snapshotOf(game, books);
+    if (!prices.books.length) continue;
+    const text = JSON.stringify(prices);
+    const digest = createHash('sha1').update(text).digest('base64url');
+    chunk.push(`{"g":${JSON.stringify(game.id)},"d":"${digest}","p":${text}}`);
+    if (chunk.length === PRICE_CHUNK_GAMES) {
+      chunks.push(`[${chunk.join(',')}]`);
+      chunk = [];
+    }
+  }
+  if (chunk.length) chunks.push(`[${chunk.join(',')}]`);
+  return {
+    games: JSON.stringify(answer.data.map(({ game }) => game)),
+    gameCount: answer.data.length,
+    priceChunks: chunks,
+    quota: answer.quota,
+  };
 }

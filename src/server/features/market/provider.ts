@@ -82,6 +82,20 @@ export class MarketProviderError extends Error {
   }
 }
 
+/**
+ * A league's odds made ready to write (prices.ts prepareOdds): the games, and each game's price snapshot
+ * with its digest, as JSON text in chunks that the database unpacks. A provider may make them on a thread of
+ * its own: a full slate is megabytes of JSON that would otherwise hold the server's one event loop.
+ */
+export interface PreparedOdds {
+  /** JSON array of MarketGame. */
+  games: string;
+  gameCount: number;
+  /** JSON arrays of {"g": game id, "d": digest, "p": snapshot}, a few hundred games each. */
+  priceChunks: string[];
+  quota: Quota;
+}
+
 export interface MarketProvider {
   /** Recorded as the source of what it settles and prices ('the-odds-api'). */
   readonly name: string;
@@ -91,6 +105,8 @@ export interface MarketProvider {
   schedule(league: League): Promise<ProviderAnswer<MarketGame[]>>;
   /** Upcoming (and live) games with each book's moneyline, spread and total. */
   odds(league: League): Promise<ProviderAnswer<GameOdds[]>>;
+  /** The same, made ready to write; without it, odds() is read and prepared on the calling thread. */
+  prepareOdds?(league: League): Promise<PreparedOdds>;
   /** Live and upcoming games' scores, and completed ones of the last `daysFrom` days (1 to 3). */
   scores(league: League, daysFrom: number): Promise<ProviderAnswer<GameScore[]>>;
 }

@@ -22,6 +22,7 @@ import {
   markFetched,
   MarketProviderError,
   planFetches,
+  prepareOdds,
   sameGameByTeams,
   sideCode,
   takeStartedGames,
@@ -195,14 +196,17 @@ export class MarketSync {
 
   private async fetchOdds(league: League, now = new Date()): Promise<{ games: number; prices: number }> {
     const started = performance.now();
-    const answer = await this.provider.odds(league);
+    // Off the serving thread when the provider can: a full slate is megabytes of JSON.
+    const answer = this.provider.prepareOdds
+      ? await this.provider.prepareOdds(league)
+      : prepareOdds(await this.provider.odds(league));
     this.noteQuota(answer.quota);
     // The snapshot's time is the answer's: a price is never older than it says.
     const takenAt = new Date();
     const fetched = performance.now();
-    const ingested = await this.db.transaction((tx) =>
-      ingestOdds(tx, this.provider.name, answer.data, takenAt),
-    );
+    // Not one transaction: each chunk commits on its own, so other queries are served between them, and a
+    // snapshot half written is still all fresh prices (each game's row is whole).
+    const ingested = await ingestOdds(this.db, this.provider.name, answer, takenAt);
     await markFetched(this.db, league, 'odds', takenAt);
     await this.applyMovedStarts(ingested.moved, now);
     this.options.log.info(
@@ -260,7 +264,11 @@ export class MarketSync {
       // Another source's games are not the market's: matched to the market's games by teams and start.
       const answer = await source.scores(league, days);
       await this.closeStarted(now);
-      const settled = await this.settleScores(await matchToMarket(this.db, this.provider.name, league, answer.data, now), now, source.name);
+      const settled = await this.settleScores(
+        await matchToMarket(this.db, this.provider.name, league, answer.data, now),
+        now,
+        source.name,
+      );
       await markFetched(this.db, league, 'scores', now);
       return settled;
     }

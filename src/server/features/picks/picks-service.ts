@@ -114,7 +114,8 @@ async function bindLegs(
   kept: readonly SealedLeg[] = [],
 ): Promise<BoundPickLeg[]> {
   const bound: BoundPickLeg[] = [];
-  for (const leg of pick.legs) bound.push((await keptLeg(db, leg, kept)) ?? (await bindOne(db, pick.market, leg, now)));
+  for (const leg of pick.legs)
+    bound.push((await keptLeg(db, leg, kept)) ?? (await bindOne(db, pick.market, leg, now)));
   const parlay = parlayProblem({ legs: pick.legs, parlay: pick.parlay });
   if (parlay) throw badRequest(parlay);
   const contradiction = contradictionProblem(
@@ -130,7 +131,8 @@ async function bindLegs(
 
 async function keptLeg(db: Executor, leg: Leg, kept: readonly SealedLeg[]): Promise<BoundPickLeg | null> {
   const same = kept.find(
-    (sealed) => sealed.game !== undefined && choiceOf(leg, leg.odds ?? sealed.odds) === choiceOf(sealed, sealed.odds),
+    (sealed) =>
+      sealed.game !== undefined && choiceOf(leg, leg.odds ?? sealed.odds) === choiceOf(sealed, sealed.odds),
   );
   if (!same?.game || !same.price) return null;
   const event = await findMarketEventByGame(db, same.game);
@@ -351,7 +353,8 @@ export async function revisePick(
     throw conflict(LEG_GRADED_LOCK_MESSAGE);
   if (changes.legs !== undefined && !changes.legs.length) throw badRequest(KEEP_LEGS_MESSAGE);
   let legs: BoundPickLeg[] | null = null;
-  if (legsChange) legs = await bindLegs(db, { legs: changes.legs!, parlay, selections, market }, now, current.legs);
+  if (legsChange)
+    legs = await bindLegs(db, { legs: changes.legs!, parlay, selections, market }, now, current.legs);
   else {
     // Unchanged legs keep their game, price and evidence: a new version of the same bets.
     const problem = parlayProblem({ legs: current.legs, parlay });
