@@ -7,6 +7,7 @@
 // - the closing capture and CLV of 10,000 legs on games starting at one moment.
 // Each beside its floor: the provider's answer fetched and parsed by the bench, the same rows written by
 // bare SQL, the same posting with self-reported legs, the capture's statements alone.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { request } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
@@ -349,12 +350,33 @@ async function catalogPart(ctx, db) {
   const alone = await load(false);
   const during = await load(true);
   const duringStill = await load(true, false);
-  db.figures.catalog = { alone, during, duringStill };
+  const floor = await siblingLoad(ctx, db, url, settings);
+  db.figures.catalog = { alone, during, duringStill, floor };
   ctx.log(
     `${db.label}: cached GET /api/videos, 1 client: p99 ${fmt.ms(during.p99Ms)} during ${during.refreshes.length} refreshes ` +
       `(max ${fmt.ms(during.maxMs)}), during ${duringStill.refreshes.length} refreshes where none moved ${fmt.ms(duringStill.p99Ms)} ` +
       `(max ${fmt.ms(duringStill.maxMs)}), alone ${fmt.ms(alone.p99Ms)} (max ${fmt.ms(alone.maxMs)})`,
   );
+}
+
+/**
+ * The floor of the catalog-during-ingest row: the same load while another process (not the server) fetches
+ * and parses the same answer back to back, as the odds worker does. On two cores that process, the stand-in
+ * and the load client contend with the server whatever the server does.
+ */
+async function siblingLoad(ctx, db, url, settings) {
+  const answer = `${db.standIn.url}/v4/sports/basketball_nba/odds?apiKey=${db.standIn.apiKey}&${ODDS_QUERY}`;
+  const script = `const url = process.argv[1]; for (;;) JSON.parse(await (await fetch(url)).text());`;
+  const { value } = await ctx.timed(async () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, answer], { stdio: 'ignore' });
+    try {
+      await runLoad(ctx.tool, url, { ...settings, seconds: ctx.quick ? 1 : 2 });
+      return await runLoad(ctx.tool, url, settings);
+    } finally {
+      child.kill();
+    }
+  });
+  return value;
 }
 
 // --- 3. Posting ----------------------------------------------------------------------------------------------
@@ -587,6 +609,13 @@ function rows(ctx, db) {
         value: duringStill.p99Ms / alone.p99Ms,
         display: `${fmt.ms(duringStill.p99Ms)} (ratio ${fmt.ratio(duringStill.p99Ms / alone.p99Ms)}, max ${fmt.ms(duringStill.maxMs)})`,
         othersCpuShare: duringStill.noise.share,
+      });
+    const { floor } = f.catalog;
+    if (floor)
+      result.rows.push({
+        label: `  floor: the same while another process fetches and parses the same answer back to back`,
+        value: floor.p99Ms / alone.p99Ms,
+        display: `${fmt.ms(floor.p99Ms)} (ratio ${fmt.ratio(floor.p99Ms / alone.p99Ms)}, max ${fmt.ms(floor.maxMs)})`,
       });
   }
   if (f.posting) {

@@ -15,6 +15,8 @@ export { startMarketStandIn, type MarketStandIn } from './stand-in.js';
 export {
   bindLeg,
   checkOfficialStart,
+  loadGames,
+  type LoadedGame,
   ingestOdds,
   ingestSchedule,
   StalePricesError,

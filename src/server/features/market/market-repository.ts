@@ -123,6 +123,29 @@ export async function findMarketEvent(db: Executor, id: number): Promise<MarketE
   return row ? toRow(row) : undefined;
 }
 
+/** Market games by id with their latest prices, in one statement: what a posting's legs bind to. */
+export async function marketGamesWithPrices(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, { event: MarketEventRow; snapshot: SnapshotRow | undefined }>> {
+  const found = new Map<number, { event: MarketEventRow; snapshot: SnapshotRow | undefined }>();
+  if (!ids.length) return found;
+  const rows = await jsonRowsOf<MarketEventJson & { takenAt: string | null; prices: PriceSnapshot | null }>(
+    db,
+    sql`select ${EVENT_COLUMNS}, p.taken_at as "takenAt", p.prices
+      from events left join event_prices p on p.event_id = events.id
+      where events.id = any(${sql.param([...ids])}::int[]) and events.game_id is not null`,
+  );
+  for (const row of rows) {
+    const { takenAt, prices, ...event } = row;
+    found.set(row.id, {
+      event: toRow(event),
+      snapshot: takenAt && prices ? { takenAt: new Date(takenAt), prices } : undefined,
+    });
+  }
+  return found;
+}
+
 /** A market game by the `<provider>:<game id>` a sealed leg names. */
 export async function findMarketEventByGame(db: Executor, game: string): Promise<MarketEventRow | undefined> {
   const at = game.indexOf(':');

@@ -10,11 +10,13 @@ import { badRequest } from '#server/lib/http-errors.js';
 import {
   findMarketEvent,
   findMarketGamesByTeams,
+  marketGamesWithPrices,
   pricesOf,
   upsertGames,
   writePriceChunk,
   type MarketEventRow,
   type MovedStart,
+  type SnapshotRow,
 } from './market-repository.js';
 import { bestPrice, offeredLines, sideCode, type OfferedPrice, type SideCode } from './prices.js';
 import type { MarketGame, PreparedOdds } from './provider.js';
@@ -60,6 +62,17 @@ export interface BoundLeg {
   bookTitle: string;
 }
 
+/** A game and its latest prices read ahead for a posting's legs (marketGamesWithPrices). */
+export interface LoadedGame {
+  event: MarketEventRow;
+  snapshot: SnapshotRow | undefined;
+}
+
+/** A posting's games and prices, read in one statement before its legs bind to them. */
+export function loadGames(db: Executor, eventIds: readonly number[]): Promise<Map<number, LoadedGame>> {
+  return marketGamesWithPrices(db, eventIds);
+}
+
 /** Prices older than MAX_PRICE_AGE_SECONDS: the caller fetches the league's again, then binds again. */
 export class StalePricesError extends Error {
   constructor(
@@ -83,9 +96,9 @@ const offerText = (market: PricedMarket, offer: OfferedPrice) =>
   `${market === 'moneyline' || offer.point === null ? '' : `${market === 'spread' ? signed(offer.point) : offer.point} `}(${signed(offer.price)} at ${offer.title})`;
 
 /** The game a leg names: by id from the schedule, or by its teams near the start it gives. */
-async function gameOf(db: Executor, leg: LegRequest): Promise<MarketEventRow> {
+async function gameOf(db: Executor, leg: LegRequest, loaded?: LoadedGame): Promise<MarketEventRow> {
   if (leg.eventId != null) {
-    const event = await findMarketEvent(db, leg.eventId);
+    const event = loaded ? loaded.event : await findMarketEvent(db, leg.eventId);
     if (!event || event.league !== leg.league)
       throw badRequest(`No ${leg.league} game ${leg.eventId} on the market: choose a game from the list.`);
     return event;
@@ -125,12 +138,18 @@ export async function checkOfficialStart(
  * team names; the line one a book offers; the odds no better than the best price, or that price when none
  * are given. Throws 400s naming what the market says instead, or StalePricesError.
  */
-export async function bindLeg(db: Executor, leg: LegRequest, now: Date): Promise<BoundLeg> {
-  const event = await gameOf(db, leg);
+export async function bindLeg(
+  db: Executor,
+  leg: LegRequest,
+  now: Date,
+  loaded?: Map<number, LoadedGame>,
+): Promise<BoundLeg> {
+  const preloaded = leg.eventId != null ? loaded?.get(leg.eventId) : undefined;
+  const event = await gameOf(db, leg, preloaded);
   if (event.status !== 'scheduled' || event.startsAt <= now) throw badRequest(START_IN_FUTURE_MESSAGE);
   const side = sideCode(leg.market, leg.side, event);
   if (!side) throw badRequest(TEAM_SIDE_MESSAGE);
-  const snapshot = await pricesOf(db, event.id);
+  const snapshot = preloaded ? preloaded.snapshot : await pricesOf(db, event.id);
   if (!snapshot || now.getTime() - snapshot.takenAt.getTime() > MAX_PRICE_AGE_SECONDS * 1000)
     throw new StalePricesError(leg.league, snapshot?.takenAt ?? null);
   const sideName = teamOrTotalSide(side, event);

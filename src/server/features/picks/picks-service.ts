@@ -23,7 +23,14 @@ import {
 import type { Correction, LegState, PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
-import { bindLeg, checkOfficialStart, findMarketEventByGame, StalePricesError } from '../market/index.js';
+import {
+  bindLeg,
+  checkOfficialStart,
+  findMarketEventByGame,
+  loadGames,
+  StalePricesError,
+  type LoadedGame,
+} from '../market/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
@@ -114,8 +121,13 @@ async function bindLegs(
   kept: readonly SealedLeg[] = [],
 ): Promise<BoundPickLeg[]> {
   const bound: BoundPickLeg[] = [];
+  // The legs' market games and prices in one read, not two per leg.
+  const ids = pick.legs
+    .filter((leg) => priced(pick.market, leg) && leg.eventId !== null)
+    .map((leg) => leg.eventId!);
+  const loaded = await loadGames(db, ids);
   for (const leg of pick.legs)
-    bound.push((await keptLeg(db, leg, kept)) ?? (await bindOne(db, pick.market, leg, now)));
+    bound.push((await keptLeg(db, leg, kept)) ?? (await bindOne(db, pick.market, leg, now, loaded)));
   const parlay = parlayProblem({ legs: pick.legs, parlay: pick.parlay });
   if (parlay) throw badRequest(parlay);
   const contradiction = contradictionProblem(
@@ -140,10 +152,21 @@ async function keptLeg(db: Executor, leg: Leg, kept: readonly SealedLeg[]): Prom
   return { sealed: same, eventId: event.id, selfReported: false, pricedAt: new Date(same.price.at) };
 }
 
-async function bindOne(db: Executor, market: MarketSync | null, leg: Leg, now: Date): Promise<BoundPickLeg> {
+async function bindOne(
+  db: Executor,
+  market: MarketSync | null,
+  leg: Leg,
+  now: Date,
+  loaded: Map<number, LoadedGame>,
+): Promise<BoundPickLeg> {
   if (priced(market, leg)) {
     try {
-      const bound = await bindLeg(db, { ...leg, market: leg.market as (typeof PRICED_MARKETS)[number] }, now);
+      const bound = await bindLeg(
+        db,
+        { ...leg, market: leg.market as (typeof PRICED_MARKETS)[number] },
+        now,
+        loaded,
+      );
       return {
         sealed: sealedLeg({
           league: leg.league,
