@@ -72,4 +72,11 @@ describe('planFetches', () => {
     expect(planFetches({ ...busy, failures: 3, failedAt: ago(121) }, now, options).schedule).toBe(true);
     expect([1, 2, 3, 10].map(backoffSeconds)).toEqual([30, 60, 120, 1800]);
   });
+
+  it('reads free scores (ESPN) every five minutes whatever the provider’s quota says', () => {
+    const waiting = league({ scheduleAt: ago(120), awaitingScores: true, scoresAt: ago(301) });
+    const spent = { ...options, exhaustedUntil: ahead(600), freeScores: true };
+    expect(planFetches(waiting, now, spent)).toEqual({ schedule: true, odds: false, scores: true });
+    expect(planFetches(waiting, now, { ...options, creditsLeft: 1, freeScores: true }).scores).toBe(true);
+  });
 });

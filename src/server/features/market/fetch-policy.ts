@@ -40,13 +40,19 @@ const secondsSince = (now: Date, at: Date | null) => (at ? (now.getTime() - at.g
 export function planFetches(
   league: LeagueView,
   now: Date,
-  options: { tickSeconds: number; creditsLeft: number | null; exhaustedUntil: Date | null },
+  options: {
+    tickSeconds: number;
+    creditsLeft: number | null;
+    exhaustedUntil: Date | null;
+    /** Scores come from a free source (ESPN): no quota slows them. */
+    freeScores?: boolean;
+  },
 ): FetchPlan {
   if (league.failures > 0 && secondsSince(now, league.failedAt) < backoffSeconds(league.failures))
     return { schedule: false, odds: false, scores: false };
   const schedule = secondsSince(now, league.scheduleAt) >= options.tickSeconds * 0.9;
-  if (options.exhaustedUntil && now < options.exhaustedUntil) return { schedule, odds: false, scores: false };
-  const low = options.creditsLeft !== null && options.creditsLeft < LOW_CREDITS;
+  const exhausted = options.exhaustedUntil !== null && now < options.exhaustedUntil;
+  const low = exhausted || (options.creditsLeft !== null && options.creditsLeft < LOW_CREDITS);
   const lead = Math.max(CLOSING_LEAD_SECONDS, 2 * options.tickSeconds) * 1000;
   const next = league.nextStartWithLegs;
   const closingDue =
@@ -54,7 +60,14 @@ export function planFetches(
     next !== null &&
     next.getTime() - now.getTime() <= lead &&
     (league.oddsAt === null || league.oddsAt.getTime() < next.getTime() - lead);
-  const scoresEvery = Math.max(low ? LOW_SCORES_EVERY_SECONDS : SCORES_EVERY_SECONDS, options.tickSeconds);
-  const scores = league.awaitingScores && secondsSince(now, league.scoresAt) >= scoresEvery * 0.9;
+  const paidLow = low && !options.freeScores;
+  const scoresEvery = Math.max(
+    paidLow ? LOW_SCORES_EVERY_SECONDS : SCORES_EVERY_SECONDS,
+    options.tickSeconds,
+  );
+  const scores =
+    (options.freeScores || !exhausted) &&
+    league.awaitingScores &&
+    secondsSince(now, league.scoresAt) >= scoresEvery * 0.9;
   return { schedule, odds: closingDue, scores };
 }

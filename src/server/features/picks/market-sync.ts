@@ -120,6 +120,7 @@ export class MarketSync {
           tickSeconds: this.options.tickSeconds,
           creditsLeft: this.creditsLeft,
           exhaustedUntil: this.exhaustedUntil,
+          freeScores: this.options.scores !== undefined,
         },
       );
       if (plan.schedule && (await this.attempt(league, () => this.fetchSchedule(league, now))))
