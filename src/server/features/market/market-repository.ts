@@ -32,16 +32,20 @@ export interface MovedStart {
 }
 
 /**
- * The provider's games as events, from their JSON text (an array of MarketGame): new ones inserted, changed
+ * The provider's games as events, from their UTF-8 JSON (an array of MarketGame): new ones inserted, changed
  * teams or starts written to games not yet settled. Returns the starts that moved. One statement: the
  * moved starts are read from the rows as they were before it, which the data-modifying CTE does not see.
  */
-export async function upsertGames(db: Executor, provider: string, games: string): Promise<MovedStart[]> {
+/** Bytes as a query parameter: sent as bytea, as they are, and read as text by convert_from. */
+const asBytea = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export async function upsertGames(db: Executor, provider: string, games: Uint8Array): Promise<MovedStart[]> {
   const rows = rowsOf<{ moved: unknown }>(
     await db.execute(sql`
       with incoming as (
         select distinct on (g.id) g.id, g.league, g.home, g.away, g."startsAt" as starts_at
-        from jsonb_to_recordset(${games}::jsonb) as g(id text, league text, home text, away text, "startsAt" timestamptz)
+        from jsonb_to_recordset(convert_from(${asBytea(games)}::bytea, 'UTF8')::jsonb)
+          as g(id text, league text, home text, away text, "startsAt" timestamptz)
         order by g.id
       ), moved as (
         select e.id as "eventId", e.starts_at as "from", i.starts_at as "to"
@@ -66,7 +70,7 @@ export async function upsertGames(db: Executor, provider: string, games: string)
 }
 
 /**
- * One chunk of a snapshot (JSON text: [{"g": game id, "d": digest, "p": prices}]) for the games that have not
+ * One chunk of a snapshot (UTF-8 JSON: [{"g": game id, "d": digest, "p": prices}]) for the games that have not
  * started by `takenAt`: a changed game's prices rewritten, an unchanged one's time moved on (its prices are
  * still the books' at that time). A started game's row is never written again: at its start it holds the
  * closing prices. Returns how many games' prices changed.
@@ -74,7 +78,7 @@ export async function upsertGames(db: Executor, provider: string, games: string)
 export async function writePriceChunk(
   db: Executor,
   provider: string,
-  chunk: string,
+  chunk: Uint8Array,
   takenAt: Date,
 ): Promise<number> {
   const at = takenAt.toISOString();
@@ -82,7 +86,7 @@ export async function writePriceChunk(
     await db.execute(sql`
       with snapshot as (
         select e.id as event_id, r.d as digest, r.p as prices
-        from jsonb_to_recordset(${chunk}::jsonb) as r(g text, d text, p jsonb)
+        from jsonb_to_recordset(convert_from(${asBytea(chunk)}::bytea, 'UTF8')::jsonb) as r(g text, d text, p jsonb)
         join events e on e.provider = ${provider} and e.game_id = r.g
         where e.starts_at > ${at}::timestamptz and e.status = 'scheduled'
       ), changed as (

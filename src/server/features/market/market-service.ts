@@ -188,7 +188,9 @@ function teamOrTotalSide(side: SideCode, event: { home: string; away: string }):
 
 /** Games from the provider's schedule: written, and the starts that moved reported. */
 export async function ingestSchedule(db: Executor, provider: string, games: readonly MarketGame[]) {
-  const moved = games.length ? await upsertGames(db, provider, JSON.stringify(games)) : [];
+  const moved = games.length
+    ? await upsertGames(db, provider, new TextEncoder().encode(JSON.stringify(games)))
+    : [];
   return { games: games.length, moved };
 }
 

@@ -24,5 +24,15 @@ parentPort!.on('message', (request: OddsWorkerRequest) => {
       };
     }
   };
-  void answer().then((message) => parentPort!.postMessage(message));
+  // The prepared bytes are moved to the serving thread, not copied.
+  void answer().then((message) =>
+    parentPort!.postMessage(
+      message,
+      'prepared' in message
+        ? [message.prepared.games, ...message.prepared.priceChunks].map(
+            (bytes) => bytes.buffer as ArrayBuffer,
+          )
+        : [],
+    ),
+  );
 });

@@ -168,10 +168,11 @@ export function prepareOdds(answer: ProviderAnswer<GameOdds[]>): PreparedOdds {
     }
   }
   if (chunk.length) chunks.push(`[${chunk.join(',')}]`);
+  const utf8 = new TextEncoder();
   return {
-    games: JSON.stringify(answer.data.map(({ game }) => game)),
+    games: utf8.encode(JSON.stringify(answer.data.map(({ game }) => game))),
     gameCount: answer.data.length,
-    priceChunks: chunks,
+    priceChunks: chunks.map((text) => utf8.encode(text)),
     quota: answer.quota,
   };
 }

@@ -88,11 +88,14 @@ export class MarketProviderError extends Error {
  * its own: a full slate is megabytes of JSON that would otherwise hold the server's one event loop.
  */
 export interface PreparedOdds {
-  /** JSON array of MarketGame. */
-  games: string;
+  /** UTF-8 JSON array of MarketGame. */
+  games: Uint8Array;
   gameCount: number;
-  /** JSON arrays of {"g": game id, "d": digest, "p": snapshot}, a few hundred games each. */
-  priceChunks: string[];
+  /**
+   * UTF-8 JSON arrays of {"g": game id, "d": digest, "p": snapshot}, a hundred games each. Bytes, not
+   * strings: moved from the worker's thread without a copy, and sent to the database as they are.
+   */
+  priceChunks: Uint8Array[];
   quota: Quota;
 }
 
