@@ -14,6 +14,7 @@ import {
   type ProviderAnswer,
   type Quota,
 } from './provider.js';
+import { failure, readBody, TooLargeError } from './fetch-body.js';
 import { prepareOddsOffThread } from './odds-worker-client.js';
 
 export const ODDS_API_BASE_URL = 'https://api.the-odds-api.com';
@@ -148,45 +149,6 @@ export class OddsApiProvider implements MarketProvider {
   }
 }
 
-class TooLargeError extends Error {}
-
-function failure(error: unknown, timeoutMs: number): string {
-  if (error instanceof TooLargeError) return error.message;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${timeoutMs} ms`;
-  // undici's "fetch failed" says nothing; its cause has the system's code (ECONNREFUSED, UND_ERR_SOCKET).
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code =
-    cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string'
-      ? cause.code
-      : null;
-  const message = error instanceof Error ? error.message : String(error);
-  return `no answer (${code ? `${message}: ${code}` : message})`;
-}
-
-/** The body as text, refused past `limit` bytes whether announced by Content-Length or only read. */
-async function readBody(response: Response, limit: number): Promise<string> {
-  const announced = Number(response.headers.get('content-length'));
-  if (announced > limit) {
-    await response.body?.cancel().catch(() => {});
-    throw new TooLargeError(`the answer is over ${limit} bytes`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new TooLargeError(`the answer is over ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
-}
 
 /** The Odds API's error body is `{"message": "...", "error_code": "..."}`; anything else gives a snippet. */
 async function readErrorDetail(
