@@ -1,26 +1,40 @@
-// A capper's record (issue 14, "The record"): the profile after picks are graded by an admin's final
-// score (record, chart, revealed legs), open sealed picks and unverified videos, the leaderboard's filters
-// in the URL and its empty state, the 404, and the keyboard.
+// A capper's record (issue 14, "The record"; docs/decisions/025): the profile once the market's final scores
+// have graded the picks (record in bets, chart, revealed legs), open sealed picks and unverified videos, the
+// leaderboard's filters in the URL and its empty state, the 404, and the keyboard. Counted picks are on the
+// market's games at its prices: NFL here, which the tests' market follows.
 import type { APIRequestContext } from '@playwright/test';
-import type { PickView } from '#common/schemas/pick-views.js';
-import { E2E_ADMIN } from '../setup/e2e-env';
-import { createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
-import { newLeg as anyLeg, postPick as postAnyPick, startedEventId, type TestLeg } from './pick-helpers';
+import { clvPercent, consensusFairProbability, formatClv } from '#common/clv.js';
+import { createLinkVideo, uniqueTitle } from './catalog-helpers';
+import {
+  defaultBooks,
+  expect,
+  finishMarketGame,
+  marketGame,
+  marketLeg,
+  test,
+  type MarketTestGame,
+} from './market-helpers';
+import { postPick as postAnyPick } from './pick-helpers';
 
-/** An NBA moneyline on the home side, on a game of its own. */
-const newLeg = (startsAt: Date, overrides: Record<string, unknown> = {}) =>
-  anyLeg(startsAt, { league: 'NBA', market: 'moneyline', line: null, ...overrides });
-/** Straight picks only, however many legs. */
-const postPick = (api: APIRequestContext, title: string, legs: TestLeg[]) =>
-  postAnyPick(api, title, legs, { parlay: false });
+/** Straight picks only, however many legs: each leg is a bet of its own. */
+const postPick = (api: APIRequestContext, title: string, games: MarketTestGame[], units = 1) =>
+  postAnyPick(
+    api,
+    title,
+    games.map((game) => marketLeg(game, { units })),
+    { parlay: false },
+  );
+
+const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000);
 
 test('a capper profile shows open sealed picks, unverified videos and an empty record', async ({
   page,
   newUser,
+  adminApi,
 }) => {
   const capper = await newUser();
-  const legs = [newLeg(new Date(Date.now() + 48 * 3600_000)), newLeg(new Date(Date.now() + 48 * 3600_000))];
-  const open = await postPick(capper.api, uniqueTitle('Open pick'), legs);
+  const games = [await marketGame(adminApi, inHours(48)), await marketGame(adminApi, inHours(48))];
+  const open = await postPick(capper.api, uniqueTitle('Open pick'), games);
   await createLinkVideo(capper.api, { title: uniqueTitle('No legs') });
   await createLinkVideo(capper.api, { title: uniqueTitle('No legs either') });
 
@@ -29,64 +43,46 @@ test('a capper profile shows open sealed picks, unverified videos and an empty r
   const openSection = page.getByRole('region', { name: /Open picks/ });
   await expect(openSection.getByRole('heading')).toHaveText('Open picks (1)');
   await expect(openSection.getByRole('listitem')).toContainText(open.title);
-  await expect(openSection.getByRole('listitem')).toContainText('2 legs, sealed');
+  await expect(openSection.getByRole('listitem')).toContainText('Open · 2 legs, sealed');
   await expect(openSection.getByRole('listitem')).toContainText(open.pick!.commitment);
+  // On the market's games at its prices: it will count, so it is not marked self-reported.
+  await expect(openSection.getByTestId('leg-binding-tag')).toHaveCount(0);
   // Sealed: nothing of the legs on the page before grading.
-  await expect(page.locator('body')).not.toContainText(legs[0]!.home);
-  await expect(page.locator('body')).not.toContainText(legs[1]!.home);
+  await expect(page.locator('body')).not.toContainText(games[0]!.home);
+  await expect(page.locator('body')).not.toContainText(games[1]!.home);
   await expect(page.getByTestId('unverified-count')).toHaveText(
     '2 videos were posted without a sealed pick (unverified): they never count in the record.',
   );
   await expect(page.getByRole('region', { name: 'Graded picks (0)' })).toContainText('No graded picks yet');
   await expect(page.getByRole('img', { name: 'No graded picks yet.' })).toBeVisible();
+  await expect(page.getByTestId('self-reported-picks')).toHaveCount(0);
 });
 
-test("a capper's profile shows the record, the chart and the revealed legs once an admin grades the picks", async ({
+test("a capper's profile shows the record, the chart and the revealed legs once the games' final scores grade the picks", async ({
   page,
   newUser,
-  playwright,
-  baseURL,
-  extraHTTPHeaders,
+  adminApi,
 }) => {
   test.slow();
   const capper = await newUser();
-  // Starts a few seconds after posting: the only way to grade without touching the server's clock.
-  const soon = new Date(Date.now() + 5_000);
-  const winner = newLeg(soon, { odds: 150, units: 2 });
-  const loser = newLeg(soon);
-  const won = await postPick(capper.api, uniqueTitle('Winning pick'), [winner]);
-  const lost = await postPick(capper.api, uniqueTitle('Losing pick'), [loser]);
-  await expect
-    .poll(async () => ((await (await capper.api.get(`/api/picks/${won.id}`)).json()) as PickView).status, {
-      timeout: 15_000,
-    })
-    .toBe('started');
-
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
-  try {
-    const login = await admin.post('/api/login', { data: E2E_ADMIN });
-    expect(login.status(), await login.text()).toBe(200);
-    for (const leg of [winner, loser]) {
-      // Both picks are on the home side: the first game goes home (the +150, 2u pick wins 3u), the
-      // second away (the -110, 1u pick loses 1u).
-      const homeWins = leg === winner;
-      const settled = await admin.post(`/api/admin/events/${await startedEventId(admin, leg)}/result`, {
-        data: { status: 'final', homeScore: homeWins ? 101 : 90, awayScore: homeWins ? 99 : 100 },
-      });
-      expect(settled.status(), await settled.text()).toBe(200);
-    }
-  } finally {
-    await admin.dispose();
-  }
+  // The first game's home side at +150 (FanDuel's, the market's best), 2 units; the second's at −145, 1 unit.
+  const underdog = await marketGame(adminApi, inHours(2), { moneyline: { home: 150, away: -170 } });
+  const favourite = await marketGame(adminApi, inHours(2));
+  const won = await postPick(capper.api, uniqueTitle('Winning pick'), [underdog], 2);
+  const lost = await postPick(capper.api, uniqueTitle('Losing pick'), [favourite]);
+  // The first game goes home (the +150, 2u bet wins 3u), the second away (the −145, 1u bet loses 1u).
+  await finishMarketGame(adminApi, underdog, { home: 27, away: 24 });
+  await finishMarketGame(adminApi, favourite, { home: 17, away: 20 });
 
   await page.goto(`/cappers/${capper.username}`);
   const record = page.getByRole('region', { name: 'Verified record' });
   await expect(record.getByRole('tab', { name: 'All time' })).toHaveAttribute('aria-selected', 'true');
   const figures = record.getByRole('tabpanel');
   await expect(figures).toContainText('W-L-P1-1-0');
-  await expect(figures).toContainText('Win %50%');
+  await expect(figures).toContainText('Win %50%of decided bets');
   await expect(figures).toContainText('Units won+2.0u');
   await expect(figures).toContainText('ROI+66.7%');
+  await expect(figures).toContainText('Graded bets2in 2 picks');
   await expect(
     page.getByRole('img', { name: /Cumulative units over 2 graded picks.*\+2\.0u now/ }),
   ).toBeVisible();
@@ -97,10 +93,14 @@ test("a capper's profile shows the record, the chart and the revealed legs once 
   const wonItem = graded.getByRole('listitem').filter({ hasText: won.title });
   await expect(wonItem).toContainText('win');
   await expect(wonItem).toContainText('+3.0u');
-  await expect(wonItem.getByRole('list', { name: 'Legs' })).toContainText(`${winner.home} ML`);
+  const wonLegs = wonItem.getByRole('list', { name: 'Legs' });
+  await expect(wonLegs).toContainText(`${underdog.home} moneyline`);
+  await expect(wonLegs).toContainText('+150');
+  // Graded from the provider's final score, shown beside the leg.
+  await expect(wonLegs).toContainText(`Final: ${underdog.away} 24, ${underdog.home} 27`);
   await expect(wonItem).toContainText(won.pick!.commitment);
   await expect(graded.getByRole('listitem').filter({ hasText: lost.title })).toContainText('-1.0u');
-  await expect(page.getByRole('table', { name: 'All-time record in each league' })).toContainText('NBA');
+  await expect(page.getByRole('table', { name: 'All-time record in each league' })).toContainText('NFL');
 
   // The period tabs by keyboard: arrows move between them, as a tab list should.
   await record.getByRole('tab', { name: 'All time' }).focus();
@@ -115,7 +115,7 @@ test('an unknown capper gets a not-found page', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'See the leaderboard' })).toBeVisible();
 });
 
-test('the leaderboard keeps its filters in the URL and explains the 20-pick threshold', async ({ page }) => {
+test('the leaderboard keeps its filters in the URL and explains the 20-bet threshold', async ({ page }) => {
   await page.goto('/');
   // From the navbar, by keyboard.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Leaderboard' }).focus();
@@ -132,7 +132,7 @@ test('the leaderboard keeps its filters in the URL and explains the 20-pick thre
   await filters.getByLabel('Rank by').selectOption('roi');
   await expect(page).toHaveURL(/sort=roi/);
   const empty = page.getByRole('status').filter({ hasText: 'No capper is ranked here yet.' });
-  await expect(empty).toContainText('at least 20 graded picks in the period in Horse Racing');
+  await expect(empty).toContainText('at least 20 decided bets in the period in Horse Racing');
 
   // A shared link opens with the same filters.
   await page.goto('/leaderboard?period=90&league=Golf&sort=roi');
@@ -145,32 +145,20 @@ test('the leaderboard keeps its filters in the URL and explains the 20-pick thre
 test('on a phone the leaderboard shows each ranked capper as a card with every figure in view', async ({
   page,
   newUser,
-  playwright,
-  baseURL,
-  extraHTTPHeaders,
+  adminApi,
 }) => {
   test.slow();
   const capper = await newUser();
-  // 20 one-leg picks on one game (the ranking's threshold), starting once they are all posted.
-  const leg = newLeg(new Date(Date.now() + 15_000), { odds: 100 });
-  const posted: number[] = [];
-  for (let i = 0; i < 20; i++)
-    posted.push((await postPick(capper.api, uniqueTitle(`Ranked ${i}`), [leg])).id);
-  await expect
-    .poll(async () => ((await (await capper.api.get(`/api/picks/${posted[0]}`)).json()) as PickView).status, {
-      timeout: 30_000,
-    })
-    .toBe('started');
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
-  try {
-    expect((await admin.post('/api/login', { data: E2E_ADMIN })).status()).toBe(200);
-    const settled = await admin.post(`/api/admin/events/${await startedEventId(admin, leg)}/result`, {
-      data: { status: 'final', homeScore: 110, awayScore: 100 },
-    });
-    expect(settled.status(), await settled.text()).toBe(200);
-  } finally {
-    await admin.dispose();
-  }
+  // 20 one-leg picks on one game at even money: 20 decided bets, the ranking's threshold.
+  const moneyline = { home: 100, away: -120 };
+  const game = await marketGame(adminApi, inHours(2), { moneyline });
+  for (let i = 0; i < 20; i++) await postPick(capper.api, uniqueTitle(`Ranked ${i}`), [game]);
+  await finishMarketGame(adminApi, game, { home: 30, away: 20 });
+  // Every bet took +100 and the price did not move: each one's CLV is the closing books' consensus.
+  const fair = consensusFairProbability(
+    defaultBooks('NFL', moneyline).map((book) => ({ odds: book.moneyline.home, other: book.moneyline.away })),
+  )!;
+  const clv = formatClv(clvPercent([{ odds: 100, closingFair: fair }]));
 
   await page.setViewportSize({ width: 360, height: 780 });
   // The records cache may hold the ranking from before the grade for a few seconds.
@@ -186,8 +174,8 @@ test('on a phone the leaderboard shows each ranked capper as a card with every f
     .filter({ hasText: capper.username });
   await expect(card.getByRole('link', { name: capper.username })).toBeVisible();
   await expect(card).toContainText('+20.0u');
-  await expect(card.getByRole('term')).toHaveText(['ROI', 'Win %', 'W-L-P', 'Picks']);
-  await expect(card.getByRole('definition')).toHaveText(['+100.0%', '100%', '20-0-0', '20']);
+  await expect(card.getByRole('term')).toHaveText(['ROI', 'CLV', 'Win %', 'W-L-P', 'Bets']);
+  await expect(card.getByRole('definition')).toHaveText(['+100.0%', clv, '100%', '20-0-0', '20']);
   // Nothing of the row is off screen: the page does not scroll sideways, and the table is not shown.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expect(page.getByRole('table')).toBeHidden();

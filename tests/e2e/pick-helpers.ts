@@ -2,12 +2,16 @@
 // API as a YouTube link with legs, and its public view.
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
-import type { PickView } from '#common/schemas/pick-views.js';
+import type { PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { UnsettledEventPage } from '#common/schemas/results.js';
 import type { Video } from '#common/schemas/videos.js';
 import { expect } from './catalog-helpers';
 
-/** A leg on a game of its own (team names no other test uses): NHL, the home side's spread, unless overridden. */
+/**
+ * A leg on a game of its own (team names no other test uses): NHL, the home side's spread, unless
+ * overridden. Self-reported in a league the tests' market does not follow (NBA, NHL); in NFL or MLB the
+ * server refuses it, since no market game has its teams (market-helpers' marketLeg is for those).
+ */
 export function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) {
   const tag = randomBytes(3).toString('hex');
   const home = `Home ${tag}`;
@@ -27,11 +31,14 @@ export function newLeg(startsAt: Date, overrides: Record<string, unknown> = {}) 
 
 export type TestLeg = ReturnType<typeof newLeg>;
 
-/** Posts a pick with these legs (a parlay when there are several, unless said); its category is the first leg's league. */
+/**
+ * Posts a pick with these legs (newLeg's self-reported ones, market-helpers' marketLeg ones, or both; a
+ * parlay when there are several, unless said); its category is the first leg's league.
+ */
 export async function postPick(
   api: APIRequestContext,
   title: string,
-  legs: TestLeg[],
+  legs: ReadonlyArray<{ league: string }>,
   options: { selections?: string; parlay?: boolean } = {},
 ): Promise<Video> {
   const res = await api.post('/api/videos', {
@@ -40,7 +47,7 @@ export async function postPick(
       description: 'Why the line is off, explained.',
       emailInformation: options.selections ?? 'The home side',
       price: '25',
-      category: String(legs[0]?.league ?? 'NHL'),
+      category: legs[0]?.league ?? 'NHL',
       isPremium: 'true',
       duration: '95',
       isExternalVideo: 'true',
@@ -57,6 +64,13 @@ export async function pickOf(api: APIRequestContext, videoId: number): Promise<P
   const res = await api.get(`/api/picks/${videoId}`);
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as PickView;
+}
+
+/** The legs as their owner, buyers and admins see them before the reveal, a market leg's sealed price included. */
+export async function legsOf(api: APIRequestContext, videoId: number): Promise<PickLegsView> {
+  const res = await api.get(`/api/picks/${videoId}/legs`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as PickLegsView;
 }
 
 /**

@@ -134,8 +134,11 @@ function CapperHeader({ profile }: { profile: CapperProfile }) {
     <header className="flex flex-wrap items-center gap-4">
       <Avatar name={capper.username} src={capper.avatarUrl} className="size-20 text-3xl" />
       <div className="grid min-w-0 flex-1 gap-1">
-        <h1 className="text-3xl font-bold tracking-tight break-words">{name}</h1>
-        {capper.displayName && <p className="text-muted-foreground">@{capper.username}</p>}
+        {/* anywhere, not break-word: a long name without spaces must also narrow the header's width on a phone */}
+        <h1 className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere]">{name}</h1>
+        {capper.displayName && (
+          <p className="text-muted-foreground [overflow-wrap:anywhere]">@{capper.username}</p>
+        )}
         {capper.bio && <p className="max-w-prose whitespace-pre-line">{capper.bio}</p>}
       </div>
     </header>
