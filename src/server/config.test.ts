@@ -195,6 +195,47 @@ describe('loadConfig', () => {
     ).toEqual(['S3_ENDPOINT: is set but S3_BUCKET is not', 'S3_PUBLIC_URL: is set but S3_BUCKET is not']);
   });
 
+  it('turns the market on with ODDS_API_KEY, following the major US leagues every minute by default', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).market).toBeUndefined();
+    const config = loadConfig({ DATA_DIR: tempDir(), ODDS_API_KEY: 'k' });
+    expect(config.market).toMatchObject({
+      apiKey: 'k',
+      url: 'https://api.the-odds-api.com',
+      refreshSeconds: 60,
+      leagues: ['NFL', 'NBA', 'MLB', 'NHL'],
+      scores: { source: 'provider' },
+    });
+    const own = loadConfig({
+      DATA_DIR: tempDir(),
+      ODDS_API_KEY: 'k',
+      ODDS_API_URL: 'http://127.0.0.1:9',
+      MARKET_LEAGUES: 'nba, Soccer=soccer_epl',
+      MARKET_REFRESH_SECONDS: '5',
+      MARKET_SCORES: 'espn',
+    }).market!;
+    expect(own.leagues).toEqual(['NBA', 'Soccer']);
+    expect(own.sportKeys.Soccer).toBe('soccer_epl');
+    expect(own.refreshSeconds).toBe(5);
+    expect(own.scores).toEqual({ source: 'espn', url: 'https://site.api.espn.com' });
+  });
+
+  it('names each bad market setting', () => {
+    expect(problems({ MARKET_REFRESH_SECONDS: '4' })).toEqual([
+      'MARKET_REFRESH_SECONDS: must be at least 5 seconds',
+    ]);
+    expect(problems({ MARKET_LEAGUES: 'NBA,Cricket' })[0]).toMatch(
+      /^MARKET_LEAGUES: Cricket is not one of our leagues/,
+    );
+    expect(problems({ MARKET_LEAGUES: 'Golf' })).toEqual([
+      'MARKET_LEAGUES: Golf needs its sport key: Golf=<sport key>',
+    ]);
+    expect(problems({ MARKET_LEAGUES: 'Golf=Golf Masters' })[0]).toMatch(/is not a sport key/);
+    expect(problems({ ODDS_API_URL: 'ftp://odds' })).toEqual([
+      'ODDS_API_URL: must be an http:// or https:// URL',
+    ]);
+    expect(problems({ MARKET_SCORES: 'yahoo' })).toEqual(['MARKET_SCORES: must be provider or espn']);
+  });
+
   it('lets any NODE_ENV through: it is not a setting of the server', () => {
     for (const value of ['production', 'development', 'test', 'staging', '']) {
       expect(problems({ NODE_ENV: value }), value).toEqual([]);
