@@ -135,10 +135,15 @@ async function postRound(
     const leagues = [...new Set(legs.map((leg) => leg.league))];
     const form = new FormData();
     // Titles and descriptions say what kind of pick it is, never the selection.
-    form.append(
-      'title',
-      `${leagues.join(' + ')} ${parlay ? `${legs.length}-leg parlay` : legs.length === 1 ? 'play' : `card: ${legs.length} plays`} (round ${round + 1})`,
-    );
+    // Known by its first game's start (UTC), which tells one round's picks from the next.
+    const first = new Date(Math.min(...legs.map((leg) => Date.parse(leg.startsAt))));
+    const slate = `${String(first.getUTCHours()).padStart(2, '0')}:${String(first.getUTCMinutes()).padStart(2, '0')} UTC`;
+    const kind = parlay
+      ? `${legs.length}-leg parlay`
+      : legs.length === 1
+        ? 'play'
+        : `card: ${legs.length} plays`;
+    form.append('title', `${leagues.join(' + ')} ${kind}, from ${slate}`);
     form.append(
       'description',
       parlay ? 'A parlay priced off the opening numbers.' : 'Where the number is off, and why.',
