@@ -12,7 +12,7 @@ import { DEMO_CAPPERS, DEMO_LINKS, pick } from './demo-content.js';
 
 /** Games starting between these many minutes from now: posted before the closing snapshot, graded soon. */
 const FIRST_START_MINUTES = 4;
-const LAST_START_MINUTES = 90;
+const LAST_START_MINUTES = 40;
 /** A capper with fewer open market picks than this posts more. */
 const OPEN_PICKS_WANTED = 4;
 const PICKS_PER_ROUND = 4;
