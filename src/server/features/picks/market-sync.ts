@@ -393,10 +393,12 @@ export class MarketSync {
    */
   async closeStarted(now: Date): Promise<number> {
     let closed = 0;
+    let legCount = 0;
+    const started = performance.now();
     for (;;) {
-      const { count, regrade } = await this.db.transaction(async (tx) => {
+      const { count, legs, regrade } = await this.db.transaction(async (tx) => {
         const taken = await takeStartedGames(tx, now, CLOSING_BATCH);
-        if (!taken.length) return { count: 0, regrade: false };
+        if (!taken.length) return { count: 0, legs: 0, regrade: false };
         const legs = await marketLegsOn(
           tx,
           taken.map((game) => game.eventId),
@@ -406,12 +408,19 @@ export class MarketSync {
         await closeGames(tx, taken, onGames, now);
         const graded = [...new Set(legs.filter((leg) => leg.pickGraded).map((leg) => leg.videoId))];
         if (graded.length) await regradePicks(tx, graded, now);
-        return { count: taken.length, regrade: graded.length > 0 };
+        return { count: taken.length, legs: legs.length, regrade: graded.length > 0 };
       });
       closed += count;
+      legCount += legs;
       if (regrade) forgetRecords(this.db);
-      if (count < CLOSING_BATCH) return closed;
+      if (count < CLOSING_BATCH) break;
     }
+    if (legCount)
+      this.options.log.info(
+        { games: closed, legs: legCount, ms: Math.round(performance.now() - started) },
+        'market: closing prices kept and CLV measured',
+      );
+    return closed;
   }
 
   /**
