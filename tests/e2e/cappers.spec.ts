@@ -1,4 +1,4 @@
-// A capper's record (issue 14, "The record"; docs/decisions/025): the profile once the market's final scores
+// A capper's record (docs/decisions/020, 025): the profile once the market's final scores
 // have graded the picks (record in bets, chart, revealed legs), open sealed picks and unverified videos, the
 // leaderboard's filters in the URL and its empty state, the 404, and the keyboard. Counted picks are on the
 // market's games at its prices: NFL here, which the tests' market follows.

@@ -1,4 +1,4 @@
-// issue 14, docs/decisions/025: a pick's legs through the upload form and the edit page, as a capper fills
+// docs/decisions/020, 025: a pick's legs through the upload form and the edit page, as a capper fills
 // them on a phone or a desktop: a market game chosen from the market's list at one of its prices (NFL and
 // MLB, which the tests' market follows), a self-reported game added, validation, versions.
 import { randomBytes } from 'node:crypto';

@@ -67,7 +67,7 @@ function searchOf(filters: LeaderboardFilters): string {
 }
 
 /**
- * Issue 14, docs/decisions/025: cappers ranked by units won, ROI or closing line value over the bets of
+ * docs/decisions/020, 025: cappers ranked by units won, ROI or closing line value over the bets of
  * their verified picks, with the sample size always shown.
  */
 export function LeaderboardPage() {

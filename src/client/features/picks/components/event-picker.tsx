@@ -22,7 +22,7 @@ function zoneLabel(): string {
 }
 
 /**
- * issue 14, docs/decisions/025: a leg's game. A market leg's is one of the market's schedule, nothing else
+ * docs/decisions/020, 025: a leg's game. A market leg's is one of the market's schedule, nothing else
  * (its start is the official one); a self-reported leg's is one the capper posted on before, or one they
  * add, starting within SELF_REPORTED_MAX_DAYS.
  */

@@ -60,7 +60,7 @@ function sideFor(market: Market, previous: Market, side: string, teams: [string,
 }
 
 /**
- * One leg's form (issue 14, docs/decisions/025), inline in the pick form (a nested <form> is not allowed):
+ * One leg's form (docs/decisions/020, 025), inline in the pick form (a nested <form> is not allowed):
  * league and market, then the game, then the bet and its price, and the stake. A moneyline, spread or total
  * in a league the market follows is on one of the market's games at one of its prices; anything else is
  * self-reported, as before. Checked by the server's own LegInputSchema, and against the other legs.

@@ -1,4 +1,4 @@
-// How a pick's times, odds, lines and legs read on the page (issue 14, docs/decisions/025).
+// How a pick's times, odds, lines and legs read on the page (docs/decisions/020, 025).
 import { formatClv } from '#common/clv.js';
 import type { SealedLeg } from '#common/pick-seal.js';
 import type { LegState } from '#common/schemas/pick-views.js';

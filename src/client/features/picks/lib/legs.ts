@@ -1,4 +1,4 @@
-// The pick form's pure parts (issue 14, docs/decisions/025): a leg as the form holds it (text fields),
+// The pick form's pure parts (docs/decisions/020, 025): a leg as the form holds it (text fields),
 // checked by the same LegInputSchema the server uses, whether it is bound to the market or self-reported,
 // its one-line summary, and the datetime-local <-> ISO conversion.
 import { PRICED_MARKETS } from '#common/market.js';
