@@ -407,6 +407,8 @@ export const uploads = pgTable(
 // versions and legs. A pick outlives its video (a capper's delete of a sold or started pick keeps it on the
 // record), so pick tables key on the video's id without a foreign key to it.
 
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
 /**
  * One game: one row whoever posts on it. A market game (docs/decisions/025) is the provider's, found by its
  * id (`provider`, `game_id`), its teams and start as the provider writes them; a self-reported game (no
@@ -432,6 +434,10 @@ export const events = pgTable(
     // The market's game: the provider's name and its id of the game; null for a self-reported game.
     provider: text('provider'),
     gameId: text('game_id'),
+    // SHA-256 of the log entries that hold its latest outcome (settled or corrected) and its closing prices:
+    // a grade names the outcome it rests on, a correction the one it replaces (docs/pick-log.md).
+    outcomeEntry: bytea('outcome_entry'),
+    closedEntry: bytea('closed_entry'),
   },
   (t) => [
     uniqueIndex('events_game_idx')
@@ -670,7 +676,6 @@ export const recordBandsClock = pgTable(
 // Merkle tree. Entries are numbered by log_state's one row, which every append updates in its action's
 // transaction: appends queue on that row lock, and a rolled-back action takes its number back (no gaps).
 
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /**
  * Entries written by their actions' transactions, not numbered yet: the sequencer numbers them in order,
@@ -680,8 +685,9 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 export const logPending = pgTable('log_pending', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   type: text('type').notNull(),
-  videoId: integer('video_id').notNull(),
-  capper: text('capper').notNull(),
+  // null for the evidence entries (settled, corrected, closed), which are a game's, not a pick's.
+  videoId: integer('video_id'),
+  capper: text('capper'),
   at: timestamp('at', { withTimezone: true }).notNull(),
   bytes: bytea('bytes').notNull(),
 });
@@ -702,14 +708,17 @@ export const logEntries = pgTable(
   {
     idx: bigint('idx', { mode: 'number' }).primaryKey(),
     type: text('type').notNull(),
-    videoId: integer('video_id').notNull(),
-    capper: text('capper').notNull(),
+    videoId: integer('video_id'),
+    capper: text('capper'),
     at: timestamp('at', { withTimezone: true }).notNull(),
     bytes: bytea('bytes').notNull(),
   },
   (t) => [
     index('log_entries_video_idx').on(t.videoId, t.idx),
-    check('log_entries_type', sql`${t.type} in ('posted', 'revised', 'graded', 'removed')`),
+    check(
+      'log_entries_type',
+      sql`${t.type} in ('posted', 'revised', 'graded', 'removed', 'settled', 'corrected', 'closed')`,
+    ),
   ],
 );
 

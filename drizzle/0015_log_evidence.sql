@@ -1,0 +1,8 @@
+ALTER TABLE "log_entries" DROP CONSTRAINT "log_entries_type";--> statement-breakpoint
+ALTER TABLE "log_entries" ALTER COLUMN "video_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "log_entries" ALTER COLUMN "capper" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "log_pending" ALTER COLUMN "video_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "log_pending" ALTER COLUMN "capper" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "outcome_entry" "bytea";--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "closed_entry" "bytea";--> statement-breakpoint
+ALTER TABLE "log_entries" ADD CONSTRAINT "log_entries_type" CHECK ("log_entries"."type" in ('posted', 'revised', 'graded', 'removed', 'settled', 'corrected', 'closed'));
