@@ -688,6 +688,7 @@ export const logPending = pgTable('log_pending', {
   // null for the evidence entries (settled, corrected, closed), which are a game's, not a pick's.
   videoId: integer('video_id'),
   capper: text('capper'),
+  eventId: integer('event_id'),
   at: timestamp('at', { withTimezone: true }).notNull(),
   bytes: bytea('bytes').notNull(),
 });
@@ -710,11 +711,16 @@ export const logEntries = pgTable(
     type: text('type').notNull(),
     videoId: integer('video_id'),
     capper: text('capper'),
+    // The game of an evidence entry: a pick's page lists the outcomes and closes of its legs' games.
+    eventId: integer('event_id'),
     at: timestamp('at', { withTimezone: true }).notNull(),
     bytes: bytea('bytes').notNull(),
   },
   (t) => [
     index('log_entries_video_idx').on(t.videoId, t.idx),
+    index('log_entries_event_idx')
+      .on(t.eventId, t.idx)
+      .where(sql`event_id is not null`),
     check(
       'log_entries_type',
       sql`${t.type} in ('posted', 'revised', 'graded', 'removed', 'settled', 'corrected', 'closed')`,
