@@ -104,11 +104,16 @@ export function isValidKeyName(name: string): boolean {
   return typeof name === 'string' && KEY_NAME.test(name);
 }
 
+/** What a key id hashes (C2SP signed-note 'Signatures'): name ‖ 0x0A ‖ signature type ‖ public key. */
+export function keyIdInput(name: string, signatureType: number, publicKey: Uint8Array): Uint8Array {
+  return concatBytes(utf8.encode(name), new Uint8Array([NEWLINE, signatureType]), publicKey);
+}
+
 /** First 4 bytes of SHA-256(name ‖ 0x0A ‖ 0x01 ‖ publicKey). */
 export async function ed25519KeyId(name: string, publicKey: Uint8Array, sha256: Sha256): Promise<Uint8Array> {
   if (publicKey.length !== ED25519_KEY_LENGTH)
     throw new Error(`an Ed25519 public key is ${ED25519_KEY_LENGTH} bytes, not ${publicKey.length}`);
-  const digest = await sha256(concatBytes(utf8.encode(name), new Uint8Array([NEWLINE, ED25519]), publicKey));
+  const digest = await sha256(keyIdInput(name, ED25519, publicKey));
   return digest.slice(0, 4);
 }
 
@@ -120,35 +125,59 @@ export async function formatVerifierKey(
 ): Promise<string> {
   if (!isValidKeyName(name)) throw new Error(`verifier key: ${JSON.stringify(name)} is not a valid key name`);
   const keyId = await ed25519KeyId(name, publicKey, sha256);
-  return `${keyLabel(name, keyId)}+${toBase64(concatBytes(new Uint8Array([ED25519]), publicKey))}`;
+  return verifierKeyText(name, keyId, ED25519, publicKey);
+}
+
+/** `<name>+<key id, 8 lowercase hex>+<base64(signature type ‖ publicKey)>`, for any signature type. */
+export function verifierKeyText(
+  name: string,
+  keyId: Uint8Array,
+  signatureType: number,
+  publicKey: Uint8Array,
+): string {
+  return `${keyLabel(name, keyId)}+${toBase64(concatBytes(new Uint8Array([signatureType]), publicKey))}`;
 }
 
 /** Parses a verifier key string and checks that its key id matches its name and key; throws if not. */
 export async function parseVerifierKey(text: string, sha256: Sha256): Promise<VerifierKey> {
+  const { name, keyIdHex, publicKey } = splitVerifierKey(text, ED25519, 'an Ed25519 key');
+  const keyId = await ed25519KeyId(name, publicKey, sha256);
+  if (toHex(keyId) !== keyIdHex) throw new Error('verifier key: the key id does not match the name and key');
+  return { name, keyId, publicKey };
+}
+
+/**
+ * A verifier key string's parts, checked for form and for its signature type (a 32-byte key follows the
+ * type byte); the caller checks the key id, which depends on the type. Throws saying what is wrong.
+ */
+export function splitVerifierKey(
+  text: string,
+  signatureType: number,
+  kind: string,
+): { name: string; keyIdHex: string; publicKey: Uint8Array } {
   // The base64 key may itself hold '+': split at the first two only.
   const first = text.indexOf('+');
   const second = text.indexOf('+', first + 1);
   if (first < 0 || second < 0) throw new Error('verifier key: not of the form <name>+<key id>+<key>');
-  const [name, idHex, keyText] = [
+  const [name, keyIdHex, keyText] = [
     text.slice(0, first),
     text.slice(first + 1, second),
     text.slice(second + 1),
   ];
   if (!isValidKeyName(name)) throw new Error('verifier key: the key name is empty or has a space');
-  if (!KEY_ID_HEX.test(idHex)) throw new Error('verifier key: the key id is not 8 lowercase hex digits');
+  if (!KEY_ID_HEX.test(keyIdHex)) throw new Error('verifier key: the key id is not 8 lowercase hex digits');
   let key: Uint8Array;
   try {
     key = fromBase64(keyText);
   } catch {
     throw new Error('verifier key: the key is not standard base64');
   }
-  if (key[0] !== ED25519) throw new Error('verifier key: not an Ed25519 key (its first byte is not 0x01)');
+  const typeHex = `0x${signatureType.toString(16).padStart(2, '0')}`;
+  if (key[0] !== signatureType)
+    throw new Error(`verifier key: not ${kind} (its first byte is not ${typeHex})`);
   if (key.length !== 1 + ED25519_KEY_LENGTH)
-    throw new Error(`verifier key: an Ed25519 key is ${ED25519_KEY_LENGTH} bytes, not ${key.length - 1}`);
-  const publicKey = key.slice(1);
-  const keyId = await ed25519KeyId(name, publicKey, sha256);
-  if (toHex(keyId) !== idHex) throw new Error('verifier key: the key id does not match the name and key');
-  return { name, keyId, publicKey };
+    throw new Error(`verifier key: ${kind} is ${ED25519_KEY_LENGTH} bytes, not ${key.length - 1}`);
+  return { name, keyIdHex, publicKey: key.slice(1) };
 }
 
 /** The note: text, one empty line, one `— <name> <base64(keyId ‖ signature)>` line per signature. */
@@ -158,15 +187,16 @@ export function formatSignedNote(text: string, signatures: readonly NoteSignatur
     throw new Error('signed note: the text has a control character or is not UTF-8');
   if (signatures.length === 0) throw new Error('signed note: no signature');
   if (signatures.length > MAX_NOTE_SIGNATURES) throw new Error('signed note: too many signatures');
-  let note = `${text}\n`;
-  for (const { keyName, keyId, signature } of signatures) {
-    if (!isValidKeyName(keyName))
-      throw new Error(`signed note: ${JSON.stringify(keyName)} is not a valid key name`);
-    if (keyId.length !== 4) throw new Error('signed note: a key id is 4 bytes');
-    if (signature.length === 0) throw new Error('signed note: an empty signature');
-    note += `${SIGNATURE_PREFIX}${keyName} ${toBase64(concatBytes(keyId, signature))}\n`;
-  }
-  return note;
+  return `${text}\n${signatures.map(signatureLine).join('')}`;
+}
+
+/** One signature line, `— <name> <base64(keyId ‖ signature)>`, with its newline. */
+export function signatureLine({ keyName, keyId, signature }: NoteSignature): string {
+  if (!isValidKeyName(keyName))
+    throw new Error(`signed note: ${JSON.stringify(keyName)} is not a valid key name`);
+  if (keyId.length !== 4) throw new Error('signed note: a key id is 4 bytes');
+  if (signature.length === 0) throw new Error('signed note: an empty signature');
+  return `${SIGNATURE_PREFIX}${keyName} ${toBase64(concatBytes(keyId, signature))}\n`;
 }
 
 /** Splits a signed note into its text (final newline included) and signature lines; throws if malformed. */
