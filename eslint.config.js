@@ -80,9 +80,10 @@ export default tseslint.config(
     },
   },
   {
-    // The verifier is compiled on its own to dist/verifier (tsconfig.verifier.json), where the package's `#`
-    // imports do not lead: it reaches src/common by relative paths.
-    files: ['src/verifier/**/*.ts'],
+    // The verifier and the witness are compiled on their own to dist/verifier and dist/witness
+    // (tsconfig.verifier.json, tsconfig.witness.json), where the package's `#` imports do not lead: they
+    // reach src/common by relative paths.
+    files: ['src/verifier/**/*.ts', 'src/witness/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -113,6 +114,8 @@ export default tseslint.config(
         { type: 'common', pattern: 'src/common', partialMatch: false },
         // The independent verifier (issue 15): trusts nothing of the server's, so it may import only common.
         { type: 'verifier', pattern: 'src/verifier', partialMatch: false },
+        // The witness (docs/decisions/026): an outside party's program, so it too imports only common.
+        { type: 'witness', pattern: 'src/witness', partialMatch: false },
         { type: 'feature', pattern: 'src/*/features/*', capture: ['side', 'feature'], partialMatch: false },
         { type: 'app', pattern: 'src/*/{app,scripts}', capture: ['side'], partialMatch: false },
         { type: 'shared', pattern: 'src/*/*', capture: ['side', 'folder'], partialMatch: false },
@@ -128,6 +131,7 @@ export default tseslint.config(
           policies: [
             { from: { element: { type: 'common' } }, allow: [common] },
             { from: { element: { type: 'verifier' } }, allow: [common] },
+            { from: { element: { type: 'witness' } }, allow: [common] },
             { from: { element: { type: 'shared' } }, allow: [common, sharedOfSide] },
             { from: { element: { type: 'feature' } }, allow: [common, sharedOfSide, featureEntry] },
             {
