@@ -14,13 +14,15 @@ export const USAGE = `Usage: npm run verify -- <site URL> [options]
 
 Checks a PickReel site's public pick log without trusting the site: the log's signature, that it extends
 the checkpoint verified last time (trust on first use), every entry against the signed root, the log's
-rules, revealed commitments, and a capper's record against their profile.
+rules, every grade regraded from the revealed pick and the logged scores, and every record figure the site
+serves (profiles, leaderboards, badges) recomputed from the log.
 
 Options:
   --capper <username>  recompute this capper's record from the log and compare it with their profile;
                        check the reveal of each of their graded picks
   --key <verifier key> the log's key must be this one (replaces a remembered key the site changed)
   --reveals            check the reveal of every graded pick, not only the capper's
+  --skip-figures       do not check the profiles, leaderboards and record badges the site serves
   --concurrency <n>    entries requests in flight at once (default 4)
   --quiet, -q          no progress bar and no remarks; only the result or the error
   --help, -h           this text
@@ -48,6 +50,7 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
         capper: { type: 'string' },
         key: { type: 'string' },
         reveals: { type: 'boolean', default: false },
+        'skip-figures': { type: 'boolean', default: false },
         concurrency: { type: 'string' },
         quiet: { type: 'boolean', short: 'q', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -80,7 +83,14 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
   try {
     const result = await verifySite(
       positionals[0]!,
-      { capper: values.capper, key: values.key, reveals: values.reveals, concurrency, pageSize: MAX_PAGE },
+      {
+        capper: values.capper,
+        key: values.key,
+        reveals: values.reveals,
+        figures: !values['skip-figures'],
+        concurrency,
+        pageSize: MAX_PAGE,
+      },
       {
         stateDir,
         fetch: io.fetch,

@@ -25,9 +25,24 @@ function pick(
     videoId: nextVideo++,
     capper,
     commitment: 'ab'.repeat(32),
-    grade: { index: nextVideo, result, unitsWon, unitsRisked, bets, selfReported: false, ...grade },
+    grade: {
+      index: nextVideo,
+      result,
+      unitsWon,
+      unitsRisked,
+      bets,
+      selfReported: false,
+      regraded: true,
+      ...grade,
+    },
+    gradedAt: result === null ? null : '2026-03-01T12:00:00Z',
+    league: 'NBA',
+    clv: null,
     removedByModeration: false,
     removedByCapper: false,
+    sealed: null,
+    clvLegs: null,
+    lateLegs: null,
     ...extra,
   };
 }
@@ -65,7 +80,17 @@ describe('recordOf', () => {
       unitsRisked: 4,
       roi: -17.5,
       winPct: 66.7,
+      clv: null,
     });
+  });
+
+  it('sums CLV exactly over the bets that have one: the average to 0.01%, the share beating the close', () => {
+    const picks = [
+      pick('a', 'win', 0.9, 1, { clv: { bets: 1, sum: 12_345, beat: 1 } }),
+      pick('a', 'loss', -1, 1, { clv: { bets: 2, sum: -5_000, beat: 0 } }),
+      pick('a', 'loss', -1, 1),
+    ];
+    expect(recordOf(picks).clv).toEqual({ bets: 3, average: 0.24, beatPct: 33.3 });
   });
 
   it('has no ROI while nothing was risked and no win rate before a win or loss', () => {
@@ -127,6 +152,7 @@ describe('recordDifferences', () => {
     unitsRisked: 200.8,
     roi: 12.3,
     winPct: 64.9,
+    clv: { bets: 30, average: 1.25, beatPct: 56.7 },
   };
 
   it('is empty when the profile agrees, units compared to the cent', () => {
@@ -153,5 +179,12 @@ describe('recordDifferences', () => {
       'the profile claims an ROI of none, the log has 12.3%',
       'the profile claims a win rate of 65.0%, the log has 64.9%',
     ]);
+    expect(
+      recordDifferences(log, {
+        username: 'a',
+        gradedTotal: 35,
+        record: { ...log, clv: { bets: 30, average: 1.5, beatPct: 56.7 } },
+      }),
+    ).toEqual(['the profile claims an average CLV of 1.50%, the log has 1.25%']);
   });
 });

@@ -20,6 +20,8 @@ export interface CapperRecord {
   roi: number | null;
   /** wins ÷ (wins + losses) × 100, one decimal; null before the first win or loss. */
   winPct: number | null;
+  /** The bets' closing line value: average percent (two decimals), share that beat the close; null before one. */
+  clv: { bets: number; average: number; beatPct: number } | null;
 }
 
 /** The profile's claim: `records.all` and `gradedTotal` of GET /api/cappers/{username}. */
@@ -44,12 +46,18 @@ export function sameUsername(a: string, b: string): boolean {
  * does not say the pick is bound to the market (`selfReported: false`): a self-reported pick, or one
  * graded before picks were bound to the market, never counts (docs/pick-log.md).
  */
-export function countedPicks(picks: Iterable<PickHistory>, username: string): PickHistory[] {
+export function countedPicks(picks: Iterable<PickHistory>, username?: string): PickHistory[] {
   const counted: PickHistory[] = [];
   for (const pick of picks) {
-    if (!sameUsername(pick.capper, username)) continue;
+    if (username !== undefined && !sameUsername(pick.capper, username)) continue;
     if (pick.grade?.result == null || pick.removedByModeration) continue;
     if (pick.grade.selfReported !== false) continue;
+    // A counted grade must be provable: its entry carries the revealed pick and what each leg rests on.
+    if (!pick.grade.regraded)
+      throw new VerificationError(
+        'grade',
+        `entry ${pick.grade.index} (video ${pick.videoId}) counts on ${pick.capper}'s record, but does not carry the revealed pick and outcomes to regrade it`,
+      );
     counted.push(pick);
   }
   return counted;
@@ -63,7 +71,10 @@ export function recordOf(picks: readonly PickHistory[]): CapperRecord {
   let won = 0;
   let risked = 0;
   let count = 0;
-  for (const { grade, videoId } of picks) {
+  let clvBets = 0;
+  let clvSum = 0;
+  let clvBeat = 0;
+  for (const { grade, videoId, clv } of picks) {
     if (!grade?.result) continue;
     if (grade.unitsWon === null || grade.unitsRisked === null || grade.bets === null)
       throw new VerificationError(
@@ -77,6 +88,11 @@ export function recordOf(picks: readonly PickHistory[]): CapperRecord {
     won += grade.unitsWon;
     risked += grade.unitsRisked;
     count++;
+    if (clv) {
+      clvBets += clv.bets;
+      clvSum += clv.sum;
+      clvBeat += clv.beat;
+    }
   }
   const unitsWon = round(won, 2);
   const unitsRisked = round(risked, 2);
@@ -92,7 +108,17 @@ export function recordOf(picks: readonly PickHistory[]): CapperRecord {
     // From the rounded sums, as a reader would from the units printed beside it.
     roi: unitsRisked === 0 ? null : round((unitsWon / unitsRisked) * 100, 1),
     winPct: wins + losses === 0 ? null : round((wins / (wins + losses)) * 100, 1),
+    clv: clvBets === 0 ? null : clvFigures(clvBets, clvSum, clvBeat),
   };
+}
+
+/** A record's CLV from its bets' exact sum (in ten-thousandths of a percent): average and share beating it. */
+export function clvFigures(
+  bets: number,
+  sum: number,
+  beat: number,
+): { bets: number; average: number; beatPct: number } {
+  return { bets, average: round(sum / 10_000 / bets, 2), beatPct: round((beat / bets) * 100, 1) };
 }
 
 /**
@@ -139,6 +165,24 @@ export function recordDifferences(log: CapperRecord, claim: ProfileClaim): strin
   figure(record.unitsRisked, log.unitsRisked, 2, (text) => `${text} risked`, 'u');
   figure(record.roi, log.roi, 1, (text) => `an ROI of ${text}`, '%');
   figure(record.winPct, log.winPct, 1, (text) => `a win rate of ${text}`, '%');
+  if ((record.clv?.bets ?? 0) !== (log.clv?.bets ?? 0))
+    differences.push(
+      `the profile claims CLV on ${counted(record.clv?.bets ?? 0, 'bet', 'bets')}, the log has ${(log.clv?.bets ?? 0).toLocaleString('en-US')}`,
+    );
+  figure(
+    record.clv?.average ?? null,
+    log.clv?.average ?? null,
+    2,
+    (text) => `an average CLV of ${text}`,
+    '%',
+  );
+  figure(
+    record.clv?.beatPct ?? null,
+    log.clv?.beatPct ?? null,
+    1,
+    (text) => `${text} of bets beat the close`,
+    '%',
+  );
   return differences;
 }
 
@@ -157,6 +201,9 @@ export function formatUnits(units: number): string {
   const rounded = round(units, 1);
   return `${rounded > 0 ? '+' : rounded < 0 ? '-' : ''}${Math.abs(rounded).toFixed(1)}u`;
 }
+
+const clvText = (value: number | null) =>
+  value === null ? '—' : `${value > 0 ? '+' : ''}${round(value, 2).toFixed(2)}%`;
 
 export function formatPercent(value: number | null): string {
   return value === null ? '—' : `${value.toFixed(1)}%`;
@@ -179,6 +226,8 @@ export function recordTable(username: string, log: CapperRecord, claim: ProfileC
     ['units risked', round(log.unitsRisked, 2).toFixed(2), round(record.unitsRisked, 2).toFixed(2)],
     ['ROI', percent(log.roi), percent(record.roi)],
     ['win %', percent(log.winPct), percent(record.winPct)],
+    ['CLV', clvText(log.clv?.average ?? null), clvText(record.clv?.average ?? null)],
+    ['beat the close', percent(log.clv?.beatPct ?? null), percent(record.clv?.beatPct ?? null)],
   ];
   const header: [string, string, string] = [username, 'log', 'profile'];
   const all = [header, ...rows];

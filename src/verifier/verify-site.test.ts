@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalBytes } from '../common/pick-seal.js';
-import type { LogEntry } from '../common/pick-log/index.js';
+import type { LogEntry, PickEntry } from '../common/pick-log/index.js';
 import { FakeSite, HonestLog, honestLog, makeKey, signedCheckpoint } from './testing/fake-site.js';
 import { VerificationError, type VerificationErrorKind } from './verification-error.js';
 import { verifySite, type VerifyIo, type VerifyOptions } from './verify-site.js';
@@ -29,7 +29,8 @@ async function siteOf(log: HonestLog): Promise<FakeSite> {
 }
 
 function verify(site: FakeSite, options: VerifyOptions = {}, io: Partial<VerifyIo> = {}) {
-  return verifySite(site.url, options, { stateDir: home, ...io });
+  // The served figures (leaderboards, badges) are the real site's: tests/api check them there.
+  return verifySite(site.url, { figures: false, ...options }, { stateDir: home, ...io });
 }
 
 async function failure(run: Promise<unknown>): Promise<VerificationError> {
@@ -59,7 +60,7 @@ function indexOf(log: HonestLog, match: (entry: LogEntry) => boolean): number {
 }
 
 const aliceLoss = (entry: LogEntry) =>
-  entry.type === 'graded' && entry.capper === 'alice' && entry.result === 'loss';
+  entry.type === 'graded' && 'capper' in entry && entry.capper === 'alice' && entry.result === 'loss';
 
 describe('an honest log', () => {
   it("passes, and the capper's record recomputed from the log matches the profile", async () => {
@@ -80,10 +81,11 @@ describe('an honest log', () => {
       voids: 0,
       graded: 5,
       picks: 5,
-      unitsWon: 2.11,
-      unitsRisked: 6.2,
-      roi: 34,
+      unitsWon: 2.2,
+      unitsRisked: 6.1,
+      roi: 36.1,
       winPct: 80,
+      clv: null,
     });
     expect(result.revealsChecked).toBe(5);
     expect(site.requests).not.toContain('/api/picks/104/reveal'); // moderated: answers 403, not asked
@@ -106,13 +108,14 @@ describe('an honest log', () => {
     const site = await siteOf(log);
     const first = await verify(site);
     const id = await log.post('carol');
-    log.grade(id, 'win', 0.95, 1);
+    log.grade(id, 'win');
     site.publish(log);
 
     const second = await verify(site, { capper: 'carol' });
 
     expect(second.previous).toEqual({ size: first.size, root: first.root });
-    expect(second.size).toBe(first.size + 2);
+    // Posted, the game's outcome, graded.
+    expect(second.size).toBe(first.size + 3);
     expect(site.requests).toContain(`/api/log/proof/consistency?first=${first.size}&second=${second.size}`);
     const state = JSON.parse(await readFile(path.join(home, STATE_FILE_NAME), 'utf8'));
     expect(state.sites[new URL(site.url).origin].checkpoint).toEqual({
@@ -125,7 +128,8 @@ describe('an honest log', () => {
     const log = new HonestLog();
     for (let i = 0; i < 1200; i++) {
       const id = await log.post(['alice', 'bob', 'carol'][i % 3]!);
-      if (i % 2) log.grade(id, i % 4 === 1 ? 'win' : 'loss', i % 4 === 1 ? 0.91 : -1, 1);
+      // A grade is two entries: the game's outcome, then the grade.
+      if (i % 4 === 1) log.grade(id, i % 8 === 1 ? 'win' : 'loss');
     }
     const site = await siteOf(log);
     site.state.pageLimit = 300;
@@ -250,7 +254,7 @@ describe('the dishonest operator', () => {
     const site = await siteOf(log);
     const before = await verify(site);
     const index = indexOf(log, aliceLoss);
-    log.entries[index] = { ...log.entries[index]!, result: 'win', unitsWon: 1.82 };
+    log.entries[index] = { ...(log.entries[index] as PickEntry), result: 'win', unitsWon: 1.82 };
     await log.post('bob');
     site.publish(log);
 
@@ -381,7 +385,7 @@ describe('the dishonest operator', () => {
       'record',
       /^alice's record: the profile claims 4 graded bets, the log has 5; the profile claims 4 graded picks, the log has 5; the profile lists 4 graded picks, the log has 5; the profile claims 0 losses, the log has 1; /,
     );
-    expect(error.message).toContain('the profile claims 4.11u won, the log has 2.11u');
+    expect(error.message).toContain('the profile claims 4.20u won, the log has 2.20u');
     expect(error.message).toContain('a win rate of 100.0%, the log has 80.0%');
     // The table is printed even so, the differing rows marked.
     expect(printed.join('\n')).toMatch(/^losses\s+1\s+0\s+✗$/m);

@@ -21,6 +21,7 @@ import { commitmentOf, isSealedPick, type Sha256 } from '../common/pick-seal.js'
 import { entryFromBase64, isCanonical } from './entry-bytes.js';
 import { SiteClient, type Fetch } from './http.js';
 import { PickHistories, type PickHistory } from './pick-history.js';
+import { checkServedFigures, type ServedFiguresResult } from './served-figures.js';
 import {
   counted,
   countedPicks,
@@ -48,6 +49,8 @@ export interface VerifyOptions {
   pageSize?: number;
   /** Entries requests in flight at once. */
   concurrency?: number;
+  /** Check every profile, leaderboard and badge the site serves (default true). */
+  figures?: boolean;
 }
 
 export interface VerifyIo {
@@ -76,6 +79,8 @@ export interface VerifyResult {
   picks: number;
   revealsChecked: number;
   capper: { username: string; log: CapperRecord; claim: ProfileClaim } | null;
+  /** What of the served figures was checked; null when not asked to. */
+  served: ServedFiguresResult | null;
 }
 
 /** node:crypto's synchronous one-shot SHA-256: a million entries hash in seconds, without a promise per hash. */
@@ -151,7 +156,7 @@ export async function verifySite(
       const index = start + offset;
       if (!broken) {
         try {
-          histories.add(index, checkedEntry(index, bytes));
+          histories.add(index, checkedEntry(index, bytes), bytes);
         } catch (error) {
           if (!(error instanceof VerificationError)) throw error;
           broken = error;
@@ -168,6 +173,8 @@ export async function verifySite(
       `root mismatch: the entries served are not the tree the log signed (they hash to ${toBase64(computedRoot)}, the checkpoint says ${root})`,
     );
   if (broken) throw broken;
+  // Every grade is regraded as it streams in; CLV (a close may be logged after a grade) once all are in.
+  histories.finish();
 
   // The tree is the one the log signed: remember it before looking at what the site says about it.
   await rememberSite(io.stateDir, site.origin, {
@@ -197,6 +204,14 @@ export async function verifySite(
     capper = { username: claim.username, log, claim };
   }
 
+  // 8. Every record figure the site serves (profiles, leaderboards, badges), against the log's regrading.
+  const served =
+    options.figures === false
+      ? null
+      : await checkServedFigures(client, [...histories.values()], countedPicks(histories.values()), {
+          concurrency: options.concurrency,
+        });
+
   return {
     origin: site.origin,
     keyName: key.name,
@@ -207,6 +222,7 @@ export async function verifySite(
     picks: histories.size,
     revealsChecked: toReveal.length,
     capper,
+    served,
   };
 }
 
@@ -428,7 +444,8 @@ async function fetchProfile(client: SiteClient, username: string): Promise<Profi
     typeof all.unitsWon === 'number' &&
     typeof all.unitsRisked === 'number' &&
     (all.roi === null || typeof all.roi === 'number') &&
-    (all.winPct === null || typeof all.winPct === 'number');
+    (all.winPct === null || typeof all.winPct === 'number') &&
+    (all.clv === null || isObject(all.clv));
   if (!ok)
     throw new VerificationError('network', `GET ${path} did not answer a capper profile with records.all`);
   const record = all as unknown as CapperRecord;
@@ -446,6 +463,7 @@ async function fetchProfile(client: SiteClient, username: string): Promise<Profi
       unitsRisked: record.unitsRisked,
       roi: record.roi,
       winPct: record.winPct,
+      clv: record.clv,
     },
   };
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from '#server/db/drizzle.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { entryBytes, parseEntry } from '#common/pick-log/entry.js';
+import { entryBytes, parseEntry, type PickEntry } from '#common/pick-log/entry.js';
 import { appendNodes, leafHash, rangeNodes, rootFromFrontier } from '#common/pick-log/merkle.js';
 import { formatCheckpoint, formatSignedNote, parseVerifierKey } from '#common/pick-log/note.js';
 import type { Video } from '#common/schemas/videos.js';
@@ -163,7 +163,7 @@ describe('npm run verify against the real server', () => {
         sql`select idx, bytes from log_entries where video_id = ${losingPick} and type = 'graded'`,
       ),
     );
-    const entry = parseEntry(new Uint8Array(row!.bytes));
+    const entry = parseEntry(new Uint8Array(row!.bytes)) as PickEntry;
     const forged = entryBytes({ ...entry, result: 'win', unitsWon: 3 });
     await t.database.db.execute(
       sql`update log_entries set bytes = decode(${Buffer.from(forged).toString('hex')}, 'hex') where idx = ${row!.idx}`,
@@ -206,7 +206,7 @@ describe('npm run verify against the real server', () => {
     );
     const entries = rows.map((row) => {
       const entry = parseEntry(new Uint8Array(row.bytes));
-      return entry.videoId === losingPick && entry.type === 'graded'
+      return entry.type === 'graded' && entry.videoId === losingPick
         ? entryBytes({ ...entry, result: 'win', unitsWon: 3 })
         : entryBytes(entry);
     });
@@ -242,8 +242,10 @@ describe('npm run verify against the real server', () => {
       sql`insert into log_checkpoints (size, root, note) values (${size}, decode(${Buffer.from(root).toString('hex')}, 'hex'), ${note})`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // A newcomer cannot tell (trust on first use), but the verifier that saw the honest log can.
-    expect(await failureKind(verify())).toBe('passed');
+    // A newcomer regrades the forged grade from the log's own evidence (the loss's logged score); a rewrite
+    // that forged the scores too would pass a newcomer here, and only a witness catches it. The verifier
+    // that saw the honest log catches it either way.
+    expect(await failureKind(verify())).toBe('grade');
     expect(await failureKind(verify({}, home))).toBe('consistency');
     // Nor does the rewrite hide once the log grows: the server signs the next size over the forged tree.
     await postPick(capper.cookie);

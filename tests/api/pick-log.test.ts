@@ -10,7 +10,7 @@ import { sql } from '#server/db/drizzle.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64 } from '#common/pick-log/base64.js';
-import { parseEntry, type LogEntry } from '#common/pick-log/entry.js';
+import { parseEntry, type LogEntry, type PickEntry } from '#common/pick-log/entry.js';
 import { decodeEntryBundle, tileRefPath, tileWidthIn } from '#common/pick-log/tiles.js';
 import { leafHash, TreeBuilder, verifyConsistency, verifyInclusion } from '#common/pick-log/merkle.js';
 import {
@@ -145,7 +145,7 @@ describe('the log of a pick', () => {
     let pick = await pickOf(video.id);
     expect(pick.log).toEqual([{ index: before, type: 'posted', at: pick.postedAt }]);
     expect(await entryAt(before)).toEqual({
-      v: 1,
+      v: 2,
       type: 'posted',
       videoId: video.id,
       capper: capper.username,
@@ -174,13 +174,31 @@ describe('the log of a pick', () => {
     await settleEvent(t.database.db, eventId, { status: 'final', homeScore: 100, awayScore: 90 }, by, LATER);
     await t.app.pickLog.flush(); // called directly, not through a request that waits for the numbers
     pick = await pickOf(video.id);
-    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded']);
-    expect(await entryAt(pick.log[2]!.index)).toMatchObject({
+    // The game's outcome is logged first, and the pick's page lists it: the grade names it by its hash.
+    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'settled', 'graded']);
+    const settledBytes = (await entries(pick.log[2]!.index, pick.log[2]!.index + 1))[0]!;
+    expect(parseEntry(settledBytes)).toMatchObject({
+      v: 2,
+      type: 'settled',
+      event: eventId,
+      game: null,
+      status: 'final',
+      homeScore: 100,
+      awayScore: 90,
+      source: 'admin',
+    });
+    const settledHash = createHash('sha256').update(settledBytes).digest('hex');
+    const sealed = (await t.app.inject({ method: 'GET', url: `/api/picks/${video.id}/reveal` })).json()
+      .sealed;
+    expect(await entryAt(pick.log[3]!.index)).toMatchObject({
+      v: 2,
       type: 'graded',
       commitment: pick.commitment,
       result: 'win',
       unitsWon: 1.2,
       unitsRisked: 1,
+      sealed,
+      legs: [{ result: 'win', basis: 'score', settled: settledHash }],
     });
     // A correction that changes the result is a new graded entry; one that changes nothing adds none.
     await correctEvent(
@@ -201,8 +219,36 @@ describe('the log of a pick', () => {
     );
     await t.app.pickLog.flush();
     pick = await pickOf(video.id);
-    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded', 'graded']);
-    expect(await entryAt(pick.log[3]!.index)).toMatchObject({ result: 'loss', unitsWon: -1, unitsRisked: 1 });
+    expect(pick.log.map((ref) => ref.type)).toEqual([
+      'posted',
+      'revised',
+      'settled',
+      'graded',
+      'corrected',
+      'graded',
+      'corrected',
+    ]);
+    const correctedBytes = (await entries(pick.log[4]!.index, pick.log[4]!.index + 1))[0]!;
+    expect(parseEntry(correctedBytes)).toMatchObject({
+      type: 'corrected',
+      homeScore: 80,
+      awayScore: 90,
+      before: { status: 'final', homeScore: 100, awayScore: 90 },
+      reason: 'typo',
+      settled: settledHash,
+    });
+    expect(await entryAt(pick.log[5]!.index)).toMatchObject({
+      result: 'loss',
+      unitsWon: -1,
+      unitsRisked: 1,
+      legs: [
+        {
+          result: 'loss',
+          basis: 'score',
+          settled: createHash('sha256').update(correctedBytes).digest('hex'),
+        },
+      ],
+    });
 
     const deleted = await t.app.inject({
       method: 'DELETE',
@@ -211,8 +257,8 @@ describe('the log of a pick', () => {
     });
     expect(deleted.statusCode).toBe(200);
     pick = await pickOf(video.id);
-    expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'graded', 'graded', 'removed']);
-    expect(await entryAt(pick.log[4]!.index)).toMatchObject({ type: 'removed', reason: 'moderation' });
+    expect(pick.log.at(-1)!.type).toBe('removed');
+    expect(await entryAt(pick.log.at(-1)!.index)).toMatchObject({ type: 'removed', reason: 'moderation' });
   });
 
   it("logs the removal of an untouched pick that goes with its video, and of a deleted capper's picks", async () => {
@@ -239,7 +285,7 @@ describe('the log of a pick', () => {
     expect(await logSize()).toBe(sizeBefore + 2);
     await checkpointAtLeast(sizeBefore + 2);
     const removed = [await entryAt(sizeBefore), await entryAt(sizeBefore + 1)];
-    expect(removed.map((e) => [e.type, e.videoId, e.reason])).toEqual([
+    expect(removed.map((e) => [e.type, (e as PickEntry).videoId, (e as PickEntry).reason])).toEqual([
       ['removed', first.id, 'moderation'],
       ['removed', second.id, 'moderation'],
     ]);
@@ -290,7 +336,7 @@ describe('the tree, its checkpoints and proofs', () => {
     expect(Buffer.from(await tree.root()).toString('hex')).toBe(
       Buffer.from(checkpoint.rootHash).toString('hex'),
     );
-    const posted = all.slice(size, size + 50).map(parseEntry);
+    const posted = all.slice(size, size + 50).map((bytes) => parseEntry(bytes) as PickEntry);
     expect(posted.every((entry) => entry.type === 'posted')).toBe(true);
     expect(new Set(posted.map((entry) => entry.videoId))).toEqual(new Set(videos.map((video) => video.id)));
     const indices = rowsOf<{ idx: string | number }>(
@@ -344,9 +390,11 @@ describe('the tree, its checkpoints and proofs', () => {
     }
 
     await t.app.pickLog.flush();
-    expect(await logSize()).toBe(size + legs);
-    const { checkpoint } = await checkpointAtLeast(size + legs);
-    const logged = (await entries(size, size + legs)).map(parseEntry);
+    // The game's outcome, then each pick's grade resting on it.
+    expect(await logSize()).toBe(size + 1 + legs);
+    const { checkpoint } = await checkpointAtLeast(size + 1 + legs);
+    expect(await entryAt(size)).toMatchObject({ type: 'settled', homeScore: 101, awayScore: 99 });
+    const logged = (await entries(size + 1, size + 1 + legs)).map((bytes) => parseEntry(bytes) as PickEntry);
     expect(logged.every((entry) => entry.type === 'graded' && entry.result === 'win')).toBe(true);
     expect(new Set(logged.map((entry) => entry.videoId)).size).toBe(legs);
     const tree = new TreeBuilder(sha256);

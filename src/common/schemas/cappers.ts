@@ -90,6 +90,7 @@ export const CapperProfileSchema = z
     selfReportedTotal: z.int(),
     unverified: z.int().meta({ description: "The capper's videos posted without a pick" }),
     removedByModeration: z.int(),
+    asOf: IsoTime.meta({ description: 'When these figures were read: the 30- and 90-day periods end here' }),
   })
   .meta({ id: 'CapperProfile' });
 export type CapperProfile = z.infer<typeof CapperProfileSchema>;
@@ -140,6 +141,7 @@ export const LeaderboardSchema = z
     entries: z.array(LeaderboardEntrySchema),
     total: z.int().meta({ description: 'Cappers ranked in this period and league' }),
     minPicks: z.int(),
+    asOf: IsoTime.meta({ description: 'When these figures were read: the 30- and 90-day periods end here' }),
   })
   .meta({ id: 'Leaderboard' });
 export type Leaderboard = z.infer<typeof LeaderboardSchema>;

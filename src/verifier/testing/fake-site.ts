@@ -3,7 +3,13 @@
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LogEntry, LoggedResult } from '../../common/pick-log/index.js';
+import type {
+  EvidenceEntry,
+  LogEntry,
+  LoggedOutcome,
+  LoggedResult,
+  PickEntry,
+} from '../../common/pick-log/index.js';
 import { canonicalBytes, commitmentOf, type SealedPick } from '../../common/pick-seal.js';
 
 export const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
@@ -95,15 +101,17 @@ export class HonestLog {
   readonly entries: LogEntry[] = [];
   readonly picks = new Map<number, FakePick>();
   private nextVideo = 100;
+  /** Each pick's game's latest logged outcome and its entry's hash (a pick's game is its own). */
+  private readonly outcomes = new Map<number, { outcome: LoggedOutcome; hash: string }>();
   private clock = Date.parse('2026-03-01T12:00:00Z');
 
   get bytes(): Uint8Array[] {
     return this.entries.map((entry) => canonicalBytes(entry));
   }
 
-  async post(capper: string, odds = -110): Promise<number> {
+  async post(capper: string, odds = -110, units = 1): Promise<number> {
     const videoId = this.nextVideo++;
-    const sealed = this.sealed(capper, videoId, odds);
+    const sealed = this.sealed(capper, videoId, odds, units);
     const pick: FakePick = {
       videoId,
       capper,
@@ -120,7 +128,10 @@ export class HonestLog {
 
   async revise(videoId: number, odds: number): Promise<void> {
     const pick = this.pick(videoId);
-    pick.sealed = { ...pick.sealed, legs: pick.sealed.legs.map((leg) => ({ ...leg, odds })) };
+    pick.sealed = {
+      ...pick.sealed,
+      legs: pick.sealed.legs.map((leg) => ({ ...leg, odds, price: { ...leg.price!, odds } })),
+    };
     pick.commitment = await commitmentOf(pick.sealed, sha256);
     pick.version++;
     this.append({
@@ -132,21 +143,78 @@ export class HonestLog {
     });
   }
 
-  /** Grades (or, with a null result, withdraws the grade of) a pick. */
-  grade(videoId: number, result: LoggedResult | null, unitsWon = 0, unitsRisked = 1): void {
+  /**
+   * Grades (or, with a null result, withdraws the grade of) a pick as the site would: its game's outcome
+   * logged first (a correction when it had one), then the grade with the revealed pick, each leg resting on
+   * that outcome. The pick's one leg is the home team's moneyline: a win is 110-100, a loss 100-110, a push
+   * 100-100, a void a postponement.
+   */
+  grade(videoId: number, result: LoggedResult | null): void {
     const pick = this.pick(videoId);
-    pick.grade = result === null ? null : { result, unitsWon, unitsRisked };
+    const leg = pick.sealed.legs[0]!;
+    let settled: string | null = null;
+    if (result !== null) {
+      const outcome: LoggedOutcome =
+        result === 'void'
+          ? { status: 'postponed', homeScore: null, awayScore: null }
+          : { status: 'final', homeScore: SCORES[result][0], awayScore: SCORES[result][1] };
+      const game = {
+        event: videoId,
+        game: leg.game!,
+        league: leg.league,
+        home: leg.home,
+        away: leg.away,
+        startsAt: leg.startsAt,
+        ...outcome,
+        source: 'fake-feed',
+      };
+      const before = this.outcomes.get(videoId);
+      const entry: EvidenceEntry = before
+        ? {
+            v: 2,
+            type: 'corrected',
+            at: '',
+            ...game,
+            before: before.outcome,
+            reason: 'The feed was wrong.',
+            settled: before.hash,
+          }
+        : { v: 2, type: 'settled', at: '', ...game };
+      settled = sha256(canonicalBytes(this.append(entry))).toString('hex');
+      this.outcomes.set(videoId, { outcome, hash: settled });
+    }
+    const won =
+      result === 'win'
+        ? leg.odds > 0
+          ? (leg.units * leg.odds) / 100
+          : (leg.units * 100) / -leg.odds
+        : result === 'loss'
+          ? -leg.units
+          : 0;
+    const grade =
+      result === null
+        ? null
+        : {
+            result,
+            unitsWon: Math.round(won * 100) / 100,
+            unitsRisked: result === 'win' || result === 'loss' ? leg.units : 0,
+          };
+    pick.grade = grade;
     this.append({
       type: 'graded',
       videoId,
       capper: pick.capper,
       commitment: pick.commitment,
       result,
-      unitsWon: result === null ? null : unitsWon,
-      unitsRisked: result === null ? null : unitsRisked,
+      unitsWon: grade?.unitsWon ?? null,
+      unitsRisked: grade?.unitsRisked ?? null,
       // Each fake pick is one bet, bound to the market.
       bets: result === null ? null : { win: 0, loss: 0, push: 0, void: 0, [result]: 1 },
       selfReported: false,
+      sealed: pick.sealed,
+      legs: [
+        result === null ? { result: null, basis: null, settled: null } : { result, basis: 'score', settled },
+      ],
     });
   }
 
@@ -198,30 +266,36 @@ export class HonestLog {
     return pick;
   }
 
-  private append(fields: Omit<LogEntry, 'v' | 'at'>): void {
+  private append(fields: Omit<PickEntry, 'v' | 'at'> | EvidenceEntry): LogEntry {
     this.clock += 60_000;
     const at = new Date(this.clock).toISOString().replace('.000Z', 'Z');
-    this.entries.push({ v: 1, ...fields, at } as LogEntry);
+    const entry = { v: 2, ...fields, at } as LogEntry;
+    this.entries.push(entry);
+    return entry;
   }
 
-  private sealed(capper: string, videoId: number, odds: number): SealedPick {
+  private sealed(capper: string, videoId: number, odds: number, units: number): SealedPick {
+    const postedAt = new Date(this.clock).toISOString().replace('.000Z', 'Z');
     return {
-      v: 1,
+      v: 2,
       capper,
       videoId,
-      postedAt: new Date(this.clock).toISOString().replace('.000Z', 'Z'),
+      postedAt,
       selections: `${capper}'s play on video ${videoId}`,
       legs: [
         {
           league: 'NBA',
           home: 'Celtics',
           away: 'Knicks',
-          startsAt: '2026-03-02T00:30:00Z',
-          market: 'spread',
+          // Hours after posting: the fake clock runs a minute an entry, far from any start.
+          startsAt: new Date(this.clock + 24 * 3600_000).toISOString().replace('.000Z', 'Z'),
+          market: 'moneyline',
           side: 'Celtics',
-          line: -4.5,
+          line: null,
           odds,
-          units: 1,
+          units,
+          game: `fake:g${videoId}`,
+          price: { book: 'fakebook', odds, line: null, at: postedAt },
         },
       ],
       parlay: false,
@@ -236,34 +310,42 @@ export class HonestLog {
  */
 export async function honestLog(): Promise<HonestLog> {
   const log = new HonestLog();
+  // Result, odds and units of each capper's six picks: +0.91u, -1.10u, +1.50u, -2.00u, 0, +0.87u.
   const results: [LoggedResult, number, number][] = [
-    ['win', 0.91, 1],
-    ['loss', -1.1, 1.1],
-    ['win', 1.5, 1],
-    ['loss', -2, 2],
-    ['push', 0, 1],
-    ['win', 0.87, 1],
+    ['win', -110, 1],
+    ['loss', -110, 1.1],
+    ['win', 150, 1],
+    ['loss', -110, 2],
+    ['push', -110, 1],
+    ['win', -115, 1],
   ];
   for (const [n, capper] of ['alice', 'bob', 'carol'].entries()) {
     const videos: number[] = [];
-    for (let i = 0; i < 6; i++) videos.push(await log.post(capper, -110 - n * 5 - i));
+    for (const [, odds, units] of results) videos.push(await log.post(capper, odds, units));
     await log.revise(videos[1]!, -120);
-    for (const [i, [result, won, risked]] of results.entries()) log.grade(videos[i]!, result, won, risked);
+    for (const [i, [result]] of results.entries()) log.grade(videos[i]!, result);
     if (n === 0) {
-      // A correction: the first grade stands corrected by the latest.
-      log.grade(videos[1]!, 'win', 0.83, 1.2);
+      // A correction: the game's outcome corrected, the first grade standing corrected by the latest.
+      log.grade(videos[1]!, 'win');
       log.remove(videos[3]!, 'capper');
       log.remove(videos[4]!, 'moderation');
     }
     if (n === 1) {
       log.grade(videos[2]!, null);
       const voided = await log.post(capper);
-      log.grade(voided, 'void', 0, 0);
+      log.grade(voided, 'void');
       await log.post(capper);
     }
   }
   return log;
 }
+
+/** The final score (home, away) that makes the home moneyline each result. */
+const SCORES: Record<'win' | 'loss' | 'push', [number, number]> = {
+  win: [110, 100],
+  loss: [100, 110],
+  push: [100, 100],
+};
 
 // ---- The site ----
 

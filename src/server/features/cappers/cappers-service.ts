@@ -139,6 +139,7 @@ async function loadProfile(
     selfReportedTotal: others.selfReported,
     unverified: others.unverified,
     removedByModeration: others.removedByModeration,
+    asOf: now.toISOString(),
   };
 }
 
@@ -171,7 +172,11 @@ const clvOf = (totals: Totals) => (totals.clvBets > 0 ? totals.clvSum / totals.c
 // Cappers without a measured close rank after every capper with one.
 const byClv = (a: Totals, b: Totals) => (clvOf(b) ?? -Infinity) - (clvOf(a) ?? -Infinity);
 
-function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOptions): Leaderboard {
+function loadLeaderboard(
+  bands: readonly BandTotalsRow[],
+  options: LeaderboardOptions,
+  asOf: Date,
+): Leaderboard {
   const byCapper = new Map<number, TotalsRow>();
   for (const row of bands) {
     if (row.band > BAND_LIMIT[options.period]) continue;
@@ -222,6 +227,7 @@ function loadLeaderboard(bands: readonly BandTotalsRow[], options: LeaderboardOp
     })),
     total: ranked.length,
     minPicks: LEADERBOARD_MIN_PICKS,
+    asOf: asOf.toISOString(),
   };
 }
 
@@ -234,13 +240,17 @@ export async function leaderboard(
   options: LeaderboardOptions,
   now = new Date(),
 ): Promise<Leaderboard> {
-  const bands = await recordsCacheFor(db).get('board', () => listBandTotals(db, now));
+  // The bands are as of the time they were read: the periods end there (and the answer says so).
+  const { rows: bands, at } = await recordsCacheFor(db).get('board', async () => ({
+    rows: await listBandTotals(db, now),
+    at: now,
+  }));
   // Each answer is kept with the aggregate it came from, and goes with it.
   let answers = rankings.get(bands);
   if (!answers) rankings.set(bands, (answers = new Map()));
   const key = `${options.period}:${options.league ?? ''}:${options.sort}:${options.limit}:${options.offset}`;
   let answer = answers.get(key);
-  if (!answer) answers.set(key, (answer = loadLeaderboard(bands, options)));
+  if (!answer) answers.set(key, (answer = loadLeaderboard(bands, options, at)));
   return answer;
 }
 

@@ -14,7 +14,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { videos } from '#server/db/schema.js';
 import { findUserByUsername } from '../auth/index.js';
-import { postPick, recordGrades, type PickGradeUpdate } from '../picks/index.js';
+import { logOutcomes, postPick, recordGrades, type PickGradeUpdate } from '../picks/index.js';
 import { DEMO_CAPPERS } from './demo-content.js';
 import {
   demoPickPlan,
@@ -227,6 +227,7 @@ async function settlePastGames(
         unnest(${sql.param(list.map((e) => e.at.toISOString()))}::timestamptz[]) as at
     ) as s
     where events.id = s.id and events.status = 'scheduled'`);
+  await logOutcomes(tx, eventIds);
   await tx.execute(sql`
     update pick_legs set result = g.result, graded_at = g.at, grade_reason = g.reason, graded_by = null
     from (

@@ -40,7 +40,9 @@ export {
   type StartedGame,
 } from './market-repository.js';
 export {
+  closingLines,
   closingOf,
+  namedPrices,
   offeredLines,
   prepareOdds,
   sideCode,

@@ -149,6 +149,48 @@ export function closingOf(
   return { odds: best.price, fair: consensusFairProbability(pairs) };
 }
 
+const MARKET_NAMES = { m: 'moneyline', s: 'spread', t: 'total' } as const;
+const SIDE_NAMES = { h: 'home', a: 'away', o: 'over', u: 'under' } as const;
+
+/** A snapshot's prices as the log writes them: [market, side, line, price] by name, per book. */
+export function namedPrices(
+  snapshot: PriceSnapshot,
+): { book: string; prices: [string, string, number | null, number][] }[] {
+  return snapshot.books.map((book) => ({
+    book: book.key,
+    prices: book.prices.map(([m, s, point, price]) => [MARKET_NAMES[m], SIDE_NAMES[s], point, price]),
+  }));
+}
+
+/**
+ * Every side and line some book offered in the snapshot, with its closing figures (closingOf) and the book
+ * of the best price: what a game's `closed` log entry lists, in market, side and line order.
+ */
+export function closingLines(snapshot: PriceSnapshot): {
+  market: PricedMarket;
+  side: string;
+  line: number | null;
+  best: number;
+  book: string;
+  fair: number | null;
+}[] {
+  const seen = new Map<string, [MarketCode, SideCode, number | null]>();
+  for (const book of snapshot.books)
+    for (const [m, s, point] of book.prices) seen.set(`${m}|${s}|${point}`, [m, s, point]);
+  const order = (code: string) => 'msthaou'.indexOf(code);
+  const lines = [...seen.values()].sort(
+    (a, b) => order(a[0]) - order(b[0]) || order(a[1]) - order(b[1]) || (a[2] ?? 0) - (b[2] ?? 0),
+  );
+  const out = [];
+  for (const [m, s, point] of lines) {
+    const market = MARKET_NAMES[m];
+    const best = bestPrice(snapshot, market, s, point)!;
+    const closing = closingOf(snapshot, market, s, point)!;
+    out.push({ market, side: SIDE_NAMES[s], line: point, best: best.price, book: best.book, fair: closing.fair });
+  }
+  return out;
+}
+
 /** Games per chunk of prepared prices: a few hundred KB of JSON, a short statement each. */
 export const PRICE_CHUNK_GAMES = 100;
 

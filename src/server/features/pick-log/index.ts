@@ -9,7 +9,7 @@ import { CheckpointCache, onLogAppend } from './log-service.js';
 import { BATCH, LogWriter } from './log-writer.js';
 import { pickLogRoutes } from './routes.js';
 
-export { appendToLog, lockEmptyLog, logRefsOf, type LogAppend } from './log-service.js';
+export { appendEvidence, appendToLog, lockEmptyLog, logRefsOf, type LogAppend } from './log-service.js';
 export { LogKeyError } from './log-key.js';
 
 declare module 'fastify' {

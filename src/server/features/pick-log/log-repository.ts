@@ -8,8 +8,9 @@ import { rowsOf } from '#server/db/rows.js';
 export interface LogEntryRow {
   idx: number;
   type: string;
-  videoId: number;
-  capper: string;
+  videoId: number | null;
+  capper: string | null;
+  eventId: number | null;
   at: Date;
   bytes: Uint8Array;
 }
@@ -44,8 +45,10 @@ function packed(list: readonly Uint8Array[]): { all: Buffer; starts: number[]; l
 
 export interface PendingEntryRow {
   type: string;
-  videoId: number;
-  capper: string;
+  /** A pick's entry: its video and capper; an evidence entry: its game's event. */
+  videoId: number | null;
+  capper: string | null;
+  eventId: number | null;
   at: Date;
   bytes: Uint8Array;
 }
@@ -55,13 +58,14 @@ export async function insertPending(db: Executor, rows: readonly PendingEntryRow
   if (!rows.length) return;
   const { all, starts, lengths } = packed(rows.map((row) => row.bytes));
   await db.execute(sql`
-    insert into log_pending (type, video_id, capper, at, bytes)
-    select e.type, e.video_id, e.capper, e.at, substring(${all}::bytea from e.start for e.length)
+    insert into log_pending (type, video_id, capper, event_id, at, bytes)
+    select e.type, e.video_id, e.capper, e.event_id, e.at, substring(${all}::bytea from e.start for e.length)
     from unnest(
       ${sql.param(rows.map((r) => r.type))}::text[], ${sql.param(rows.map((r) => r.videoId))}::int[],
-      ${sql.param(rows.map((r) => r.capper))}::text[], ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[],
+      ${sql.param(rows.map((r) => r.capper))}::text[], ${sql.param(rows.map((r) => r.eventId))}::int[],
+      ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[],
       ${sql.param(starts)}::int[], ${sql.param(lengths)}::int[]
-    ) with ordinality as e(type, video_id, capper, at, start, length, n)
+    ) with ordinality as e(type, video_id, capper, event_id, at, start, length, n)
     order by e.n`);
 }
 
@@ -90,24 +94,26 @@ export async function oldestPending(
 ): Promise<(PendingEntryRow & { id: number })[]> {
   const [row] = rowsOf<{ rows: unknown }>(
     await db.execute(sql`
-      select coalesce(json_agg(json_build_array(p.id, p.type, p.video_id, p.capper, p.at, encode(p.bytes, 'hex'))
-        order by p.id), '[]') as rows
-      from (select id, type, video_id, capper, at, bytes from log_pending order by id limit ${limit}) p`),
+      select coalesce(json_agg(json_build_array(p.id, p.type, p.video_id, p.capper, p.event_id, p.at,
+          encode(p.bytes, 'hex')) order by p.id), '[]') as rows
+      from (select id, type, video_id, capper, event_id, at, bytes from log_pending order by id limit ${limit}) p`),
   );
   const value = row!.rows;
   const rows = (typeof value === 'string' ? JSON.parse(value) : value) as [
     string | number,
     string,
-    number,
-    string,
+    number | null,
+    string | null,
+    number | null,
     string,
     string,
   ][];
-  return rows.map(([id, type, videoId, capper, at, bytes]) => ({
+  return rows.map(([id, type, videoId, capper, eventId, at, bytes]) => ({
     id: Number(id),
     type,
     videoId,
     capper,
+    eventId,
     at: new Date(at),
     bytes: new Uint8Array(Buffer.from(bytes, 'hex')),
   }));
@@ -137,14 +143,15 @@ export async function insertEntries(db: Executor, rows: readonly LogEntryRow[]):
   if (!rows.length) return;
   const { all, starts, lengths } = packed(rows.map((row) => row.bytes));
   await db.execute(sql`
-    insert into log_entries (idx, type, video_id, capper, at, bytes)
-    select e.idx, e.type, e.video_id, e.capper, e.at, substring(${all}::bytea from e.start for e.length)
+    insert into log_entries (idx, type, video_id, capper, event_id, at, bytes)
+    select e.idx, e.type, e.video_id, e.capper, e.event_id, e.at, substring(${all}::bytea from e.start for e.length)
     from unnest(
       ${sql.param(rows.map((r) => r.idx))}::bigint[], ${sql.param(rows.map((r) => r.type))}::text[],
       ${sql.param(rows.map((r) => r.videoId))}::int[], ${sql.param(rows.map((r) => r.capper))}::text[],
+      ${sql.param(rows.map((r) => r.eventId))}::int[],
       ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[],
       ${sql.param(starts)}::int[], ${sql.param(lengths)}::int[]
-    ) as e(idx, type, video_id, capper, at, start, length)`);
+    ) as e(idx, type, video_id, capper, event_id, at, start, length)`);
 }
 
 export async function insertNodes(db: Executor, nodes: readonly StoredNode[]): Promise<void> {
@@ -209,9 +216,18 @@ export interface LogRefRow {
   at: Date;
 }
 
+/**
+ * A pick's entries, and the evidence entries of its legs' games (their outcomes, corrections and closing
+ * prices), in log order.
+ */
 export async function entriesOfVideo(db: Executor, videoId: number): Promise<LogRefRow[]> {
   const rows = rowsOf<{ idx: string | number; type: string; at: Date | string }>(
-    await db.execute(sql`select idx, type, at from log_entries where video_id = ${videoId} order by idx`),
+    await db.execute(sql`
+      select idx, type, at from log_entries where video_id = ${videoId}
+      union all
+      select e.idx, e.type, e.at from log_entries e
+      where e.event_id in (select l.event_id from pick_legs l where l.video_id = ${videoId})
+      order by idx`),
   );
   return rows.map((row) => ({ idx: Number(row.idx), type: row.type, at: new Date(row.at) }));
 }

@@ -4,10 +4,14 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   entryBytes,
-  type LogEntry,
+  LOG_FORMAT_VERSION,
+  type EvidenceEntry,
   type LogEntryType,
   type LoggedBets,
+  type LoggedLeg,
   type LoggedResult,
+  type PickEntry,
+  type PickEntryType,
 } from '#common/pick-log/entry.js';
 import {
   appendNodes,
@@ -20,7 +24,7 @@ import {
   rootFromFrontier,
   type NodeId,
 } from '#common/pick-log/merkle.js';
-import { isoSeconds } from '#common/pick-seal.js';
+import { isoSeconds, type SealedPick } from '#common/pick-seal.js';
 import { LOG_ENTRIES_PAGE, type ConsistencyProof, type InclusionProof } from '#common/schemas/pick-log.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
@@ -58,7 +62,7 @@ const toBase64 = (bytes: Uint8Array): string =>
 
 /** What a pick's action appends; `at` is when the action happened (a grade's time, a post's time). */
 export interface LogAppend {
-  type: LogEntryType;
+  type: PickEntryType;
   videoId: number;
   capper: string;
   commitment: string;
@@ -70,6 +74,9 @@ export interface LogAppend {
   bets?: LoggedBets | null;
   selfReported?: boolean;
   reason?: 'moderation' | 'capper';
+  /** A graded entry's revealed pick and its legs' grounds (docs/pick-log.md 'Entries'). */
+  sealed?: SealedPick;
+  legs?: LoggedLeg[];
 }
 
 const appendListeners = new Set<(count: number) => void>();
@@ -83,9 +90,9 @@ export function onLogAppend(listener: (count: number) => void): () => void {
   return () => appendListeners.delete(listener);
 }
 
-function toEntry(item: LogAppend): LogEntry {
-  const entry: LogEntry = {
-    v: 1,
+function toEntry(item: LogAppend): PickEntry {
+  const entry: PickEntry = {
+    v: LOG_FORMAT_VERSION,
     type: item.type,
     videoId: item.videoId,
     capper: item.capper,
@@ -99,6 +106,10 @@ function toEntry(item: LogAppend): LogEntry {
     entry.unitsRisked = item.unitsRisked ?? null;
     if (item.bets !== undefined) entry.bets = item.bets;
     if (item.selfReported !== undefined) entry.selfReported = item.selfReported;
+    if (item.sealed && item.legs) {
+      entry.sealed = item.sealed;
+      entry.legs = item.legs;
+    }
   }
   if (item.reason) entry.reason = item.reason;
   return entry;
@@ -120,6 +131,7 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
       type: item.type,
       videoId: item.videoId,
       capper: item.capper,
+      eventId: null,
       at: item.at,
       // Checked and canonical now: a malformed entry fails its action, never the sequencer.
       bytes: entryBytes(toEntry(item)),
@@ -127,6 +139,35 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
   }
   await insertPending(db, rows);
   for (const listener of appendListeners) listener(rows.length);
+}
+
+/**
+ * Appends evidence entries (a game's outcome, correction or closing prices) in the caller's transaction, and
+ * returns the SHA-256 of each entry's bytes: what a later entry names it by, since an entry's index is known
+ * only once the sequencer numbers it, after its transaction commits.
+ */
+export async function appendEvidence(
+  db: Executor,
+  entries: readonly EvidenceEntry[],
+): Promise<Uint8Array[]> {
+  if (!entries.length) return [];
+  const rows: PendingEntryRow[] = [];
+  const hashes: Uint8Array[] = [];
+  for (const entry of entries) {
+    const bytes = entryBytes(entry);
+    hashes.push(sha256(bytes));
+    rows.push({
+      type: entry.type,
+      videoId: 'videoId' in entry ? entry.videoId : null,
+      capper: 'capper' in entry ? entry.capper : null,
+      eventId: 'event' in entry ? entry.event : null,
+      at: new Date(entry.at),
+      bytes,
+    });
+  }
+  await insertPending(db, rows);
+  for (const listener of appendListeners) listener(rows.length);
+  return hashes;
 }
 
 /**

@@ -4,6 +4,7 @@
 // and regrade. A pick's grade counts its bets and their closing line value.
 import { sql } from '#server/db/drizzle.js';
 import { NO_CLV, pickClv, type ClvTotals } from '#common/clv.js';
+import { isoSeconds } from '#common/pick-seal.js';
 import { gradePick, gradeScoredLeg, type BetCounts, type LegResult } from '#common/pick-grading.js';
 import type { PickResult } from '#common/schemas/pick-views.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
@@ -13,6 +14,7 @@ import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import { forgetRecords } from '../cappers/index.js';
 import { appendToLog, type LogAppend } from '../pick-log/index.js';
+import { gradeEvidence, logCorrection, logLegCorrection, logOutcomes } from './evidence.js';
 
 export type EventOutcome =
   { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
@@ -73,6 +75,7 @@ export async function settleEvent(
     if (outcome.status === 'final' && new Date(event.starts_at) > now)
       throw badRequest(EVENT_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, by, now);
+    await logOutcomes(tx, [eventId]);
     return gradeEventLegs(tx, event, outcome, now);
   });
   forgetRecords(db); // the records read the new grades at once, not after their cache's seconds
@@ -94,6 +97,13 @@ export async function correctEvent(
     if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
     if (new Date(event.starts_at) > now) throw badRequest(CORRECTION_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, { adminId: admin.id, source: 'correction' }, now);
+    await logCorrection(
+      tx,
+      eventId,
+      before.status === 'final' ? before : { status: before.status, homeScore: null, awayScore: null },
+      reason,
+      now,
+    );
     await insertCorrection(tx, {
       eventId,
       legId: null,
@@ -258,12 +268,13 @@ export async function gradeLegByHand(
     const [leg] = rowsOf<{
       id: number;
       video_id: number;
+      position: number;
       market: Market;
       result: LegResult | null;
       status: string;
     }>(
       await tx.execute(sql`
-        select l.id, l.video_id, l.market, l.result, e.status
+        select l.id, l.video_id, l.position, l.market, l.result, e.status
         from pick_legs l join events e on e.id = l.event_id
         where l.id = ${legId}
         for update of l`),
@@ -274,7 +285,12 @@ export async function gradeLegByHand(
     await tx.execute(sql`
       update pick_legs set result = ${result}, grade_reason = ${reason}, graded_by = ${admin.id}, graded_at = ${now}
       where id = ${legId}`);
-    if (leg.result !== null && leg.result !== result)
+    if (leg.result !== null && leg.result !== result) {
+      await logLegCorrection(
+        tx,
+        { videoId: leg.video_id, position: leg.position, before: leg.result, after: result, reason },
+        now,
+      );
       await insertCorrection(tx, {
         eventId: null,
         legId,
@@ -285,6 +301,7 @@ export async function gradeLegByHand(
         adminId: admin.id,
         at: now,
       });
+    }
     await writeAudit(tx, {
       actorId: admin.id,
       action: leg.result === null ? 'leg.grade' : 'leg.correct',
@@ -487,7 +504,7 @@ async function writeGrades(
         unnest(${sql.param(changed.map((u) => u.result))}::text[]) as result,
         unnest(${sql.param(changed.map((u) => u.unitsWon))}::numeric[]) as won,
         unnest(${sql.param(changed.map((u) => u.unitsRisked))}::numeric[]) as risked,
-        unnest(${sql.param(changed.map((u) => u.at.toISOString()))}::timestamptz[]) as at,
+        unnest(${sql.param(changed.map((u) => isoSeconds(u.at)))}::timestamptz[]) as at,
         unnest(${sql.param(bets((b) => b.win))}::int[]) as bets_won,
         unnest(${sql.param(bets((b) => b.loss))}::int[]) as bets_lost,
         unnest(${sql.param(bets((b) => b.push))}::int[]) as bets_pushed,
@@ -497,24 +514,29 @@ async function writeGrades(
         unnest(${sql.param(changed.map((u) => u.clv.beat))}::int[]) as clv_beat
     ) as graded
     where picks.video_id = any(${sql.param(ids)}::int[]) and picks.video_id = graded.id`);
+  const logged = changed.filter((update) => graded(update, before.get(update.videoId)!));
+  const evidence = await gradeEvidence(
+    db,
+    logged.map((update) => update.videoId),
+  );
   await appendToLog(
     db,
-    changed
-      .filter((update) => graded(update, before.get(update.videoId)!))
-      .map((update) => {
-        const was = before.get(update.videoId)!;
-        return {
-          type: 'graded' as const,
-          videoId: update.videoId,
-          capper: was.username,
-          commitment: was.commitment,
-          at: update.at,
-          result: update.result,
-          unitsWon: update.unitsWon,
-          unitsRisked: update.unitsRisked,
-          bets: update.bets,
-          selfReported: was.self_reported,
-        } satisfies LogAppend;
-      }),
+    logged.map((update) => {
+      const was = before.get(update.videoId)!;
+      const grounds = evidence.get(update.videoId);
+      return {
+        type: 'graded' as const,
+        videoId: update.videoId,
+        capper: was.username,
+        commitment: was.commitment,
+        at: update.at,
+        result: update.result,
+        unitsWon: update.unitsWon,
+        unitsRisked: update.unitsRisked,
+        bets: update.bets,
+        selfReported: was.self_reported,
+        ...(grounds && { sealed: grounds.sealed, legs: grounds.legs }),
+      } satisfies LogAppend;
+    }),
   );
 }

@@ -15,6 +15,7 @@ export {
   type PreparedPick,
 } from './picks-service.js';
 export { recordGrades, type PickGradeUpdate } from './grading-service.js';
+export { logOutcomes } from './evidence.js';
 export { MarketSync, useMarket, marketOf, type ScoresSource, type TickSummary } from './market-sync.js';
 export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';

@@ -33,6 +33,7 @@ import {
   type StartedGame,
 } from '../market/index.js';
 import { forgetRecords } from '../cappers/index.js';
+import { logClosings } from './evidence.js';
 import { regradePicks, settleEvent } from './grading-service.js';
 import { findEvent } from './picks-repository.js';
 
@@ -406,6 +407,11 @@ export class MarketSync {
         const onGames = new Set(legs.map((leg) => leg.eventId));
         await writeClosings(tx, taken, legs);
         await closeGames(tx, taken, onGames, now);
+        await logClosings(
+          tx,
+          taken.filter((game) => onGames.has(game.eventId)),
+          now,
+        );
         const graded = [...new Set(legs.filter((leg) => leg.pickGraded).map((leg) => leg.videoId))];
         if (graded.length) await regradePicks(tx, graded, now);
         return { count: taken.length, legs: legs.length, regrade: graded.length > 0 };

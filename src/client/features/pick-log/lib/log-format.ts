@@ -11,7 +11,24 @@ export const ENTRY_TYPE_LABEL: Record<LogEntryType, string> = {
   revised: 'Revised',
   graded: 'Graded',
   removed: 'Removed',
+  settled: 'Final',
+  corrected: 'Corrected',
+  closed: 'Closing prices',
 };
+
+/** What an evidence entry says of its game: 'Celtics 112, Knicks 104 (final)', 'Knicks at Celtics'. */
+export function gameOutcomeLabel(game: {
+  home: string;
+  away: string;
+  status?: string;
+  homeScore?: number | null;
+  awayScore?: number | null;
+}): string {
+  if (game.status === 'final' && game.homeScore != null && game.awayScore != null)
+    return `${game.away} ${game.awayScore}, ${game.home} ${game.homeScore} (final)`;
+  if (game.status === 'postponed' || game.status === 'cancelled') return `${game.away} at ${game.home}: ${game.status}`;
+  return `${game.away} at ${game.home}`;
+}
 
 // To the second: two entries a moment apart (a post and its quick revision) read apart.
 const LOG_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });

@@ -14,6 +14,7 @@ import {
   rootFromFrontier,
   toBase64,
   type LogEntry,
+  type PickEntry,
   type NodeId,
 } from '#common/pick-log/index.js';
 import { canonicalBytes, type SealedPick } from '#common/pick-seal.js';
@@ -66,10 +67,10 @@ const commitmentOf = (sealed: SealedPick) =>
 const V1 = commitmentOf(sealedV1);
 const V2 = commitmentOf(sealedV2);
 
-function entry(type: LogEntry['type'], at: string, extra: Partial<LogEntry> = {}): LogEntry {
+function entry(type: PickEntry['type'], at: string, extra: Partial<PickEntry> = {}): PickEntry {
   return { v: 1, type, videoId: VIDEO_ID, capper: 'sharp_sam', commitment: V2, at, ...extra };
 }
-const other = (videoId: number, at: string): LogEntry => ({
+const other = (videoId: number, at: string): PickEntry => ({
   v: 1,
   type: 'posted',
   videoId,
@@ -252,7 +253,7 @@ describe('verifyPickLog', () => {
 
   it('fails an entry whose bytes were changed after it was logged', async () => {
     const server = await honestServer();
-    const tampered = entryBytes({ ...LOG[3]!, commitment: V1 });
+    const tampered = entryBytes({ ...(LOG[3] as PickEntry), commitment: V1 });
     serve({ ...server, served: (i) => (i === 3 ? tampered : server.tree.bytes[i]!) }, await verifierKey());
     const result = await verifyPickLog(GRADED_PICK, { wait: noWait });
     expect(result.status).toBe('failed');

@@ -5,6 +5,7 @@ import {
   fromBase64,
   leafHash,
   parseCheckpoint,
+  isPickEntry,
   parseEntry,
   parseVerifierKey,
   toBase64,
@@ -229,6 +230,7 @@ function expectedCommitment(pick: PickLogSubject, ref: PickLogRef, revisionsBefo
   return (entry: LogEntry): ExpectedCommitment => {
     if (ref.type === 'graded' || ref.type === 'removed')
       return { commitment: pick.commitment, what: "this pick's current commitment" };
+    if (!isPickEntry(entry)) return null;
     const version = entry.version ?? (ref.type === 'posted' ? 1 : revisionsBefore + 2);
     const found = pick.versions.find((v) => v.version === version);
     return found ? { commitment: found.commitment, what: `version ${version}'s commitment` } : null;
@@ -304,13 +306,16 @@ function contentMismatch(
 ): string | null {
   if (entry.type !== ref.type)
     return `is logged as "${entry.type}", but this page lists it as "${ref.type}".`;
+  if (Date.parse(entry.at) !== Date.parse(ref.at))
+    return `is dated ${entry.at}, but this page says ${ref.at}.`;
+  // A game's outcome or closing prices: what they say is checked against the grade (checkGrade).
+  if (!('videoId' in entry)) return null;
   if (entry.videoId !== pick.videoId)
     return `is about video ${entry.videoId}, not this one (video ${pick.videoId}).`;
+  if (entry.type === 'corrected') return null;
   if (!expected) return `names version ${entry.version ?? '?'}, which this pick does not have.`;
   if (entry.commitment !== expected.commitment.trim().toLowerCase())
     return `logs the commitment ${shortHex(entry.commitment)}, but ${expected.what} is ${shortHex(expected.commitment)}.`;
-  if (Date.parse(entry.at) !== Date.parse(ref.at))
-    return `is dated ${entry.at}, but this page says ${ref.at}.`;
   return null;
 }
 

@@ -20,7 +20,7 @@ import { useLogCheckpoint } from '../api/get-log-checkpoint';
 import { useRecentLogEntries, type RecentEntriesPage } from '../api/get-log-entries';
 import { useLogKey } from '../api/get-log-key';
 import { CopyText } from '#client/components/ui/copy-text.tsx';
-import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime } from '../lib/log-format';
+import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime, gameOutcomeLabel } from '../lib/log-format';
 
 // The registration rule's characters (schemas/auth.ts): nothing a shell would read as more than a word, so
 // a link cannot put anything else into the command a visitor copies.
@@ -293,10 +293,25 @@ function EntryRow({ row }: { row: DecodedRow }) {
     );
   }
   const { entry } = row;
+  if (!('videoId' in entry))
+    return (
+      <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border bg-card p-3 text-sm">
+        <span className="font-mono font-semibold tabular-nums">{entryLabel(row.index)}</span>
+        <span className="font-semibold">{ENTRY_TYPE_LABEL[entry.type]}</span>
+        <span className="min-w-0 break-words">
+          {entry.league}: {gameOutcomeLabel(entry)}
+        </span>
+        <time dateTime={entry.at} className="text-muted-foreground sm:ml-auto">
+          {formatLogTime(entry.at)}
+        </time>
+      </li>
+    );
   return (
     <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border bg-card p-3 text-sm">
       <span className="font-mono font-semibold tabular-nums">{entryLabel(row.index)}</span>
-      <span className="font-semibold">{ENTRY_TYPE_LABEL[entry.type]}</span>
+      <span className="font-semibold">
+        {entry.type === 'corrected' ? `Leg ${entry.leg + 1} corrected` : ENTRY_TYPE_LABEL[entry.type]}
+      </span>
       <Link
         href={`/cappers/${encodeURIComponent(entry.capper)}`}
         className="min-w-0 font-medium break-all text-primary hover:underline"
