@@ -124,3 +124,13 @@ export function isSealedPick(value: unknown): value is SealedPick {
     SALT_HEX.test(pick.salt)
   );
 }
+
+/** A stored sealed text as a sealed pick; null when it is not one (damaged storage must not fail a page). */
+export function parseSealed(text: string): SealedPick | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isSealedPick(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,7 @@
 // A capper's record (docs/decisions/020, 025): the profile, the leaderboard and the record badges. Every
 // figure comes from recordSummary (src/common/pick-grading.ts), so a record reads the same everywhere.
 import { clvSummary } from '#common/clv.js';
-import { isoSeconds, isSealedPick } from '#common/pick-seal.js';
+import { isoSeconds, parseSealed } from '#common/pick-seal.js';
 import { recordSummary, summariseRecord, type RecordSummary } from '#common/pick-grading.js';
 import {
   CAPPER_NOT_FOUND_MESSAGE,
@@ -56,7 +56,7 @@ export function summaryFromTotals(
 const SELF_REPORTED_LIMIT = 50;
 
 function revealed(row: GradedPickRow, states: readonly LegStateOfPick[]): GradedPick {
-  const sealed: unknown = JSON.parse(row.sealed);
+  const sealed = parseSealed(row.sealed);
   return {
     videoId: row.videoId,
     title: row.title,
@@ -67,7 +67,7 @@ function revealed(row: GradedPickRow, states: readonly LegStateOfPick[]): Graded
     gradedAt: isoSeconds(row.gradedAt),
     parlay: row.parlay,
     // Graded picks only reach here: their sealed pick is public (GET /api/picks/{id}/reveal).
-    legs: isSealedPick(sealed) ? sealed.legs : [],
+    legs: sealed?.legs ?? [],
     states: states.map(({ videoId: _videoId, ...state }) => state),
     bets: row.bets,
     clv: clvSummary({ bets: row.clvBets, sum: row.clvSum, beat: 0 })?.average ?? null,

@@ -11,7 +11,7 @@ import type {
   LoggedResult,
   SettledEntry,
 } from '#common/pick-log/entry.js';
-import { isoSeconds, isSealedPick, toHex, type SealedPick } from '#common/pick-seal.js';
+import { isoSeconds, parseSealed, toHex, type SealedPick } from '#common/pick-seal.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import type { Executor } from '#server/db/client.js';
 import { sql } from '#server/db/drizzle.js';
@@ -250,10 +250,10 @@ export async function gradeEvidence(
     byPick.set(leg.videoId, list);
   }
   for (const row of sealedRows) {
-    const sealed: unknown = JSON.parse(row.sealed);
+    const sealed = parseSealed(row.sealed);
     const grounds = byPick.get(row.videoId) ?? [];
     // A pick sealed before its legs were structured has no legs to ground: its entry stays as before.
-    if (!isSealedPick(sealed) || sealed.legs.length !== grounds.length) continue;
+    if (!sealed || sealed.legs.length !== grounds.length) continue;
     evidence.set(row.videoId, { sealed, legs: grounds });
   }
   return evidence;
