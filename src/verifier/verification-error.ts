@@ -1,9 +1,19 @@
 // What the verifier found wrong, by kind, so that callers (and tests) can tell a forged signature from a
 // rewritten history or a record the profile misstates without reading the message.
 
-// 'grade': a grade the log's own evidence (the revealed pick, the logged scores) does not give.
+// 'served': a tile or proof the site serves differs from the tree of the entries it signed. 'grade': a
+// grade the log's own evidence (the revealed pick, the logged scores) does not give.
 export type VerificationErrorKind =
-  'signature' | 'root' | 'consistency' | 'record' | 'entry' | 'reveal' | 'key' | 'network' | 'grade';
+  | 'signature'
+  | 'root'
+  | 'consistency'
+  | 'record'
+  | 'entry'
+  | 'reveal'
+  | 'key'
+  | 'network'
+  | 'served'
+  | 'grade';
 
 export class VerificationError extends Error {
   override readonly name = 'VerificationError';

@@ -22,6 +22,7 @@ import { entryFromBase64, isCanonical } from './entry-bytes.js';
 import { SiteClient, type Fetch } from './http.js';
 import { PickHistories, type PickHistory } from './pick-history.js';
 import { checkServedFigures, type ServedFiguresResult } from './served-figures.js';
+import { LeafHashes, checkServedTree } from './served-tree.js';
 import {
   counted,
   countedPicks,
@@ -149,6 +150,7 @@ export async function verifySite(
   // rule is told only once the root matches: entries the log never signed are a root mismatch first.
   const histories = new PickHistories();
   const tree = new TreeBuilder(sha256);
+  const leaves = new LeafHashes(checkpoint.size);
   let broken: VerificationError | null = null;
   io.progress?.(0, checkpoint.size);
   await downloadEntries(client, checkpoint.size, options, async (start, entries) => {
@@ -162,7 +164,9 @@ export async function verifySite(
           broken = error;
         }
       }
-      await tree.push(await leafHash(bytes, sha256));
+      const leaf = await leafHash(bytes, sha256);
+      leaves.push(leaf);
+      await tree.push(leaf);
     }
     io.progress?.(start + entries.length, checkpoint.size);
   });
@@ -182,6 +186,9 @@ export async function verifySite(
     checkpoint: { size: checkpoint.size, root },
     verifiedAt: new Date().toISOString(),
   });
+
+  // 5b. What the site serves about that tree (tiles, bundles, proofs) against the tree of its entries.
+  await checkServedTree(client, leaves, checkpoint, { concurrency: options.concurrency });
 
   // 6. Revealed commitments.
   const toReveal = [...histories.values()].filter(

@@ -73,16 +73,91 @@ export function treeRoot(entries: readonly Uint8Array[]): Buffer {
   return mth(entries);
 }
 
-/** RFC 9162 §2.1.4.1 PROOF(m, D[n]). */
-export function consistencyProof(m: number, entries: readonly Uint8Array[]): Buffer[] {
-  const subproof = (m: number, d: readonly Uint8Array[], whole: boolean): Buffer[] => {
-    if (m === d.length) return whole ? [] : [mth(d)];
-    const k = split(d.length);
-    return m <= k
-      ? [...subproof(m, d.slice(0, k), whole), mth(d.slice(k))]
-      : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
-  };
-  return m === 0 || m === entries.length ? [] : subproof(m, entries, true);
+/**
+ * The tree as the server stores it: the hash of every perfect subtree (level l, index i: entries
+ * i·2^l to (i+1)·2^l − 1), some perhaps altered after signing; whatever is served is read from them.
+ */
+export class StoredTree {
+  private readonly honest = new Map<string, Buffer>();
+
+  constructor(
+    readonly entries: readonly Uint8Array[],
+    readonly altered: ReadonlyMap<string, Uint8Array> = new Map(),
+  ) {}
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The stored hash of a perfect subtree: the altered one if there is one (its parents keep theirs). */
+  stored(level: number, index: number): Buffer {
+    const altered = this.altered.get(`${level}:${index}`);
+    return altered ? Buffer.from(altered) : this.honestNode(level, index);
+  }
+
+  /** MTH(D[start:end]) of a range a proof names, folded from stored perfect subtrees. */
+  range(start: number, end: number): Buffer {
+    const width = end - start;
+    if (Number.isInteger(Math.log2(width)) && start % width === 0)
+      return this.stored(Math.log2(width), start / width);
+    const k = split(width);
+    return node(this.range(start, start + k), this.range(start + k, end));
+  }
+
+  /** RFC 9162 §2.1.3.1 PATH(m, D[0:size]). */
+  inclusionProof(m: number, size: number): Buffer[] {
+    const path = (m: number, low: number, high: number): Buffer[] => {
+      if (high - low <= 1) return [];
+      const k = split(high - low);
+      return m < k
+        ? [...path(m, low, low + k), this.range(low + k, high)]
+        : [...path(m - k, low + k, high), this.range(low, low + k)];
+    };
+    return path(m, 0, size);
+  }
+
+  /** RFC 9162 §2.1.4.1 PROOF(m, D[0:size]). */
+  consistencyProof(m: number, size: number): Buffer[] {
+    const subproof = (m: number, low: number, high: number, whole: boolean): Buffer[] => {
+      if (m === high - low) return whole ? [] : [this.range(low, high)];
+      const k = split(high - low);
+      return m <= k
+        ? [...subproof(m, low, low + k, whole), this.range(low + k, high)]
+        : [...subproof(m - k, low + k, high, false), this.range(low, low + k)];
+    };
+    return m === 0 || m === size ? [] : subproof(m, 0, size, true);
+  }
+
+  private honestNode(level: number, index: number): Buffer {
+    const key = `${level}:${index}`;
+    let hash = this.honest.get(key);
+    if (!hash) {
+      hash =
+        level === 0
+          ? leaf(this.entries[index]!)
+          : node(this.honestNode(level - 1, 2 * index), this.honestNode(level - 1, 2 * index + 1));
+      this.honest.set(key, hash);
+    }
+    return hash;
+  }
+}
+
+// ---- C2SP tlog-tiles, written plainly from the specification ----
+
+const TILE = 256;
+
+/** `<N>` or `<N>.p/<W>` after `tile/<L>/` or `tile/entries/`, as tlog-tiles writes it. */
+function parseTilePath(text: string): { index: number; width: number } | null {
+  const match = /^((?:x\d{3}\/)*\d{3})(?:\.p\/([1-9]\d?\d?))?$/.exec(text);
+  if (!match) return null;
+  return { index: Number(match[1]!.replace(/[x/]/g, '')), width: match[2] ? Number(match[2]) : TILE };
+}
+
+/** Each entry as a big-endian uint16 length, then its bytes. */
+function entryBundle(entries: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(
+    entries.flatMap((entry) => [Buffer.from([entry.length >> 8, entry.length & 0xff]), Buffer.from(entry)]),
+  );
 }
 
 // ---- An honest log of picks, with what the site says about them ----
@@ -365,12 +440,17 @@ export interface FakeSiteState {
   profiles: Map<string, unknown>;
   /** Status answered for paths starting with a key. */
   failures: Map<string, number>;
+  /** Stored nodes the operator altered after signing (`level:index` → hash): tiles and proofs read them. */
+  altered: Map<string, Uint8Array>;
+  /** Answers served as they are for a path and query, whatever the log holds. */
+  answers: Map<string, string | Uint8Array>;
 }
 
 export class FakeSite {
   readonly requests: string[] = [];
   url = '';
   private server: Server | null = null;
+  private tree: StoredTree | null = null;
 
   constructor(readonly state: FakeSiteState) {}
 
@@ -385,6 +465,8 @@ export class FakeSite {
       reveals: new Map(),
       profiles: new Map(),
       failures: new Map(),
+      altered: new Map(),
+      answers: new Map(),
     });
     site.publish(log);
     await site.start();
@@ -418,6 +500,14 @@ export class FakeSite {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** The stored tree of the signed entries, built again when a test signs other entries. */
+  private stored(): StoredTree {
+    const { signed, altered } = this.state;
+    if (this.tree?.entries !== signed || this.tree.altered !== altered)
+      this.tree = new StoredTree(signed, altered);
+    return this.tree;
+  }
+
   private answer(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', 'http://fake');
     this.requests.push(url.pathname + url.search);
@@ -431,6 +521,11 @@ export class FakeSite {
 
     for (const [prefix, status] of state.failures)
       if (url.pathname.startsWith(prefix)) return json(status, { message: 'Something went wrong' });
+    const fixed = state.answers.get(url.pathname + url.search);
+    if (fixed !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return void response.end(fixed);
+    }
 
     if (url.pathname === '/api/log/key') return text(200, state.publishedKey + '\n');
     if (url.pathname === '/api/log/checkpoint')
@@ -445,8 +540,32 @@ export class FakeSite {
       const [first, second] = [int('first'), int('second')];
       if (second > state.signed.length || first > second)
         return json(400, { message: 'Tree size too large' });
-      const proof = consistencyProof(first, state.signed.slice(0, second));
+      const proof = this.stored().consistencyProof(first, second);
       return json(200, { first, second, hashes: proof.map(b64) });
+    }
+    if (url.pathname === '/api/log/proof/inclusion') {
+      const [index, treeSize] = [int('index'), int('treeSize')];
+      if (treeSize > state.signed.length || index >= treeSize)
+        return json(400, { message: 'Index or tree size out of range' });
+      const proof = this.stored().inclusionProof(index, treeSize);
+      return json(200, { index, treeSize, hashes: proof.map(b64) });
+    }
+    const tile = /^\/api\/log\/tile\/(entries|0|[1-9]\d?)\/(.+)$/.exec(url.pathname);
+    if (tile) {
+      const ref = parseTilePath(tile[2]!);
+      const level = tile[1] === 'entries' ? 0 : Number(tile[1]);
+      const holds = Math.min(
+        TILE,
+        Math.floor(state.signed.length / TILE ** level) - (ref?.index ?? 0) * TILE,
+      );
+      if (!ref || ref.width > holds) return json(404, { message: 'No such tile' });
+      const first = ref.index * TILE;
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      if (tile[1] === 'entries')
+        return void response.end(entryBundle((state.served ?? state.signed).slice(first, first + ref.width)));
+      const tree = this.stored();
+      const hashes = Array.from({ length: ref.width }, (_, i) => tree.stored(8 * level, first + i));
+      return void response.end(Buffer.concat(hashes));
     }
     const reveal = /^\/api\/picks\/(\d+)\/reveal$/.exec(url.pathname);
     if (reveal) {
