@@ -89,7 +89,7 @@ function PickLogDetails({ pick }: { pick: PickView }) {
     <PanelFrame>
       <p className="text-sm text-muted-foreground">
         Posting, revising, grading and removing a pick each add an entry to a public, append-only log that
-        anyone can check,{' '}
+        anyone can check, and so do the final scores and closing prices of its games,{' '}
         <Link href="/log" className="font-medium text-primary underline-offset-4 hover:underline">
           even without trusting us
         </Link>
@@ -144,7 +144,10 @@ function PickLogDetails({ pick }: { pick: PickView }) {
             <p className="text-xs text-muted-foreground">
               Verify fetches the log&apos;s signed checkpoint and checks its signature, then checks with
               Merkle proofs, in your browser, that each entry above is in the log and says what this page says
-              {pick.status === 'graded' ? ', and recomputes the commitment from the revealed pick' : ''}.
+              {pick.status === 'graded'
+                ? ', recomputes the commitment from the revealed pick, and regrades it from the logged scores'
+                : ''}
+              .
             </p>
             {state.step === 'checking' && <VerifyProgressBar progress={state.progress} />}
             <div aria-live="polite" data-testid="pick-log-result">
@@ -245,7 +248,7 @@ const OUTCOME: Record<PickLogVerification['status'], { title: string; box: strin
 
 function VerifyOutcome({ result }: { result: PickLogVerification }) {
   const outcome = OUTCOME[result.status];
-  const { checkpoint, reveal } = result;
+  const { checkpoint, reveal, grade } = result;
   return (
     <div
       className={cn('grid gap-2 rounded-lg border p-3 text-sm', outcome.box)}
@@ -271,6 +274,22 @@ function VerifyOutcome({ result }: { result: PickLogVerification }) {
           {reveal.computed && (
             <code className="font-mono break-all text-muted-foreground">{reveal.computed}</code>
           )}
+        </p>
+      )}
+      {grade && (
+        <p
+          className={cn(
+            'text-xs',
+            grade.status === 'matched'
+              ? 'text-primary'
+              : grade.status === 'mismatched'
+                ? 'text-destructive'
+                : 'text-muted-foreground',
+          )}
+          data-testid="pick-log-grade"
+        >
+          {grade.status === 'matched' ? '✓ ' : grade.status === 'mismatched' ? '✗ ' : ''}
+          {grade.message}
         </p>
       )}
       {checkpoint && (

@@ -15,6 +15,7 @@ import {
   toBase64,
   type LogEntry,
   type PickEntry,
+  type SettledEntry,
   type NodeId,
 } from '#common/pick-log/index.js';
 import { canonicalBytes, type SealedPick } from '#common/pick-seal.js';
@@ -366,5 +367,89 @@ describe('verifyPickLog', () => {
     expect(noWait).toHaveBeenCalledTimes(1);
     expect(result.status).toBe('verified');
     expect(result.checkpoint?.size).toBe(7);
+  });
+});
+
+describe("the pick's grade, recomputed from the logged score", () => {
+  // Lakers -3.5 at -105 (version 2): Lakers 110, Celtics 100 makes it a win of 0.95u.
+  const settled = (homeScore: number): SettledEntry => ({
+    v: 2,
+    type: 'settled',
+    at: '2026-11-26T03:00:00Z',
+    event: 7,
+    game: null,
+    league: 'NBA',
+    home: 'Lakers',
+    away: 'Celtics',
+    startsAt: '2026-11-26T00:30:00Z',
+    status: 'final',
+    homeScore,
+    awayScore: 100,
+    source: 'admin',
+  });
+  const hashOf = (entry: LogEntry) => createHash('sha256').update(entryBytes(entry)).digest('hex');
+
+  function logWith(outcome: SettledEntry, grade: { result: 'win' | 'loss'; unitsWon: number }) {
+    const graded = entry('graded', '2026-11-26T03:00:00Z', {
+      v: 2,
+      ...grade,
+      unitsRisked: 1,
+      bets: { win: 0, loss: 0, push: 0, void: 0, [grade.result]: 1 },
+      selfReported: true,
+      sealed: sealedV2,
+      legs: [{ result: grade.result, basis: 'score', settled: hashOf(outcome) }],
+    });
+    const log: LogEntry[] = [...LOG.slice(0, 5), outcome, graded];
+    const refs: PickLogRef[] = [
+      ...REFS.slice(0, 2),
+      { index: 5, type: 'settled', at: outcome.at },
+      { index: 6, type: 'graded', at: graded.at },
+    ];
+    return { log, refs };
+  }
+
+  it('matches when the logged score gives the logged grade, the one the page shows', async () => {
+    const { log, refs } = logWith(settled(110), { result: 'win', unitsWon: 0.95 });
+    serve(await honestServer(log), await verifierKey());
+    const result = await verifyPickLog(
+      { ...GRADED_PICK, log: refs, result: 'win', unitsWon: 0.95 },
+      { wait: noWait },
+    );
+    expect(result.grade).toEqual({
+      status: 'matched',
+      message:
+        'The grade (win, +0.95u) follows from the logged score: Celtics 100, Lakers 110 (final) (entry #5).',
+    });
+    expect(result.status).toBe('verified');
+    expect(result.summary).toMatch(/; the logged scores give its grade\.$/);
+  });
+
+  it('fails a grade the logged score denies, naming the score', async () => {
+    // Lakers by 2 do not cover -3.5: a loss, logged as a win.
+    const { log, refs } = logWith(settled(102), { result: 'win', unitsWon: 0.95 });
+    serve(await honestServer(log), await verifierKey());
+    const result = await verifyPickLog({ ...GRADED_PICK, log: refs }, { wait: noWait });
+    expect(result.grade?.status).toBe('mismatched');
+    expect(result.status).toBe('failed');
+    expect(result.summary).toBe(
+      'Leg 1 is graded win, but the logged score (Celtics 100, Lakers 102 (final), entry #5) makes it a loss.',
+    );
+  });
+
+  it('fails when the page shows another grade than the log', async () => {
+    const { log, refs } = logWith(settled(110), { result: 'win', unitsWon: 0.95 });
+    serve(await honestServer(log), await verifierKey());
+    const result = await verifyPickLog(
+      { ...GRADED_PICK, log: refs, result: 'win', unitsWon: 2 },
+      { wait: noWait },
+    );
+    expect(result.summary).toBe('This page shows win +2.00u, but the log grades the pick win +0.95u.');
+  });
+
+  it('says a grade logged before grades carried their scores cannot be recomputed, without failing', async () => {
+    serve(await honestServer(), await verifierKey());
+    const result = await verifyPickLog(GRADED_PICK, { wait: noWait });
+    expect(result.grade?.status).toBe('unprovable');
+    expect(result.status).toBe('verified');
   });
 });

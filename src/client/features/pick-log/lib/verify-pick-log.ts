@@ -16,9 +16,13 @@ import {
   type Checkpoint,
   type LogEntry,
   type LogEntryType,
+  type PickEntry,
+  type SettledEntry,
   type VerifierKey,
 } from '#common/pick-log/index.js';
-import { toHex } from '#common/pick-seal.js';
+import { gradePick, gradeScoredLeg, type GradedLeg, type ScoredMarket } from '#common/pick-grading.js';
+import { canonicalBytes, toHex } from '#common/pick-seal.js';
+import { SCORED_MARKETS } from '#common/schemas/picks.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { getPickReveal, verifyCommitment, type PickView } from '#client/features/picks/index.ts';
@@ -26,10 +30,13 @@ import { getInclusionProof } from '../api/get-inclusion-proof';
 import { getLogCheckpoint } from '../api/get-log-checkpoint';
 import { getLogEntries } from '../api/get-log-entries';
 import { getLogKey } from '../api/get-log-key';
-import { entryLabel } from './log-format';
+import { entryLabel, gameOutcomeLabel } from './log-format';
 
 /** What Verify needs of the pick: its log refs as the page shows them, and what they must say. */
-export type PickLogSubject = Pick<PickView, 'videoId' | 'commitment' | 'versions' | 'status' | 'removed'> & {
+export type PickLogSubject = Pick<
+  PickView,
+  'videoId' | 'commitment' | 'versions' | 'status' | 'removed' | 'result' | 'unitsWon'
+> & {
   log: PickLogRef[];
 };
 
@@ -62,6 +69,13 @@ export type RevealCheck = {
   computed?: string;
 };
 
+/** The pick's grade recomputed here from its logged evidence: the revealed pick and its games' scores. */
+export type GradeCheck = {
+  /** matched: the logged scores give the logged grade, and the page shows it; unprovable: logged before grades carried their evidence. */
+  status: 'matched' | 'mismatched' | 'unprovable';
+  message: string;
+};
+
 export type PickLogVerification = {
   status: 'verified' | 'failed' | 'unsigned';
   summary: string;
@@ -69,6 +83,8 @@ export type PickLogVerification = {
   entries: EntryCheck[];
   /** Once the pick is graded (and not removed by moderation): the commitment recomputed from the reveal. */
   reveal: RevealCheck | null;
+  /** Once the pick is graded: its grade recomputed from the logged scores. */
+  grade: GradeCheck | null;
 };
 
 export type VerifyProgress = { done: number; total: number; step: string };
@@ -136,18 +152,23 @@ export async function verifyPickLog(
         message: 'Not checked: the checkpoint did not verify.',
       })),
       reveal: null,
+      grade: null,
     };
   }
 
   const entries: EntryCheck[] = [];
+  const verified: VerifiedEntry[] = [];
   let revisions = 0;
   for (const [i, ref] of refs.entries()) {
     step(`Checking entry ${entryLabel(ref.index)} (${i + 1} of ${refs.length})`);
     const expected = expectedCommitment(pick, ref, revisions);
     if (ref.type === 'revised') revisions++;
-    entries.push(await checkEntry(pick, ref, expected, checkpoint));
+    entries.push(await checkEntry(pick, ref, expected, checkpoint, verified));
     stepDone();
   }
+  // Regraded from entries all proven: an entry not yet signed (or failed) is reported as it is.
+  const allVerified = entries.every((check) => check.status === 'verified');
+  const grade = revealExpected && allVerified ? await checkGrade(pick, verified) : null;
 
   let reveal: RevealCheck | null = null;
   if (revealExpected) {
@@ -158,7 +179,7 @@ export async function verifyPickLog(
   onProgress?.({ done: total, total, step: 'Done' });
 
   return {
-    ...overall(entries, reveal, checkpoint),
+    ...overall(entries, reveal, grade, checkpoint),
     checkpoint: {
       origin: checkpoint.origin,
       size: checkpoint.size,
@@ -168,6 +189,7 @@ export async function verifyPickLog(
     },
     entries,
     reveal,
+    grade,
   };
 }
 
@@ -237,11 +259,15 @@ function expectedCommitment(pick: PickLogSubject, ref: PickLogRef, revisionsBefo
   };
 }
 
+/** An entry proven in the signed tree that says what the page says: what the grade is recomputed from. */
+type VerifiedEntry = { index: number; entry: LogEntry; hash: string };
+
 async function checkEntry(
   pick: PickLogSubject,
   ref: PickLogRef,
   expected: (entry: LogEntry) => ExpectedCommitment,
   checkpoint: Checkpoint,
+  verified: VerifiedEntry[],
 ): Promise<EntryCheck> {
   const label = entryLabel(ref.index);
   const result = (status: EntryCheck['status'], message: string): EntryCheck => ({
@@ -294,6 +320,7 @@ async function checkEntry(
   }
   const mismatch = contentMismatch(pick, ref, entry, expected(entry));
   if (mismatch) return result('failed', `Entry ${label} ${mismatch}`);
+  verified.push({ index: ref.index, entry, hash: toHex(await webCryptoSha256(bytes)) });
   return result('verified', `Entry ${label} is in the signed log and says what this page says.`);
 }
 
@@ -342,6 +369,7 @@ async function checkReveal(pick: PickLogSubject): Promise<RevealCheck> {
 function overall(
   entries: EntryCheck[],
   reveal: RevealCheck | null,
+  grade: GradeCheck | null,
   checkpoint: Checkpoint,
 ): Pick<PickLogVerification, 'status' | 'summary'> {
   const failed = entries.filter((entry) => entry.status === 'failed');
@@ -351,6 +379,7 @@ function overall(
       summary: `${failed.length} of ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} failed: ${failed[0]!.message}`,
     };
   if (reveal && reveal.status !== 'matched') return { status: 'failed', summary: reveal.message };
+  if (grade?.status === 'mismatched') return { status: 'failed', summary: grade.message };
   const unsigned = entries.filter((entry) => entry.status === 'unsigned').length;
   if (unsigned > 0)
     return {
@@ -362,6 +391,96 @@ function overall(
   const all = entries.length === 1 ? 'The entry is' : `All ${entries.length} entries are`;
   return {
     status: 'verified',
-    summary: `${all} in the log's signed checkpoint of ${size} entries and ${entries.length === 1 ? 'says' : 'say'} what this page says${reveal ? ', and the revealed pick hashes to the logged commitment' : ''}.`,
+    summary: `${all} in the log's signed checkpoint of ${size} entries and ${entries.length === 1 ? 'says' : 'say'} what this page says${reveal ? ', and the revealed pick hashes to the logged commitment' : ''}${grade?.status === 'matched' ? '; the logged scores give its grade' : ''}.`,
+  };
+}
+
+const units = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(2)}u`;
+
+/**
+ * The pick's latest logged grade, recomputed here: its revealed pick (hashing to its commitment) and, for
+ * each leg graded by the score, the logged outcome it names (an entry this page listed and Verify proved),
+ * by the published rules; then the same grade on this page.
+ */
+async function checkGrade(pick: PickLogSubject, verified: readonly VerifiedEntry[]): Promise<GradeCheck> {
+  const graded = verified.filter((item) => item.entry.type === 'graded' && isPickEntry(item.entry)).at(-1);
+  if (!graded) return { status: 'mismatched', message: 'No graded entry of this pick could be verified.' };
+  const entry = graded.entry as PickEntry;
+  const label = entryLabel(graded.index);
+  if (!entry.sealed || !entry.legs)
+    return {
+      status: 'unprovable',
+      message: `Entry ${label} was logged before grades carried their scores: this grade cannot be recomputed from the log.`,
+    };
+  const computed = toHex(await webCryptoSha256(canonicalBytes(entry.sealed)));
+  if (computed !== entry.commitment)
+    return {
+      status: 'mismatched',
+      message: `The pick revealed in entry ${label} does not hash to its commitment.`,
+    };
+  const outcomes = new Map(
+    verified
+      .filter(
+        (item) => item.entry.type === 'settled' || (item.entry.type === 'corrected' && 'event' in item.entry),
+      )
+      .map((item) => [item.hash, item]),
+  );
+  const legs: GradedLeg[] = [];
+  const scores: string[] = [];
+  for (const [i, ground] of entry.legs.entries()) {
+    const leg = entry.sealed.legs[i]!;
+    if (ground.result === null)
+      return { status: 'mismatched', message: `Leg ${i + 1} has no result in entry ${label}.` };
+    if (ground.basis === 'score') {
+      const found = ground.settled ? outcomes.get(ground.settled) : undefined;
+      if (!found)
+        return {
+          status: 'mismatched',
+          message: `Leg ${i + 1}'s grade rests on a score this page does not list.`,
+        };
+      const outcome = found.entry as SettledEntry;
+      let expected: string;
+      try {
+        expected =
+          outcome.status !== 'final'
+            ? 'void'
+            : SCORED_MARKETS.includes(leg.market)
+              ? gradeScoredLeg(
+                  {
+                    market: leg.market as ScoredMarket,
+                    side: leg.side,
+                    line: leg.line,
+                    home: outcome.home,
+                    away: outcome.away,
+                  },
+                  { home: outcome.homeScore!, away: outcome.awayScore! },
+                )
+              : 'not by the score';
+      } catch {
+        expected = 'not by the score';
+      }
+      if (expected !== ground.result)
+        return {
+          status: 'mismatched',
+          message: `Leg ${i + 1} is graded ${ground.result}, but the logged score (${gameOutcomeLabel(outcome)}, entry ${entryLabel(found.index)}) makes it ${expected === 'not by the score' ? 'ungradable by the score' : `a ${expected}`}.`,
+        };
+      scores.push(`${gameOutcomeLabel(outcome)} (entry ${entryLabel(found.index)})`);
+    }
+    legs.push({ result: ground.result, odds: leg.odds, units: leg.units });
+  }
+  const regraded = gradePick(legs, entry.sealed.parlay);
+  if (!regraded || regraded.result !== entry.result || regraded.unitsWon !== entry.unitsWon)
+    return {
+      status: 'mismatched',
+      message: `Entry ${label} grades the pick ${entry.result ?? 'nothing'} ${units(entry.unitsWon ?? 0)}, but its legs as logged give ${regraded ? `${regraded.result} ${units(regraded.unitsWon)}` : 'no grade'}.`,
+    };
+  if (pick.result !== undefined && (pick.result !== regraded.result || pick.unitsWon !== regraded.unitsWon))
+    return {
+      status: 'mismatched',
+      message: `This page shows ${pick.result} ${units(pick.unitsWon ?? 0)}, but the log grades the pick ${regraded.result} ${units(regraded.unitsWon)}.`,
+    };
+  return {
+    status: 'matched',
+    message: `The grade (${regraded.result}, ${units(regraded.unitsWon)}) follows from ${scores.length ? `the logged ${scores.length === 1 ? 'score' : 'scores'}: ${scores.join('; ')}` : 'its logged legs'}.`,
   };
 }
