@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryBytes, parseEntry, type LogEntry } from './entry.js';
+import { entryBytes, parseEntry, type ClosedEntry, type LogEntry, type SettledEntry } from './entry.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 const bytesOf = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
@@ -12,6 +12,44 @@ const posted: LogEntry = {
   commitment: COMMITMENT,
   at: '2026-11-25T18:30:00Z',
   version: 1,
+};
+
+const settled: SettledEntry = {
+  v: 2,
+  type: 'settled',
+  at: '2026-11-26T03:00:00Z',
+  event: 9,
+  game: 'the-odds-api:abc',
+  league: 'NBA',
+  home: 'Celtics',
+  away: 'Knicks',
+  startsAt: '2026-11-26T00:30:00Z',
+  status: 'final',
+  homeScore: 110,
+  awayScore: 100,
+  source: 'the-odds-api',
+};
+const closed: ClosedEntry = {
+  v: 2,
+  type: 'closed',
+  at: '2026-11-26T00:30:00Z',
+  event: 9,
+  game: 'the-odds-api:abc',
+  league: 'NBA',
+  home: 'Celtics',
+  away: 'Knicks',
+  startsAt: '2026-11-26T00:30:00Z',
+  takenAt: '2026-11-26T00:29:00Z',
+  books: [
+    {
+      book: 'draftkings',
+      prices: [
+        ['moneyline', 'home', null, -150],
+        ['moneyline', 'away', null, 130],
+      ],
+    },
+  ],
+  prices: [{ market: 'moneyline', side: 'home', line: null, best: -150, book: 'draftkings', fair: 0.58 }],
 };
 
 describe('log entries', () => {
@@ -34,6 +72,15 @@ describe('log entries', () => {
     expect(text(entryBytes({ ...withoutVersion, version: undefined }))).not.toContain('version');
   });
 
+  it('evidence entries (format 2) read back as they were written', () => {
+    for (const entry of [
+      settled,
+      closed,
+      { ...settled, status: 'postponed' as const, homeScore: null, awayScore: null },
+    ])
+      expect(parseEntry(entryBytes(entry))).toEqual(entry);
+  });
+
   it('read back as they were written, with fields beyond the list kept', () => {
     const entries: LogEntry[] = [
       posted,
@@ -54,8 +101,8 @@ describe('log entries', () => {
       [[posted], /not a JSON object/],
       [null, /not a JSON object/],
       ['posted', /not a JSON object/],
-      [{ ...posted, v: 2 }, /v is not 1/],
-      [{ ...posted, v: '1' }, /v is not 1/],
+      [{ ...posted, v: 3 }, /v is not a version this reader knows \(1 or 2\)/],
+      [{ ...posted, v: '1' }, /v is not a version/],
       [{ ...posted, type: 'deleted' }, /type is not one of/],
       [{ ...posted, type: undefined }, /type/],
       [{ ...posted, videoId: '7' }, /videoId/],
@@ -78,6 +125,34 @@ describe('log entries', () => {
       [{ ...posted, type: 'graded', result: 'win', unitsWon: 1, unitsRisked: true }, /unitsRisked/],
       [{ ...posted, type: 'removed' }, /reason is missing/],
       [{ ...posted, type: 'removed', reason: 'spam' }, /reason is not one of/],
+      [
+        { ...posted, type: 'graded', result: 'win', unitsWon: 1, legs: [] },
+        /legs belongs to a graded entry of version 2/,
+      ],
+      [
+        { ...posted, v: 2, type: 'graded', result: 'win', unitsWon: 1, legs: [] },
+        /sealed is not a sealed pick/,
+      ],
+      [{ ...settled, v: 1 }, /v is not 2 on a settled entry/],
+      [{ ...settled, status: 'final', homeScore: null }, /homeScore is not a score/],
+      [{ ...settled, status: 'postponed' }, /homeScore is not null/],
+      [{ ...settled, event: 0 }, /event/],
+      [{ ...settled, source: '' }, /source/],
+      [
+        {
+          ...settled,
+          type: 'corrected',
+          before: { status: 'final', homeScore: 1, awayScore: 2 },
+          reason: 'x',
+          settled: 'nope',
+        },
+        /settled is not 64 lowercase hex/,
+      ],
+      [{ ...closed, prices: [{ ...closed.prices[0], fair: 1.2 }] }, /prices\[0\]/],
+      [
+        { ...closed, books: [{ book: 'x', prices: [['moneyline', 'left', null, -110]] }] },
+        /books\[0\]\.prices/,
+      ],
     ];
     for (const [value, message] of cases)
       expect(() => parseEntry(bytesOf(value)), JSON.stringify(value)).toThrow(message);
