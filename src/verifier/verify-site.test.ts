@@ -491,3 +491,75 @@ describe('--key and the remembered state', () => {
     );
   });
 });
+
+describe('grades against the log’s own evidence, though signed', () => {
+  async function signedSite(entries: LogEntry[]): Promise<FakeSite> {
+    const site = await siteOf(new HonestLog());
+    site.state.signed = entries.map((entry) => canonicalBytes(entry));
+    return site;
+  }
+  const isAliceLoss = (entry: LogEntry): entry is PickEntry => aliceLoss(entry);
+
+  it('a loss logged as a win, its score logged as a loss: grade, naming the score', async () => {
+    const log = await honestLog();
+    const entries = log.entries.map((entry) =>
+      isAliceLoss(entry)
+        ? {
+            ...entry,
+            result: 'win' as const,
+            unitsWon: 1,
+            bets: { win: 1, loss: 0, push: 0, void: 0 },
+            legs: entry.legs!.map((leg) => ({ ...leg, result: 'win' as const })),
+          }
+        : entry,
+    );
+    await expectFailure(
+      signedSite(entries).then(verify),
+      'grade',
+      /^entry \d+ \(video \d+\): leg 1 \(Knicks at Celtics, moneyline Celtics at -120\) is graded win, but the score in entry \d+ \(final 100-110\) makes it a loss$/,
+    );
+  });
+
+  it('units that do not follow from the odds: grade', async () => {
+    const log = await honestLog();
+    const entries = log.entries.map((entry) =>
+      entry.type === 'graded' && 'result' in entry && entry.result === 'win' && entry.capper === 'carol'
+        ? { ...entry, unitsWon: 5 }
+        : entry,
+    );
+    await expectFailure(
+      signedSite(entries).then(verify),
+      'grade',
+      /graded win \+5\.00u of 1u risked .*but its legs as logged grade it win \+0\.91u/,
+    );
+  });
+
+  it('a game settled twice instead of corrected: entry', async () => {
+    const log = await honestLog();
+    const first = log.entries.findIndex((entry) => entry.type === 'settled');
+    const entries = [...log.entries];
+    entries.splice(first + 1, 0, { ...(log.entries[first] as LogEntry), at: '2026-03-05T00:00:00Z' });
+    await expectFailure(
+      signedSite(entries).then(verify),
+      'entry',
+      /settles a game already settled in entry \d+; a change of outcome is a corrected entry/,
+    );
+  });
+
+  it('a counted grade without its evidence (format 1): grade, once the record is asked for', async () => {
+    const log = await honestLog();
+    const entries = log.entries.map((entry) => {
+      if (!isAliceLoss(entry)) return entry;
+      const { sealed: _sealed, legs: _legs, ...bare } = entry;
+      return { ...bare, v: 1 as const };
+    });
+    // The site as it was (its reveals and profiles), serving the log with that one grade stripped.
+    const site = await siteOf(log);
+    site.state.signed = entries.map((entry) => canonicalBytes(entry));
+    await expectFailure(
+      verify(site, { capper: 'alice' }),
+      'grade',
+      /counts on alice's record, but does not carry the revealed pick and outcomes to regrade it$/,
+    );
+  });
+});
