@@ -37,7 +37,7 @@ async function start(overrides: Partial<WitnessOptions> = {}): Promise<RunningWi
   return witness;
 }
 
-async function post(body: string | Uint8Array, target = witness!) {
+async function post(body: string | Uint8Array<ArrayBuffer>, target = witness!) {
   const response = await fetch(`${target.url}/add-checkpoint`, { method: 'POST', body });
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
 }
