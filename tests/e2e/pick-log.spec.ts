@@ -31,7 +31,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   ).toBe(0);
 }
 
-test('the video page lists the entries and Verify checks each; once graded it recomputes the commitment', async ({
+test('the video page lists the entries and Verify checks each; once graded it recomputes the commitment and the grade', async ({
   page,
   newUser,
   playwright,
@@ -89,20 +89,26 @@ test('the video page lists the entries and Verify checks each; once graded it re
   const gradedRef = graded.log.find((ref) => ref.type === 'graded');
   expect(gradedRef, 'grading appended an entry').toBeDefined();
 
+  // The game's result is logged before the grade that rests on it, and listed with the pick's entries.
+  expect(graded.log.map((ref) => ref.type)).toEqual(['posted', 'settled', 'graded']);
   await page.reload();
-  await expect(entries).toHaveCount(2);
+  await expect(entries).toHaveCount(3);
   await expect(entries.nth(0)).toContainText('Posted');
-  await expect(entries.nth(1)).toContainText(entryLabel(gradedRef!.index));
-  await expect(entries.nth(1)).toContainText('Graded');
+  await expect(entries.nth(1)).toContainText('Result');
+  await expect(entries.nth(2)).toContainText(entryLabel(gradedRef!.index));
+  await expect(entries.nth(2)).toContainText('Graded');
 
   // By keyboard this time: the button is reachable and pressing Enter runs the check.
   await panel.getByRole('button', { name: 'Verify log' }).focus();
   await page.keyboard.press('Enter');
   await expect(outcome).toContainText('Verified');
   await expect(panel.getByTestId('pick-log-summary')).toHaveText(
-    /^All 2 entries are in the log's signed checkpoint of [\d,]+ entries and say what this page says, and the revealed pick hashes to the logged commitment\.$/,
+    /^All 3 entries are in the log's signed checkpoint of [\d,]+ entries and say what this page says, and the revealed pick hashes to the logged commitment; the logged scores give its grade\.$/,
   );
-  await expect(entries.getByTestId('entry-check')).toHaveText(['✓ Verified', '✓ Verified']);
+  await expect(entries.getByTestId('entry-check')).toHaveText(['✓ Verified', '✓ Verified', '✓ Verified']);
+  // Regraded in the browser from the logged final score (4-1).
+  await expect(panel.getByTestId('pick-log-grade')).toContainText(/^✓ The grade \((win|loss|push)/);
+  await expect(panel.getByTestId('pick-log-grade')).toContainText('4 (final) (entry #');
   await expect(panel.getByTestId('pick-log-reveal')).toContainText(
     'The revealed pick hashes to the logged commitment.',
   );

@@ -11,7 +11,7 @@ export const ENTRY_TYPE_LABEL: Record<LogEntryType, string> = {
   revised: 'Revised',
   graded: 'Graded',
   removed: 'Removed',
-  settled: 'Final',
+  settled: 'Result',
   corrected: 'Corrected',
   closed: 'Closing prices',
 };
