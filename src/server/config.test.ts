@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -285,6 +286,56 @@ describe('loadConfig', () => {
       const fromNpm = loadConfig({ DATA_DIR: tempDir(), PATH: '' }).mediaTools;
       expect(fromNpm.ffmpeg).toContain(path.join('@ffmpeg-installer', ''));
       expect(fromNpm.ffprobe).toContain(path.join('@ffprobe-installer', ''));
+    });
+  });
+
+  describe('PICK_LOG_WITNESSES', () => {
+    /** A witness's verifier key (cosignature/v1, type 0x04), written from its definition. */
+    function witnessKey(name: string, type = 0x04): string {
+      const raw = Buffer.from(
+        generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!,
+        'base64url',
+      );
+      const id = createHash('sha256')
+        .update(Buffer.concat([Buffer.from(`${name}\n`), Buffer.from([type]), raw]))
+        .digest('hex')
+        .slice(0, 8);
+      return `${name}+${id}+${Buffer.concat([Buffer.from([type]), raw]).toString('base64')}`;
+    }
+
+    it('reads `<key>=<URL>` pairs, comma-separated; none by default', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).pickLog.witnesses).toEqual([]);
+      const [a, b] = [witnessKey('w1.example/pickreel'), witnessKey('w2.example')];
+      const { witnesses } = loadConfig({
+        DATA_DIR: tempDir(),
+        PICK_LOG_WITNESSES: ` ${a}=https://w1.example/witness/ , ${b}=http://127.0.0.1:7380`,
+      }).pickLog;
+      expect(witnesses.map(({ verifierKey, url }) => ({ verifierKey, url }))).toEqual([
+        { verifierKey: a, url: 'https://w1.example/witness' },
+        { verifierKey: b, url: 'http://127.0.0.1:7380' },
+      ]);
+      expect(witnesses[0]!.key.name).toBe('w1.example/pickreel');
+    });
+
+    it('says which pair is wrong and why', () => {
+      const key = witnessKey('w1.example');
+      const logKey = witnessKey('log.example/pick-log', 0x01);
+      const badId = key.replace(/\+[0-9a-f]{8}\+/, '+00000000+');
+      const cases: [string, RegExp][] = [
+        [key, /is not <witness verifier key>=<URL>/],
+        [`${key}=ftp://w1.example`, /is not <witness verifier key>=<URL>/],
+        [`${logKey}=https://w1.example`, /not a cosignature\/v1 .*0x04.*the key the witness printed/],
+        [`${badId}=https://w1.example`, /key id does not match/],
+        [`nonsense=https://w1.example`, /not of the form <name>\+<key id>\+<key>/],
+        [`${key}=https://w1.example/?x=1`, /no user, query or fragment/],
+        [`${key}=https://a.example,${key}=https://b.example`, /is named twice/],
+      ];
+      for (const [value, message] of cases) {
+        const found = problems({ PICK_LOG_WITNESSES: value });
+        expect(found, value).toHaveLength(1);
+        expect(found[0], value).toMatch(/^PICK_LOG_WITNESSES: /);
+        expect(found[0], value).toMatch(message);
+      }
     });
   });
 });

@@ -1,11 +1,13 @@
 // Every setting is read here, once, and parsed by one schema (docs/decisions/000 'Running it').
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_PHONE, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from '../common/constants.js';
+import { parseCosignerKeySync } from '../common/pick-log/cosignature.js';
+import type { VerifierKey } from '../common/pick-log/note.js';
 import { DEFAULT_MARKET_LEAGUES, ODDS_API_SPORT_KEYS } from '../common/market.js';
 import { LEAGUES, type League } from '../common/schemas/picks.js';
 import { ESPN_LEAGUE_PATHS } from './features/market/index.js';
@@ -140,6 +142,8 @@ const EnvSchema = z
     ),
     PICK_LOG_KEY_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
     PICK_LOG_NEW_KEY: z.preprocess(emptyAsUndefined, booleanSetting()),
+    // Outside witnesses that cosign the log's checkpoints (docs/decisions/026): `<verifier key>=<URL>`, ...
+    PICK_LOG_WITNESSES: z.preprocess(emptyAsUndefined, z.string().optional()),
     // issue 16: media in an S3-compatible bucket (docs/decisions/022); local disk when S3_BUCKET is unset.
     S3_BUCKET: z.preprocess(
       emptyAsUndefined,
@@ -268,8 +272,13 @@ export interface Config {
   marketLeagues: MarketLeagues;
   /** ffmpeg and ffprobe, found and checked at start (FFMPEG_PATH, FFPROBE_PATH). */
   mediaTools: MediaTools;
-  /** The public pick log (PICK_LOG_ORIGIN, PICK_LOG_KEY_FILE, PICK_LOG_NEW_KEY). */
-  pickLog: { origin: string | undefined; keyFile: string | undefined; acceptNewKey: boolean };
+  /** The public pick log (PICK_LOG_ORIGIN, PICK_LOG_KEY_FILE, PICK_LOG_NEW_KEY, PICK_LOG_WITNESSES). */
+  pickLog: {
+    origin: string | undefined;
+    keyFile: string | undefined;
+    acceptNewKey: boolean;
+    witnesses: WitnessSetting[];
+  };
   /** Media in an S3-compatible bucket (S3_*); undefined keeps it under DATA_DIR/media. */
   s3: S3Settings | undefined;
 }
@@ -357,6 +366,58 @@ function parseMarketLeagues(raw: string | undefined): MarketLeagues {
   return { leagues, sportKeys };
 }
 
+/** A witness the log sends its checkpoints to: its verifier key (signature type 0x04) and its URL. */
+export interface WitnessSetting {
+  verifierKey: string;
+  key: VerifierKey;
+  /** The submission prefix: add-checkpoint is POSTed to `<url>/add-checkpoint`. */
+  url: string;
+}
+
+const sha256Sync = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+
+/**
+ * PICK_LOG_WITNESSES: `<witness verifier key>=<URL>`, comma-separated. A key holds no '=' before its URL
+ * (base64 of 33 bytes has no padding), so the first '=http' splits the two.
+ */
+export function parseWitnesses(raw: string | undefined): WitnessSetting[] {
+  const witnesses: WitnessSetting[] = [];
+  for (const item of (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const at = item.search(/=https?:\/\//);
+    if (at < 0)
+      throw new Error(
+        `${item} is not <witness verifier key>=<URL> (its URL starting with http:// or https://)`,
+      );
+    const verifierKey = item.slice(0, at);
+    let key: VerifierKey;
+    try {
+      key = parseCosignerKeySync(verifierKey, sha256Sync);
+    } catch (error) {
+      throw new Error(
+        `${verifierKey}: ${(error as Error).message}; give the key the witness printed as its first line`,
+        { cause: error },
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(item.slice(at + 1));
+    } catch {
+      throw new Error(`${item.slice(at + 1)} is not a URL`);
+    }
+    if (url.username || url.password || url.search || url.hash)
+      throw new Error(
+        `${url.href}: a witness's URL is its submission prefix, with no user, query or fragment`,
+      );
+    if (witnesses.some((witness) => witness.verifierKey === verifierKey))
+      throw new Error(`${verifierKey} is named twice`);
+    witnesses.push({ verifierKey, key, url: url.href.replace(/\/+$/, '') });
+  }
+  return witnesses;
+}
+
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -388,6 +449,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketLeagues = parseMarketLeagues(parsed.success ? parsed.data.MARKET_LEAGUES : undefined);
   } catch (error) {
     problems.push(`MARKET_LEAGUES: ${(error as Error).message}`);
+  }
+  let witnesses: WitnessSetting[] = [];
+  try {
+    witnesses = parseWitnesses(parsed.success ? parsed.data.PICK_LOG_WITNESSES : undefined);
+  } catch (error) {
+    problems.push(`PICK_LOG_WITNESSES: ${(error as Error).message}`);
   }
   if (parsed.success && parsed.data.MARKET_SCORES === 'espn' && marketLeagues) {
     const missing = marketLeagues.leagues.filter((league) => !ESPN_LEAGUE_PATHS[league]);
@@ -441,6 +508,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       origin: e.PICK_LOG_ORIGIN,
       keyFile: e.PICK_LOG_KEY_FILE ? path.resolve(e.PICK_LOG_KEY_FILE) : undefined,
       acceptNewKey: e.PICK_LOG_NEW_KEY,
+      witnesses,
     },
     s3: e.S3_BUCKET
       ? {

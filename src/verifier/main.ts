@@ -21,6 +21,12 @@ Options:
   --capper <username>  recompute this capper's record from the log and compare it with their profile;
                        check the reveal of each of their graded picks
   --key <verifier key> the log's key must be this one (replaces a remembered key the site changed)
+  --witness <key>      require a recent cosignature of the checkpoint by this witness (its verifier key,
+                       C2SP tlog-cosignature), also on a first run; repeatable
+  --witnesses-needed <n>
+                       how many of the --witness keys must have cosigned it (default: all of them)
+  --witness-max-age <seconds>
+                       an older cosignature does not count (default 3600)
   --reveals            check the reveal of every graded pick, not only the capper's
   --skip-figures       do not check the profiles, leaderboards and record badges the site serves
   --concurrency <n>    entries requests in flight at once (default 4)
@@ -49,6 +55,9 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
       options: {
         capper: { type: 'string' },
         key: { type: 'string' },
+        witness: { type: 'string', multiple: true },
+        'witnesses-needed': { type: 'string' },
+        'witness-max-age': { type: 'string' },
         reveals: { type: 'boolean', default: false },
         'skip-figures': { type: 'boolean', default: false },
         concurrency: { type: 'string' },
@@ -77,6 +86,23 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
     err('--concurrency takes a whole number from 1 to 64.');
     return 2;
   }
+  const witnesses = values.witness ?? [];
+  const wholeNumber = (name: 'witnesses-needed' | 'witness-max-age') =>
+    values[name] === undefined ? undefined : /^[1-9][0-9]*$/.test(values[name]) ? Number(values[name]) : NaN;
+  const witnessesNeeded = wholeNumber('witnesses-needed');
+  if (witnessesNeeded !== undefined && !(witnessesNeeded <= witnesses.length)) {
+    err(
+      witnesses.length
+        ? `--witnesses-needed takes a whole number from 1 to ${witnesses.length} (the --witness keys given).`
+        : '--witnesses-needed needs the witnesses: --witness <key>.',
+    );
+    return 2;
+  }
+  const witnessMaxAge = wholeNumber('witness-max-age');
+  if (Number.isNaN(witnessMaxAge)) {
+    err('--witness-max-age takes a whole number of seconds.');
+    return 2;
+  }
 
   const bar = !values.quiet && io.stderr.isTTY ? progressBar(io.stderr) : null;
   const stateDir = defaultStateDir(io.env);
@@ -90,6 +116,9 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
         figures: !values['skip-figures'],
         concurrency,
         pageSize: MAX_PAGE,
+        witnesses,
+        witnessesNeeded,
+        witnessMaxAge,
       },
       {
         stateDir,
@@ -127,6 +156,7 @@ export async function run(argv: readonly string[], io: RunIo): Promise<number> {
 /** '✓ https://x.example: 1,234 entries, root …, signed by x.example/pick-log; alice: 24-13-2, +24.7u, ROI 12.3%' */
 export function summary(result: VerifyResult): string {
   let line = `✓ ${result.origin}: ${counted(result.size, 'entry', 'entries')}, root ${result.root}, signed by ${result.keyName}`;
+  if (result.cosigners.length) line += `, cosigned by ${result.cosigners.join(', ')}`;
   if (result.capper) {
     const { username, log } = result.capper;
     line += `; ${username}: ${formatWinLoss(log)}, ${formatUnits(log.unitsWon)}, ROI ${formatPercent(log.roi)}`;

@@ -11,6 +11,8 @@ export type VerificationErrorKind =
   | 'entry'
   | 'reveal'
   | 'key'
+  // 'witness': too few of the required witnesses cosigned the checkpoint (docs/decisions/026).
+  | 'witness'
   | 'network'
   | 'served'
   | 'grade';

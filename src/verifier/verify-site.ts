@@ -35,11 +35,12 @@ import {
 } from './record.js';
 import { loadState, rememberSite, rememberedSite } from './state.js';
 import { VerificationError, messageOf } from './verification-error.js';
+import { checkCosignatures, witnessRequirement, type WitnessOptions } from './witnesses.js';
 
 /** The format page's cap on one entries request. */
 export const MAX_PAGE = 1000;
 
-export interface VerifyOptions {
+export interface VerifyOptions extends WitnessOptions {
   /** Recompute this capper's record from the log and compare it with their profile; check their reveals. */
   capper?: string;
   /** A verifier key string the site's key must equal (instead of, or replacing, the remembered one). */
@@ -77,6 +78,8 @@ export interface VerifyResult {
   previous: { size: number; root: string } | null;
   /** No key was remembered for this site and none was given: the key is trusted on first use. */
   firstUse: boolean;
+  /** The required witnesses (--witness) whose cosignatures of the checkpoint counted. */
+  cosigners: string[];
   picks: number;
   revealsChecked: number;
   capper: { username: string; log: CapperRecord; claim: ProfileClaim } | null;
@@ -125,6 +128,7 @@ export async function verifySite(
   if (firstUse) io.note?.(`first use of ${site.origin}: trusting its key ${keyText}`);
 
   // 2. The signed checkpoint.
+  const witnesses = await witnessRequirement(options, sha256);
   const note = await client.text('/api/log/checkpoint');
   let checkpoint: Checkpoint;
   try {
@@ -141,6 +145,8 @@ export async function verifySite(
       `the checkpoint names the log "${checkpoint.origin}", but the key is for "${key.name}"`,
     );
   const root = toBase64(checkpoint.rootHash);
+  // 2b. The witnesses required (--witness), before any remembered state: so on a first run too.
+  const cosigners = witnesses ? await checkCosignatures(note, checkpoint, witnesses) : [];
 
   // 3. The checkpoint extends the last one verified from this site.
   const previous = remembered ? remembered.checkpoint : null;
@@ -226,6 +232,7 @@ export async function verifySite(
     root,
     previous,
     firstUse,
+    cosigners,
     picks: histories.size,
     revealsChecked: toReveal.length,
     capper,

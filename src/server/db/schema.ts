@@ -751,6 +751,29 @@ export const logCheckpoints = pgTable('log_checkpoints', {
 });
 
 /**
+ * Witnesses' cosignatures of the signed checkpoints (C2SP tlog-cosignature, docs/decisions/026): per tree
+ * size and witness, the latest line it answered (a refresh replaces it), served after the log's own. The
+ * root says which checkpoint of that size it cosigned: only a line of the served checkpoint's root is served.
+ */
+export const logCosignatures = pgTable(
+  'log_cosignatures',
+  {
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** The witness's verifier key, as PICK_LOG_WITNESSES names it. */
+    witness: text('witness').notNull(),
+    root: bytea('root').notNull(),
+    /** The signature line, without its newline. */
+    line: text('line').notNull(),
+    /** The cosignature's own timestamp. */
+    cosignedAt: timestamp('cosigned_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.size, t.witness] }),
+    index('log_cosignatures_witness_idx').on(t.witness, t.size),
+  ],
+);
+
+/**
  * The log's identity, fixed at its first start: its origin and verifier key. A start with another key is
  * refused unless told to re-key (docs/decisions/021), so a lost key is never replaced silently.
  */

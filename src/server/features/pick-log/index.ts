@@ -8,6 +8,7 @@ import { loadLogKey } from './log-key.js';
 import { CheckpointCache, onLogAppend } from './log-service.js';
 import { BATCH, LogWriter } from './log-writer.js';
 import { pickLogRoutes } from './routes.js';
+import { CosignedCheckpoints, WitnessSender, type PickLogWitness } from './witnesses.js';
 
 export { appendEvidence, appendToLog, lockEmptyLog, logRefsOf, type LogAppend } from './log-service.js';
 export { LogKeyError } from './log-key.js';
@@ -24,6 +25,8 @@ export interface PickLogSettings {
   keyFile: string | undefined;
   origin: string | undefined;
   acceptNewKey: boolean;
+  /** PICK_LOG_WITNESSES (docs/decisions/026). */
+  witnesses: readonly PickLogWitness[];
 }
 
 /** The log's key, its endpoints and its signer; fails start-up on a key that is not the log's. */
@@ -36,8 +39,15 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
     acceptNewKey: settings.acceptNewKey,
   });
   const checkpoints = new CheckpointCache(db);
-  const writer = new LogWriter(db, key, checkpoints, (err) =>
-    app.log.warn({ err }, 'pick log: numbering or signing failed; retrying'),
+  const cosigned = new CosignedCheckpoints(db);
+  const witnesses = new WitnessSender(db, settings.witnesses, app.log, (size) => cosigned.stored(size));
+  await witnesses.start();
+  const writer = new LogWriter(
+    db,
+    key,
+    checkpoints,
+    (err) => app.log.warn({ err }, 'pick log: numbering or signing failed; retrying'),
+    (checkpoint) => witnesses.signed(checkpoint),
   );
   await writer.start();
   let appended = 0;
@@ -70,6 +80,12 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
   app.addHook('onClose', async () => {
     stopListening();
     await writer.stop();
+    await witnesses.stop();
   });
-  await app.register(pickLogRoutes, { db, key, checkpoints });
+  await app.register(pickLogRoutes, {
+    db,
+    key,
+    checkpoints,
+    servedNote: (latest) => cosigned.noteOf(witnesses.served(latest)),
+  });
 }

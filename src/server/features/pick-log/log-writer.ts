@@ -32,6 +32,8 @@ export class LogWriter {
     private readonly key: LogKey,
     private readonly checkpoints: CheckpointCache,
     private readonly onError: (err: unknown) => void,
+    /** Each checkpoint signed, for the witnesses (witnesses.ts); called without waiting. */
+    private readonly onSigned: (checkpoint: CheckpointRow) => void = () => {},
   ) {}
 
   /** Numbers what waits and signs the current size now (there is always a checkpoint to serve), then keeps up. */
@@ -120,6 +122,7 @@ export class LogWriter {
     await insertCheckpoint(this.db, row);
     this.signedSize = size;
     this.checkpoints.set(row);
+    this.onSigned(row);
     return row;
   }
 }

@@ -15,6 +15,7 @@ import type { Db } from '#server/db/client.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import type { LogKey } from './log-key.js';
+import type { CheckpointRow } from './log-repository.js';
 import {
   consistencyProof,
   entriesBetween,
@@ -32,9 +33,15 @@ const TEXT = (description: string) => ({
 
 export async function pickLogRoutes(
   app: FastifyInstance,
-  options: { db: Db; key: LogKey; checkpoints: CheckpointCache },
+  options: {
+    db: Db;
+    key: LogKey;
+    checkpoints: CheckpointCache;
+    /** The note served for the latest signed checkpoint: with its witnesses' cosignatures (witnesses.ts). */
+    servedNote: (latest: CheckpointRow) => Promise<string>;
+  },
 ) {
-  const { db, key, checkpoints } = options;
+  const { db, key, checkpoints, servedNote } = options;
   const upper = new UpperNodes();
   const api = app.withTypeProvider<ZodTypeProvider>();
   tagRoutes(app, 'Pick log');
@@ -45,7 +52,7 @@ export async function pickLogRoutes(
       schema: {
         summary: "The log's latest signed checkpoint",
         description:
-          'A C2SP tlog-checkpoint (origin, tree size, base64 root) in a C2SP signed note, signed with Ed25519 by the key at /api/log/key.',
+          'A C2SP tlog-checkpoint (origin, tree size, base64 root) in a C2SP signed note, signed with Ed25519 by the key at /api/log/key, then the cosignature lines its witnesses answered (C2SP tlog-cosignature, cosignature/v1). With witnesses, the checkpoint is the latest they have been asked about (milliseconds behind the latest signed while they answer, at most two seconds).',
         response: { 200: TEXT('The signed note'), ...errorResponses(503) },
       },
     },
@@ -55,7 +62,7 @@ export async function pickLogRoutes(
       return reply
         .type('text/plain; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .send(checkpoint.note);
+        .send(await servedNote(checkpoint));
     },
   );
 
