@@ -181,13 +181,15 @@ describe('what is checked', () => {
 });
 
 describe('an honest site', () => {
+  // Whole sites signed and checked: seconds on a loaded 2-core machine, hence the longer limit.
   it('passes at sizes around every edge of a tile and of the small-log threshold', async () => {
     for (const size of [1, 2, 7, 256, 300, EVERY_PROOF_UP_TO + 1]) {
       const site = await siteSigning(entriesOf(size));
       await check(site);
     }
-  });
+  }, 30_000);
 
+  // A 70,000-entry site signed and checked: seconds on a loaded 2-core machine.
   it('passes with three levels of tiles, each tile and bundle asked for once', async () => {
     const site = await siteSigning(entriesOf(70_000));
     await check(site, { concurrency: 8 });
@@ -204,7 +206,7 @@ describe('an honest site', () => {
         '/api/log/tile/entries/273.p/112',
       ]),
     );
-  });
+  }, 30_000);
 });
 
 describe('a stored node altered after signing', () => {
