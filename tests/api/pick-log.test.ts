@@ -176,6 +176,7 @@ describe('the log of a pick', () => {
     pick = await pickOf(video.id);
     // The game's outcome is logged first, and the pick's page lists it: the grade names it by its hash.
     expect(pick.log.map((ref) => ref.type)).toEqual(['posted', 'revised', 'settled', 'graded']);
+    await checkpointAtLeast(pick.log[3]!.index + 1); // numbered by the flush; signed a moment later
     const settledBytes = (await entries(pick.log[2]!.index, pick.log[2]!.index + 1))[0]!;
     expect(parseEntry(settledBytes)).toMatchObject({
       v: 2,
@@ -228,6 +229,7 @@ describe('the log of a pick', () => {
       'graded',
       'corrected',
     ]);
+    await checkpointAtLeast(pick.log[6]!.index + 1);
     const correctedBytes = (await entries(pick.log[4]!.index, pick.log[4]!.index + 1))[0]!;
     expect(parseEntry(correctedBytes)).toMatchObject({
       type: 'corrected',
