@@ -617,7 +617,8 @@ export const pickLegs = pgTable(
     voidReason: text('void_reason'),
     // At the game's start: the best closing price for this side and line, its fair probability, and the CLV.
     closingOdds: integer('closing_odds'),
-    closingFair: numeric('closing_fair', { precision: 8, scale: 6, mode: 'number' }),
+    // Unrounded, as the log's closed entry states it: a rounded fair moved a pick's CLV off the log's.
+    closingFair: numeric('closing_fair', { mode: 'number' }),
     clv: numeric('clv', { precision: 9, scale: 4, mode: 'number' }),
   },
   (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE "pick_legs" ALTER COLUMN "closing_fair" SET DATA TYPE numeric;
