@@ -49,6 +49,28 @@ describe('gradeFromLegs', () => {
     expect(gradeFromLegs([{ result: 'void', odds: -110, units: 1 }], false).result).toBe('void');
   });
 
+  it('rounds the exact units half away from zero, whatever side of the half-cent the float lands', () => {
+    // 0.5 × 1.13 − 0.5 is 0.065 exactly, 0.06499… in floating point.
+    expect(
+      gradeFromLegs(
+        [
+          { result: 'win', odds: 113, units: 0.5 },
+          { result: 'loss', odds: -110, units: 0.5 },
+        ],
+        false,
+      ),
+    ).toMatchObject({ result: 'win', unitsWon: 0.07, unitsRisked: 1 });
+    expect(
+      gradeFromLegs(
+        [
+          { result: 'win', odds: 113, units: 0.5 },
+          { result: 'push', odds: -110, units: 0.5 },
+        ],
+        true,
+      ),
+    ).toMatchObject({ result: 'win', unitsWon: 0.57 });
+  });
+
   it('a parlay: one bet, lost with any leg, paid on the legs that won', () => {
     const won = gradeFromLegs(
       [

@@ -88,7 +88,8 @@ export function gradeFromLegs(
       }
     }
     bets[result] = 1;
-    return { result, unitsWon: round(won, 2), unitsRisked: round(risked, 2), bets };
+    const exact = result === 'win' ? () => parlayWonExactly(stake, legs) : null;
+    return { result, unitsWon: toCent(won, exact), unitsRisked: round(risked, 2), bets };
   }
   let won = 0;
   let risked = 0;
@@ -99,7 +100,7 @@ export function gradeFromLegs(
     if (leg.result === 'loss') won -= leg.units;
     if (leg.result === 'win' || leg.result === 'loss') risked += leg.units;
   }
-  const unitsWon = round(won, 2);
+  const unitsWon = toCent(won, () => straightWonExactly(legs));
   const unitsRisked = round(risked, 2);
   const result: LoggedResult = legs.every((leg) => leg.result === 'void')
     ? 'void'
@@ -109,6 +110,67 @@ export function gradeFromLegs(
         ? 'win'
         : 'loss';
   return { result, unitsWon, unitsRisked, bets };
+}
+
+/** A fraction of BigInts, its denominator positive. */
+type Fraction = readonly [numerator: bigint, denominator: bigint];
+
+/**
+ * Units won to the cent, half away from zero, of the exact amount. The floating-point sum can land a
+ * half-cent on either side (0.5 × 1.13 − 0.5 is 0.06499…), so near one the exact fraction decides, when
+ * the legs' units are tenths and their odds whole (as the format has them).
+ */
+function toCent(value: number, exact: (() => Fraction | null) | null): number {
+  const scaled = Math.abs(value) * 100;
+  if (!exact || Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-6) return round(value, 2);
+  const fraction = exact();
+  if (!fraction) return round(value, 2);
+  const [numerator, denominator] = fraction;
+  const magnitude = numerator < 0n ? -numerator : numerator;
+  const cents = Number((200n * magnitude + denominator) / (2n * denominator));
+  const rounded = (numerator < 0n ? -cents : cents) / 100;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Units as tenths (the format's step), or null when they are not. */
+function tenthsOf(units: number): bigint | null {
+  const tenths = Math.round(units * 10);
+  return tenths / 10 === units ? BigInt(tenths) : null;
+}
+
+/** American odds' profit per unit staked, as a fraction: +150 is 150/100, −110 is 100/110. */
+function profitOf(odds: number): Fraction | null {
+  if (!Number.isSafeInteger(odds) || odds === 0) return null;
+  return odds > 0 ? [BigInt(odds), 100n] : [100n, BigInt(-odds)];
+}
+
+type GradedLeg = { result: LoggedResult; odds: number; units: number };
+
+function straightWonExactly(legs: readonly GradedLeg[]): Fraction | null {
+  let sum: Fraction = [0n, 1n];
+  for (const leg of legs) {
+    if (leg.result !== 'win' && leg.result !== 'loss') continue;
+    const tenths = tenthsOf(leg.units);
+    const profit = profitOf(leg.odds);
+    if (tenths === null || !profit) return null;
+    const term: Fraction = leg.result === 'win' ? [tenths * profit[0], 10n * profit[1]] : [-tenths, 10n];
+    sum = [sum[0] * term[1] + term[0] * sum[1], sum[1] * term[1]];
+  }
+  return sum;
+}
+
+/** A won parlay: the stake times the product of its winning legs' decimal payouts, less the stake. */
+function parlayWonExactly(stake: number, legs: readonly GradedLeg[]): Fraction | null {
+  const tenths = tenthsOf(stake);
+  if (tenths === null) return null;
+  let payout: Fraction = [1n, 1n];
+  for (const leg of legs) {
+    if (leg.result !== 'win') continue;
+    const profit = profitOf(leg.odds);
+    if (!profit) return null;
+    payout = [payout[0] * (profit[1] + profit[0]), payout[1] * profit[1]];
+  }
+  return [tenths * (payout[0] - payout[1]), 10n * payout[1]];
 }
 
 /** Where a leg stands in a closed entry's list: its market, its side by place, its line. */
