@@ -4,8 +4,9 @@
 //     lock held to commit, to say which part limits);
 //  2. inclusion and consistency proofs p99 <= 5 ms at 1,000,000 entries (one client, random proofs);
 //  3. the independent verifier checks 1,000,000 entries in <= 30 s (and its peak RSS).
-// The log is filled to 1,000,000 entries first, through the built server's own appendToLog (fill.mjs), then
-// the server starts on it; rows 2 and 3 run at exactly 1,000,000 entries, row 1 appends on top.
+// The database is filled first with a season whose log has 1,000,000 entries (fill.mjs: picks, their market
+// evidence and grades, through the built server's own code), then the server starts on it; rows 2 and 3 run
+// at exactly 1,000,000 entries, row 1 appends on top.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +25,8 @@ import { percentile, registerCappers, startPosting, startsAtOf } from './pick-lo
 let ENTRIES = 1_000_000;
 const FILL_BATCH = 10_000;
 const FILL_CAPPERS = 1000;
+/** Days of the filled season: a year at a million entries (~1,300 picks a day), at least a week. */
+const seasonDays = (entries) => Math.max(7, Math.min(365, Math.round(entries / 2740)));
 const CLIENTS = 50;
 const POST_CAPPERS = 10;
 const CAPPER_PREFIX = 'plcapper';
@@ -127,9 +130,14 @@ async function prepare(ctx, db) {
       ...db.env,
       DATA_DIR: db.dataDir,
       BENCH_DIST_SERVER: distServer,
-      BENCH_FILL: JSON.stringify({ total: ENTRIES, batch: FILL_BATCH, cappers: FILL_CAPPERS }),
+      BENCH_FILL: JSON.stringify({
+        total: ENTRIES,
+        batch: FILL_BATCH,
+        cappers: FILL_CAPPERS,
+        days: seasonDays(ENTRIES),
+      }),
     },
-    timeoutMs: 1_800_000,
+    timeoutMs: 3_600_000,
   });
   const line = /^BENCH_FILL (.*)$/m.exec(out.stdout);
   if (out.code !== 0 || !line) throw new Error(`filling the log failed: ${out.stderr || out.stdout}`);
@@ -137,16 +145,16 @@ async function prepare(ctx, db) {
   if (db.kind === 'pglite') fill.dataDirBytes = await diskBytes(path.join(db.dataDir, 'db'));
   db.details.fill = fill;
   log(
-    `${db.label}: ${fill.entries.toLocaleString('en-US')} entries appended in ${fill.appendSeconds.toFixed(0)} s ` +
-      `(${Math.round(fill.entries / fill.appendSeconds).toLocaleString('en-US')}/s; vacuum analyze ${fill.vacuumSeconds.toFixed(0)} s; ` +
+    `${db.label}: a season of ${fill.counts.picks.toLocaleString('en-US')} picks, ${fill.entries.toLocaleString('en-US')} entries, in ${fill.fillSeconds.toFixed(0)} s ` +
+      `(${Math.round(fill.entries / fill.fillSeconds).toLocaleString('en-US')} entries/s; vacuum analyze ${fill.vacuumSeconds.toFixed(0)} s; ` +
       `${fill.wallSeconds.toFixed(0)} s in all), database ${fmt.mb(fill.databaseBytes)}`,
   );
   if (fill.entries !== ENTRIES) throw new Error(`the log holds ${fill.entries} entries, not ${ENTRIES}`);
   result.rows.push({
     id: `${db.kind}FillSeconds`,
-    label: `${db.label}: filling the log to ${ENTRIES.toLocaleString('en-US')} entries (appendToLog, ${FILL_BATCH.toLocaleString('en-US')} a transaction)`,
-    value: fill.appendSeconds,
-    display: `${fill.appendSeconds.toFixed(0)} s (${Math.round(fill.entries / fill.appendSeconds).toLocaleString('en-US')} entries/s)`,
+    label: `${db.label}: filling a season of ${ENTRIES.toLocaleString('en-US')} entries (the server's code, ${fill.season.days} days, ${fill.counts.picks.toLocaleString('en-US')} picks)`,
+    value: fill.fillSeconds,
+    display: `${fill.fillSeconds.toFixed(0)} s (${Math.round(fill.entries / fill.fillSeconds).toLocaleString('en-US')} entries/s)`,
     reference:
       `database ${fmt.mb(fill.databaseBytes)} (entries ${fmt.mb(fill.entriesTableBytes)}, ` +
       `${fill.nodeRows.toLocaleString('en-US')} nodes ${fmt.mb(fill.nodesTableBytes)})` +
@@ -264,7 +272,15 @@ async function verifierPart(ctx, db) {
   const expected = `${db.size.toLocaleString('en-US')} entries`;
   if (run.code !== 0 || !run.stdout.includes('✓') || !run.stdout.includes(expected))
     throw new Error(`the verifier did not verify ${expected} (exit ${run.code}): ${run.stdout}${run.stderr}`);
-  db.details.verifier = { ...run, serverCpuSeconds, noise };
+  // The same run without the profiles, leaderboards and badges: what the log's own checks and the tree cost.
+  const { value: bare } = await ctx.timed(() =>
+    runVerifier(db.server.url, tempDir('pickreel-verify-home-'), ['--skip-figures']),
+  );
+  if (bare.code !== 0)
+    throw new Error(
+      `the verifier with --skip-figures failed (exit ${bare.code}): ${bare.stdout}${bare.stderr}`,
+    );
+  db.details.verifier = { ...run, serverCpuSeconds, noise, skipFigures: bare };
   log(
     `${db.label}: verifier ${run.seconds.toFixed(1)} s for ${expected}, peak RSS ${fmt.mb(run.peakRssBytes)}, ` +
       `its CPU ${run.cpuSeconds?.toFixed(1) ?? '?'} s, server CPU ${serverCpuSeconds.toFixed(1)} s; others used ${Math.round(noise.share * 100)}%`,
@@ -281,6 +297,13 @@ async function verifierPart(ctx, db) {
       othersCpuShare: noise.share,
     },
     {
+      id: `${db.kind}VerifySkipFiguresSeconds`,
+      label: '  the same with --skip-figures (no profiles, leaderboards, badges): wall time',
+      value: bare.seconds,
+      display: `${bare.seconds.toFixed(1)} s`,
+      reference: `its CPU ${bare.cpuSeconds?.toFixed(1) ?? '?'} s`,
+    },
+    {
       id: `${db.kind}VerifyPeakRss`,
       label: `  the verifier's peak RSS`,
       value: run.peakRssBytes,
@@ -294,10 +317,10 @@ async function verifierPart(ctx, db) {
  * `node dist/verifier/verifier/main.js <url> --quiet` (what `npm run verify` runs after its build), under
  * /usr/bin/time -v when present (peak RSS, CPU), else with /proc/<pid>/status sampled every 50 ms.
  */
-async function runVerifier(url, home) {
+async function runVerifier(url, home, extra = []) {
   const timeBinary = '/usr/bin/time';
   const withTime = existsSync(timeBinary);
-  const args = ['--liftoff-only', verifierMain, url, '--quiet'];
+  const args = ['--liftoff-only', verifierMain, url, '--quiet', ...extra];
   const started = performance.now();
   const proc = spawnTracked(
     withTime ? timeBinary : process.execPath,
