@@ -18,11 +18,19 @@ export interface CosignatureRow {
 const hex = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-/** Stores a witness's cosignature; its latest answer for a size (a refresh) replaces the one before. */
-export async function saveCosignature(db: Executor, row: CosignatureRow): Promise<void> {
+/**
+ * Stores witnesses' cosignatures in one statement (one per witness and size: a later answer for a size, a
+ * refresh, replaces the one before).
+ */
+export async function saveCosignatures(db: Executor, rows: readonly CosignatureRow[]): Promise<void> {
+  if (!rows.length) return;
+  const values = rows.map(
+    (row) =>
+      sql`(${row.size}, ${row.witness}, decode(${hex(row.root)}, 'hex'), ${row.line}, ${row.cosignedAt.toISOString()})`,
+  );
   await db.execute(sql`
     insert into log_cosignatures (size, witness, root, line, cosigned_at)
-    values (${row.size}, ${row.witness}, decode(${hex(row.root)}, 'hex'), ${row.line}, ${row.cosignedAt.toISOString()})
+    values ${sql.join(values, sql`, `)}
     on conflict (size, witness) do update
       set root = excluded.root, line = excluded.line, cosigned_at = excluded.cosigned_at`);
 }

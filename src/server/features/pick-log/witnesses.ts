@@ -12,7 +12,12 @@ import { webCryptoEd25519Verify, type VerifierKey } from '#common/pick-log/note.
 import type { Db } from '#server/db/client.js';
 import { nodeKey, readNodes, type CheckpointRow } from './log-repository.js';
 import { sha256 } from './log-service.js';
-import { cosignatureLinesOf, lastCosignedBy, saveCosignature } from './witnesses-repository.js';
+import {
+  cosignatureLinesOf,
+  lastCosignedBy,
+  saveCosignatures,
+  type CosignatureRow,
+} from './witnesses-repository.js';
 
 /** A witness of PICK_LOG_WITNESSES: its verifier key (cosignature/v1) and its submission prefix. */
 export interface PickLogWitness {
@@ -78,6 +83,13 @@ export class WitnessSender {
   private stopped = false;
   private refreshTimer: NodeJS.Timeout | null = null;
   private readonly abort = new AbortController();
+  /**
+   * Cosignatures answered and not stored yet: a round stores its witnesses' together, in one statement, so
+   * that each checkpoint costs the database one commit however many witnesses there are.
+   */
+  private unsaved: { row: CosignatureRow; peer: Peer; checkpoint: CheckpointRow }[] = [];
+  /** The round's consistency proofs by their two sizes: its witnesses mostly need the same one. */
+  private proofs = new Map<string, Promise<Uint8Array[]>>();
 
   constructor(
     private readonly db: Db,
@@ -154,6 +166,7 @@ export class WitnessSender {
 
   private async round(checkpoint: CheckpointRow): Promise<void> {
     const now = Date.now();
+    this.proofs = new Map();
     const sends: Promise<void>[] = [];
     for (const peer of this.peers) {
       if (peer.sending || !this.due(peer, checkpoint, now)) continue;
@@ -173,7 +186,38 @@ export class WitnessSender {
           () => undefined,
         ),
       ]);
+    // Answers that came after an earlier round ended are stored with this round's.
+    await this.store();
     this.finished = checkpoint;
+  }
+
+  /** Stores the cosignatures answered so far, in one statement; then they count as the witnesses' latest. */
+  private async store(): Promise<void> {
+    const batch = this.unsaved.splice(0);
+    if (!batch.length) return;
+    try {
+      await saveCosignatures(
+        this.db,
+        batch.map(({ row }) => row),
+      );
+    } catch (err) {
+      for (const { peer, checkpoint } of batch) {
+        // Sent again at the next round: the witness, at this size already, cosigns the same checkpoint anew.
+        peer.cosigned = null;
+        this.failed(peer, checkpoint, `its cosignature was not stored: ${(err as Error).message}`);
+      }
+      return;
+    }
+    for (const { peer, row } of batch) {
+      if (peer.failures > 0)
+        this.log.info(
+          { witness: peer.witness.key.name, size: row.size },
+          'pick log: a witness cosigns again',
+        );
+      peer.failures = 0;
+      peer.retryAt = 0;
+    }
+    for (const size of new Set(batch.map(({ row }) => row.size))) this.onCosigned(size);
   }
 
   /** Whether this round sends the checkpoint to this witness. */
@@ -223,7 +267,7 @@ export class WitnessSender {
     const { witness } = peer;
     const old = peer.size;
     // tlog-witness: no proof from 0 (the empty tree precedes every tree), nor between equal sizes.
-    const proof = old > 0 && old < checkpoint.size ? await this.proof(old, checkpoint.size) : [];
+    const proof = old > 0 && old < checkpoint.size ? await this.roundProof(old, checkpoint.size) : [];
     const body = `old ${old}\n${proof.map((hash) => `${toBase64(hash)}\n`).join('')}\n${checkpoint.note}`;
     let status: number;
     let text: string;
@@ -266,24 +310,20 @@ export class WitnessSender {
       const why = (err as Error).message;
       return this.failed(peer, checkpoint, `answered a cosignature that does not verify (${why})`);
     }
-    await saveCosignature(this.db, {
-      size: checkpoint.size,
-      witness: witness.verifierKey,
-      root: checkpoint.root,
-      line,
-      cosignedAt: new Date(timestamp * 1000),
+    this.unsaved.push({
+      peer,
+      checkpoint,
+      row: {
+        size: checkpoint.size,
+        witness: witness.verifierKey,
+        root: checkpoint.root,
+        line,
+        cosignedAt: new Date(timestamp * 1000),
+      },
     });
-    if (peer.failures > 0)
-      this.log.info(
-        { witness: witness.key.name, size: checkpoint.size },
-        'pick log: a witness cosigns again',
-      );
     peer.size = checkpoint.size;
     peer.cosigned = { size: checkpoint.size, root: checkpoint.root, at: Date.now() };
-    peer.failures = 0;
-    peer.retryAt = 0;
     peer.aheadWarned = null;
-    this.onCosigned(checkpoint.size);
   }
 
   private failed(peer: Peer, checkpoint: CheckpointRow, why: string, level: 'warn' | 'error' = 'warn'): void {
@@ -295,6 +335,17 @@ export class WitnessSender {
       { witness: peer.witness.key.name, url: peer.witness.url, size: checkpoint.size, retryInMs: wait },
       `pick log: witness ${why}`,
     );
+  }
+
+  /** The proof from first to second, read once per round. */
+  private roundProof(first: number, second: number): Promise<Uint8Array[]> {
+    const key = `${first}:${second}`;
+    let proof = this.proofs.get(key);
+    if (!proof) {
+      proof = this.proof(first, second);
+      this.proofs.set(key, proof);
+    }
+    return proof;
   }
 
   /** RFC 9162 §2.1.4.1 PROOF(first, D[second]) from the stored subtrees. */
