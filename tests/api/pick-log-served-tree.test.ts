@@ -6,79 +6,19 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Video } from '#common/schemas/videos.js';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
-import { settleEvent } from '#server/features/picks/grading-service.js';
 import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite } from '#verifier/verify-site.js';
-import { inHours, marketLegFor } from '../setup/market.js';
+import { logSize, postMarketPick, settlePick, signedAll } from '../setup/pick-log-site.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
-const LATER = new Date(Date.now() + 1000 * 3600_000);
 const BASE64 = '[A-Za-z0-9+/]{43}=';
 
 let t: TestApp;
 let site: string;
 let size = 0;
 const homes: string[] = [];
-let game = 0;
-
-async function postPick(cookie: string): Promise<number> {
-  game += 1;
-  const leg = await marketLegFor(t, {
-    league: 'NHL',
-    home: `Home ${game}`,
-    away: `Away ${game}`,
-    startsAt: inHours(24),
-    market: 'moneyline',
-    side: `Home ${game}`,
-    line: null,
-    odds: 150,
-    units: 2,
-  });
-  const response = await postVideo(t.app, cookie, {
-    ...VALID_FIELDS,
-    isExternalVideo: 'true',
-    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-    duration: '',
-    legs: JSON.stringify([leg]),
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Video>().id;
-}
-
-async function settle(videoId: number, homeScore: number, awayScore: number) {
-  const [leg] = rowsOf<{ event_id: number }>(
-    await t.database.db.execute(sql`select event_id from pick_legs where video_id = ${videoId}`),
-  );
-  await settleEvent(
-    t.database.db,
-    leg!.event_id,
-    { status: 'final', homeScore, awayScore },
-    { adminId: null, source: 'test' },
-    LATER,
-  );
-}
-
-async function logSize(): Promise<number> {
-  const [row] = rowsOf<{ size: string | number }>(
-    await t.database.db.execute(sql`select size from log_state`),
-  );
-  return Number(row!.size);
-}
-
-/** Waits until the server has signed every entry appended so far. */
-async function signed(): Promise<void> {
-  const wanted = await logSize();
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const note = await (await fetch(`${site}/api/log/checkpoint`)).text();
-    if (Number(note.split('\n')[1]) >= wanted) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the checkpoint did not catch up');
-}
 
 /** A verifier run by a new user of the verifier (its own remembered state). */
 function verify() {
@@ -116,14 +56,14 @@ beforeAll(async () => {
   site = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const capper = await registerUser(t.app, {}, '10.17.0.1');
   const picks: number[] = [];
-  for (let i = 0; i < 6; i++) picks.push(await postPick(capper.cookie));
-  await settle(picks[0]!, 3, 1);
-  await settle(picks[1]!, 0, 2);
-  await settle(picks[2]!, 2, 2);
-  await settle(picks[3]!, 4, 1);
+  for (let i = 0; i < 6; i++) picks.push(await postMarketPick(t, capper.cookie));
+  await settlePick(t, picks[0]!, 3, 1);
+  await settlePick(t, picks[1]!, 0, 2);
+  await settlePick(t, picks[2]!, 2, 2);
+  await settlePick(t, picks[3]!, 4, 1);
   await t.app.pickLog.flush(); // graded by direct calls: no request waited for the entries' numbers
-  await signed();
-  size = await logSize();
+  await signedAll(t, site);
+  size = await logSize(t);
   await t.database.db.execute(sql.raw('create table log_nodes_honest as select * from log_nodes'));
 });
 

@@ -11,19 +11,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { entryBytes, parseEntry, type PickEntry } from '#common/pick-log/entry.js';
 import { appendNodes, leafHash, rangeNodes, rootFromFrontier } from '#common/pick-log/merkle.js';
 import { formatCheckpoint, formatSignedNote, parseVerifierKey } from '#common/pick-log/note.js';
-import type { Video } from '#common/schemas/videos.js';
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { forgetRecords } from '#server/features/cappers/index.js';
-import { settleEvent } from '#server/features/picks/grading-service.js';
 import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite, type VerifyOptions } from '#verifier/verify-site.js';
-import { inHours, marketLegFor } from '../setup/market.js';
+import { logSize, postMarketPick, settlePick, signedAll } from '../setup/pick-log-site.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
-const LATER = new Date(Date.now() + 1000 * 3600_000);
 
 let t: TestApp;
 let site: string;
@@ -31,62 +27,6 @@ let capper: { cookie: string; id: number; username: string };
 let losingPick: number;
 let rivalId: number;
 const homes: string[] = [];
-let game = 0;
-
-async function postPick(cookie: string): Promise<number> {
-  game += 1;
-  const leg = await marketLegFor(t, {
-    league: 'NHL',
-    home: `Home ${game}`,
-    away: `Away ${game}`,
-    startsAt: inHours(24),
-    market: 'moneyline',
-    side: `Home ${game}`,
-    line: null,
-    odds: 150,
-    units: 2,
-  });
-  const response = await postVideo(t.app, cookie, {
-    ...VALID_FIELDS,
-    isExternalVideo: 'true',
-    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-    duration: '',
-    legs: JSON.stringify([leg]),
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Video>().id;
-}
-
-async function settle(videoId: number, homeScore: number, awayScore: number) {
-  const [leg] = rowsOf<{ event_id: number }>(
-    await t.database.db.execute(sql`select event_id from pick_legs where video_id = ${videoId}`),
-  );
-  await settleEvent(
-    t.database.db,
-    leg!.event_id,
-    { status: 'final', homeScore, awayScore },
-    { adminId: null, source: 'test' },
-    LATER,
-  );
-}
-
-async function logSize(): Promise<number> {
-  const [row] = rowsOf<{ size: string | number }>(
-    await t.database.db.execute(sql`select size from log_state`),
-  );
-  return Number(row!.size);
-}
-
-/** Waits until the server has signed every entry appended so far (within a second of the last). */
-async function signed(): Promise<void> {
-  const size = await logSize();
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const note = await (await fetch(`${site}/api/log/checkpoint`)).text();
-    if (Number(note.split('\n')[1]) >= size) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the checkpoint did not catch up');
-}
 
 /** A verifier run with its own remembered state (a new user of the verifier unless `home` is reused). */
 function verify(options: VerifyOptions = {}, home = newHome()) {
@@ -118,17 +58,17 @@ beforeAll(async () => {
   await setAdmin(t.database.db, admin.id, true);
   const rival = await registerUser(t.app, {}, '10.16.0.3');
   rivalId = rival.id;
-  const win = await postPick(capper.cookie);
-  losingPick = await postPick(capper.cookie);
-  const push = await postPick(capper.cookie);
-  await postPick(capper.cookie); // open
-  const rivals = await postPick(rival.cookie);
-  await settle(win, 3, 1);
-  await settle(losingPick, 0, 2);
-  await settle(push, 2, 2);
-  await settle(rivals, 5, 0);
+  const win = await postMarketPick(t, capper.cookie);
+  losingPick = await postMarketPick(t, capper.cookie);
+  const push = await postMarketPick(t, capper.cookie);
+  await postMarketPick(t, capper.cookie); // open
+  const rivals = await postMarketPick(t, rival.cookie);
+  await settlePick(t, win, 3, 1);
+  await settlePick(t, losingPick, 0, 2);
+  await settlePick(t, push, 2, 2);
+  await settlePick(t, rivals, 5, 0);
   await t.app.pickLog.flush(); // graded by direct calls: no request waited for the entries' numbers
-  await signed();
+  await signedAll(t, site);
   // The untouched tables (the latest checkpoint signed), to put back after each trick.
   for (const table of ['log_entries', 'log_nodes', 'log_checkpoints'])
     await t.database.db.execute(sql.raw(`create table ${table}_honest as select * from ${table}`));
@@ -152,7 +92,7 @@ afterAll(async () => {
 describe('npm run verify against the real server', () => {
   it("passes an honest log, every reveal, and the capper's record as the profile shows it", async () => {
     const result = await verify({ capper: capper.username, reveals: true });
-    expect(result.size).toBe(await logSize());
+    expect(result.size).toBe(await logSize(t));
     expect(result.revealsChecked).toBe(4);
     expect(result.capper!.log).toMatchObject({ wins: 1, losses: 1, pushes: 1, graded: 3, unitsWon: 1 });
   });
@@ -248,8 +188,8 @@ describe('npm run verify against the real server', () => {
     expect(await failureKind(verify())).toBe('grade');
     expect(await failureKind(verify({}, home))).toBe('consistency');
     // Nor does the rewrite hide once the log grows: the server signs the next size over the forged tree.
-    await postPick(capper.cookie);
-    await signed(); // the post waited for its entry's number; the writer signs that size next
+    await postMarketPick(t, capper.cookie);
+    await signedAll(t, site); // the post waited for its entry's number; the writer signs that size next
     expect(await failureKind(verify({}, home))).toBe('consistency');
   });
 });
