@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, toBase64 } from '../common/pick-log/index.js';
-import { canonicalBytes } from '../common/pick-seal.js';
-import { entryFromBase64, isCanonical } from './entry-bytes.js';
+import { canonicalBytes, commitmentOf, type SealedPick } from '../common/pick-seal.js';
+import { entryFromBase64, isCanonical, sealedCommitment } from './entry-bytes.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -59,5 +60,38 @@ describe('isCanonical', () => {
     const text = '{"capper":"\\ud800"}';
     expect(isCanonical(JSON.parse(text), utf8(text))).toBe(false);
     expect(isCanonical({}, new Uint8Array([0x7b, 0xff, 0x7d]))).toBe(false);
+  });
+});
+
+describe('sealedCommitment', () => {
+  it('is the commitment pick-seal computes, surrogates included', async () => {
+    const sealed: SealedPick = {
+      v: 2,
+      capper: 'Zoë 😀',
+      videoId: 7,
+      postedAt: '2026-11-25T18:30:00Z',
+      selections: 'Lakers \u2028 "ML" \\ \ud800',
+      legs: [
+        {
+          league: 'NBA',
+          home: 'Lakers',
+          away: 'Celtics',
+          startsAt: '2026-11-26T00:00:00Z',
+          market: 'moneyline',
+          side: 'home',
+          line: null,
+          odds: -110,
+          units: 1.5,
+          game: 'odds:1',
+          price: { book: 'b', odds: -115, line: null, at: '2026-11-25T18:00:00Z' },
+        },
+      ],
+      parlay: false,
+      salt: '0'.repeat(64),
+    };
+    const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
+    expect(sealedCommitment(sealed)).toBe(await commitmentOf(sealed, sha256));
+    const plain = { ...sealed, selections: 'Lakers ML', capper: 'zoe' };
+    expect(sealedCommitment(plain)).toBe(await commitmentOf(plain, sha256));
   });
 });

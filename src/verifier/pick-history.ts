@@ -3,7 +3,6 @@
 // names the commitment then current. A grade of format 2 carries its revealed pick and its legs' grounds:
 // it is regraded here from the outcomes logged before it (docs/pick-log.md 'Regrading'). Kept small per
 // pick: a million entries stay in memory.
-import { hash } from 'node:crypto';
 import {
   isPickEntry,
   type LogEntry,
@@ -11,7 +10,8 @@ import {
   type LoggedResult,
   type PickEntry,
 } from '../common/pick-log/index.js';
-import { canonicalBytes, isMarketLeg, type SealedLeg, type SealedPick } from '../common/pick-seal.js';
+import { isMarketLeg, type SealedLeg, type SealedPick } from '../common/pick-seal.js';
+import { sealedCommitment } from './entry-bytes.js';
 import { Evidence, outcomeText, type OutcomeEntry } from './evidence.js';
 import {
   closingKey,
@@ -70,8 +70,6 @@ export interface PickHistory {
   clvLegs: { parlay: boolean; legs: ClvLeg[] } | null;
   lateLegs: { leg: number; game: string; postedAt: string }[] | null;
 }
-
-const sha256Hex = (bytes: Uint8Array) => hash('sha256', bytes, 'hex');
 
 export class PickHistories {
   private readonly picks = new Map<number, PickHistory>();
@@ -167,7 +165,7 @@ export class PickHistories {
     const grounds = entry.legs!;
     const wrong = (why: string) =>
       new VerificationError('grade', `entry ${index} (video ${entry.videoId}): ${why}`);
-    const computed = sha256Hex(canonicalBytes(sealed));
+    const computed = sealedCommitment(sealed);
     if (computed !== entry.commitment)
       throw wrong(`its revealed pick hashes to ${computed}, not to the commitment ${entry.commitment}`);
 

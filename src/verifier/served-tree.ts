@@ -239,19 +239,20 @@ function served(message: string): VerificationError {
 
 /**
  * Checks every hash tile of the signed tree of `size`, and a set of its entry bundles, inclusion proofs and
- * consistency proofs, against the tree of `leaves` (whose root the caller has checked is the checkpoint's).
+ * consistency proofs, against the tree of `leaves` or the one built from them (whose root the caller has
+ * checked is the checkpoint's).
  * Throws VerificationError('served') naming the first tile or proof that differs, in the order listed.
  */
 export async function checkServedTree(
   client: SiteClient,
-  leaves: LeafHashes,
+  leaves: LeafHashes | OwnTree,
   checkpoint: { size: number; rootHash: Uint8Array },
   options: ServedTreeOptions = {},
 ): Promise<void> {
   const { size, rootHash } = checkpoint;
   if (size === 0) return;
   if (leaves.size !== size) throw new Error(`${leaves.size} leaf hashes for a tree of ${size}`);
-  const tree = new OwnTree(leaves.packed());
+  const tree = leaves instanceof OwnTree ? leaves : new OwnTree(leaves.packed());
   // The caller checked these leaves against the signed root; a tree that disagrees is a fault here.
   if (!bytesEqual(tree.root(), rootHash))
     throw new Error("the verifier's own tree does not hash to the root");

@@ -2,12 +2,10 @@
 // without trusting the site. It shares only the common formats with the server, never its code.
 import { hash } from 'node:crypto';
 import {
-  TreeBuilder,
   bytesEqual,
   fromBase64,
-  leafHash,
   parseCheckpoint,
-  parseEntry,
+  parseEntryText,
   parseVerifierKey,
   toBase64,
   verifyConsistency,
@@ -18,11 +16,11 @@ import {
   type VerifierKey,
 } from '../common/pick-log/index.js';
 import { commitmentOf, isSealedPick, type Sha256 } from '../common/pick-seal.js';
-import { entryFromBase64, isCanonical } from './entry-bytes.js';
+import { entryFromBase64, entryText, isCanonicalText } from './entry-bytes.js';
 import { SiteClient, type Fetch } from './http.js';
 import { PickHistories, type PickHistory } from './pick-history.js';
 import { checkServedFigures, type ServedFiguresResult } from './served-figures.js';
-import { LeafHashes, checkServedTree } from './served-tree.js';
+import { LeafHashes, OwnTree, checkServedTree } from './served-tree.js';
 import {
   counted,
   countedPicks,
@@ -155,12 +153,13 @@ export async function verifySite(
   // 4 and 5. Every entry: its shape, its canonical bytes, the log's rules, and the root they make. A broken
   // rule is told only once the root matches: entries the log never signed are a root mismatch first.
   const histories = new PickHistories();
-  const tree = new TreeBuilder(sha256);
   const leaves = new LeafHashes(checkpoint.size);
+  const leafInput = { buffer: Buffer.alloc(1 + 4096) };
   let broken: VerificationError | null = null;
   io.progress?.(0, checkpoint.size);
   await downloadEntries(client, checkpoint.size, options, async (start, entries) => {
-    for (const [offset, bytes] of entries.entries()) {
+    for (let offset = 0; offset < entries.length; offset++) {
+      const bytes = entries[offset]!;
       const index = start + offset;
       if (!broken) {
         try {
@@ -170,13 +169,13 @@ export async function verifySite(
           broken = error;
         }
       }
-      const leaf = await leafHash(bytes, sha256);
-      leaves.push(leaf);
-      await tree.push(leaf);
+      leaves.push(leafHashOf(bytes, leafInput));
     }
     io.progress?.(start + entries.length, checkpoint.size);
   });
-  const computedRoot = await tree.root();
+  // Every level of the tree, once: its root here, its tiles and proofs in 5b.
+  const tree = new OwnTree(leaves.packed());
+  const computedRoot = tree.root();
   if (!bytesEqual(computedRoot, checkpoint.rootHash))
     throw new VerificationError(
       'root',
@@ -194,7 +193,7 @@ export async function verifySite(
   });
 
   // 5b. What the site serves about that tree (tiles, bundles, proofs) against the tree of its entries.
-  await checkServedTree(client, leaves, checkpoint, { concurrency: options.concurrency });
+  await checkServedTree(client, tree, checkpoint, { concurrency: options.concurrency });
 
   // 6. Revealed commitments.
   const toReveal = [...histories.values()].filter(
@@ -390,19 +389,29 @@ async function fetchWindow(
 
 /** The entry's fields, checked; its bytes must be the canonical form, so one entry has exactly one hash. */
 function checkedEntry(index: number, bytes: Uint8Array): LogEntry {
+  const text = entryText(bytes);
   let entry: LogEntry;
   try {
-    // The whole object, fields beyond the format page's list included (parseEntry keeps them).
-    entry = parseEntry(bytes);
+    if (text === null) throw new Error('log entry: not UTF-8');
+    // The whole object, fields beyond the format page's list included (parseEntryText keeps them).
+    entry = parseEntryText(text);
   } catch (error) {
     throw new VerificationError('entry', `entry ${index} is not a log entry: ${messageOf(error)}`);
   }
-  if (!isCanonical(entry, bytes))
+  if (!isCanonicalText(entry, text))
     throw new VerificationError(
       'entry',
       `entry ${index} is not in RFC 8785 canonical form (the log's entries must be)`,
     );
   return entry;
+}
+
+/** RFC 9162's leaf hash, SHA-256(0x00 ‖ entry), through one reused buffer rather than a new one per entry. */
+function leafHashOf(bytes: Uint8Array, input: { buffer: Buffer }): Buffer {
+  if (input.buffer.length < 1 + bytes.length) input.buffer = Buffer.alloc(2 * (1 + bytes.length));
+  input.buffer[0] = 0;
+  input.buffer.set(bytes, 1);
+  return hash('sha256', input.buffer.subarray(0, 1 + bytes.length), 'buffer');
 }
 
 async function checkReveal(client: SiteClient, pick: PickHistory, sha256: Sha256): Promise<void> {

@@ -375,14 +375,21 @@ export function entryBytes(entry: LogEntry): Uint8Array {
   return canonicalBytes(entry);
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** Parses and checks an entry's bytes (UTF-8 JSON of the shape above); throws an Error saying what is wrong. */
 export function parseEntry(bytes: Uint8Array): LogEntry {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     throw new Error('log entry: not UTF-8');
   }
+  return parseEntryText(text);
+}
+
+/** parseEntry of bytes already decoded, for a caller that also needs their text (the verifier's canonical check). */
+export function parseEntryText(text: string): LogEntry {
   let value: unknown;
   try {
     value = JSON.parse(text);
