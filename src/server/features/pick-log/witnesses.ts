@@ -39,6 +39,11 @@ export interface WitnessTiming {
   timeoutMs: number;
   /** How long a round waits for its witnesses before the checkpoint is served with what it has. */
   roundMs: number;
+  /**
+   * The least time from one round's start to the next: a busy log signs a checkpoint per write, and a round
+   * for each (requests, verifications, a proof read and a commit) slowed the posts themselves.
+   */
+  roundGapMs: number;
 }
 
 export const WITNESS_TIMING: WitnessTiming = {
@@ -47,6 +52,7 @@ export const WITNESS_TIMING: WitnessTiming = {
   refreshMs: 5 * 60_000,
   timeoutMs: 10_000,
   roundMs: 2000,
+  roundGapMs: 500,
 };
 
 /** 409s in a row (another instance reached the witness first) before they count as a failure. */
@@ -79,6 +85,7 @@ export class WitnessSender {
   private latest: CheckpointRow | null = null;
   private finished: CheckpointRow | null = null;
   private rounds: Promise<void> | null = null;
+  private roundStartedAt = 0;
   private again = false;
   private stopped = false;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -155,6 +162,12 @@ export class WitnessSender {
     this.rounds = (async () => {
       do {
         this.again = false;
+        // Checkpoints signed meanwhile are not lost: the round sends the latest.
+        const wait = this.roundStartedAt + this.timing.roundGapMs - Date.now();
+        if (wait > 0)
+          await sleep(wait, undefined, { signal: this.abort.signal, ref: false }).catch(() => undefined);
+        if (this.stopped) return;
+        this.roundStartedAt = Date.now();
         await this.round(this.latest!);
       } while (this.again && !this.stopped);
     })()
