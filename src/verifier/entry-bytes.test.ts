@@ -39,6 +39,8 @@ describe('isCanonical', () => {
       m: 1e-7,
     });
     agree({ '\u{10000}': 1, '\uFFFF': 2, a: true, b: false });
+    // Integer-like keys, which V8 enumerates before the others and in numeric order.
+    agree({ '10': 1, '9': { '2': [], '10': null }, a: 3 });
   });
 
   it('refuses other bytes for the same value', () => {

@@ -3,8 +3,8 @@
 import { hash } from 'node:crypto';
 import { canonicalBytes, type SealedPick } from '../common/pick-seal.js';
 
-// Standard padded base64: groups of four, then one group with its padding.
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Standard padded base64 once its length is a multiple of four: the alphabet, then at most two pads.
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /**
@@ -13,7 +13,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * and by the padding's unused bits being zero, which is the same thing without writing the text again.
  */
 export function entryFromBase64(text: string): Uint8Array | null {
-  if (!BASE64.test(text)) return null;
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
   if (text.endsWith('==')) {
     if (ALPHABET.indexOf(text[text.length - 3]!) & 0x0f) return null;
   } else if (text.endsWith('=')) {
@@ -48,9 +48,30 @@ export function isCanonical(entry: object, bytes: Uint8Array): boolean {
  * canonicaliser.
  */
 export function isCanonicalText(entry: object, text: string): boolean {
-  if (!SURROGATE.test(text)) return canonicalText(entry) === text;
+  if (!SURROGATE.test(text))
+    return (keysSorted(entry) && JSON.stringify(entry) === text) || canonicalText(entry) === text;
   const canonical = canonicalBytes(entry);
   return Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength).toString() === text;
+}
+
+/**
+ * Whether every object in `value` enumerates its keys in RFC 8785's order: then JSON.stringify writes its
+ * canonical text natively. (An object with integer-like keys may not, as V8 lists those first: it takes
+ * canonicalText's way.)
+ */
+function keysSorted(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!keysSorted(item)) return false;
+    return true;
+  }
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && !(previous < key)) return false;
+    previous = key;
+    if (!keysSorted((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
@@ -84,7 +105,7 @@ export function canonicalText(value: unknown): string | undefined {
 
 /** The commitment to a sealed pick (lowercase hex SHA-256 of its canonical bytes), as pick-seal computes it. */
 export function sealedCommitment(sealed: SealedPick): string {
-  const text = canonicalText(sealed);
+  const text = keysSorted(sealed) ? JSON.stringify(sealed) : canonicalText(sealed);
   if (text !== undefined && !SURROGATE.test(text)) return hash('sha256', text, 'hex');
   return hash('sha256', canonicalBytes(sealed), 'hex');
 }
