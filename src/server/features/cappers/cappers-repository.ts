@@ -78,6 +78,17 @@ export async function listGrades(db: Executor, userId: number): Promise<GradeRow
   }));
 }
 
+export interface LegStateOfPick {
+  result: 'win' | 'loss' | 'push' | 'void' | null;
+  voidReason: string | null;
+  selfReported: boolean;
+  eventStatus: 'scheduled' | 'final' | 'postponed' | 'cancelled';
+  homeScore: number | null;
+  awayScore: number | null;
+  closingOdds: number | null;
+  clv: number | null;
+}
+
 export interface GradedPickRow {
   videoId: number;
   title: string;
@@ -91,11 +102,13 @@ export interface GradedPickRow {
   bets: number;
   clvBets: number;
   clvSum: number;
+  /** Its legs' states, in position order. */
+  states: LegStateOfPick[];
 }
 
 /**
- * One page of the graded picks, newest grade first, with their sealed text (revealed once graded): the
- * counted ones, or the self-reported ones.
+ * One page of the graded picks, newest grade first, with their sealed text (revealed once graded) and their
+ * legs' states: the counted ones, or the self-reported ones. One statement: a page costs one round trip.
  */
 export async function listGradedPicks(
   db: Executor,
@@ -103,54 +116,31 @@ export async function listGradedPicks(
   page: { limit: number; offset: number },
   which: 'counted' | 'self-reported' = 'counted',
 ): Promise<GradedPickRow[]> {
-  const rows = rowsOf<GradedPickRow & { postedAt: Date | string; gradedAt: Date | string }>(
+  const rows = rowsOf<
+    Omit<GradedPickRow, 'states'> & { postedAt: Date | string; gradedAt: Date | string; states: unknown }
+  >(
     await db.execute(sql`
       select p.video_id as "videoId", p.title, p.result, p.units_won::float8 as "unitsWon", p.commitment,
         p.posted_at as "postedAt", p.graded_at as "gradedAt", p.parlay, p.sealed,
         p.bets_won + p.bets_lost + p.bets_pushed + p.bets_void as bets, p.clv_bets as "clvBets",
-        p.clv_sum::float8 as "clvSum"
+        p.clv_sum::float8 as "clvSum",
+        (select coalesce(json_agg(json_build_object('result', l.result, 'voidReason', l.void_reason,
+            'selfReported', l.self_reported, 'eventStatus', e.status, 'homeScore', e.home_score,
+            'awayScore', e.away_score, 'closingOdds', l.closing_odds, 'clv', l.clv::float8)
+            order by l.position), '[]')
+          from pick_legs l join events e on e.id = l.event_id
+          where l.video_id = p.video_id) as states
       from picks p
       where p.user_id = ${userId} and p.graded_at is not null and ${which === 'counted' ? COUNTED : SELF_REPORTED}
       order by p.graded_at desc, p.video_id desc
       limit ${page.limit} offset ${page.offset}`),
   );
-  return rows.map((row) => ({ ...row, postedAt: toDate(row.postedAt), gradedAt: toDate(row.gradedAt) }));
-}
-
-export interface LegStateOfPick {
-  videoId: number;
-  result: 'win' | 'loss' | 'push' | 'void' | null;
-  voidReason: string | null;
-  selfReported: boolean;
-  eventStatus: 'scheduled' | 'final' | 'postponed' | 'cancelled';
-  homeScore: number | null;
-  awayScore: number | null;
-  closingOdds: number | null;
-  clv: number | null;
-}
-
-/** The legs' states of these picks, by pick in position order. */
-export async function legStatesOf(
-  db: Executor,
-  videoIds: readonly number[],
-): Promise<Map<number, LegStateOfPick[]>> {
-  const byPick = new Map<number, LegStateOfPick[]>();
-  if (!videoIds.length) return byPick;
-  const rows = await jsonRowsOf<LegStateOfPick>(
-    db,
-    sql`select l.video_id as "videoId", l.result, l.void_reason as "voidReason", l.self_reported as "selfReported",
-        e.status as "eventStatus", e.home_score as "homeScore", e.away_score as "awayScore",
-        l.closing_odds as "closingOdds", l.clv::float8 as clv
-      from pick_legs l join events e on e.id = l.event_id
-      where l.video_id = any(${sql.param([...videoIds])}::int[])
-      order by l.video_id, l.position`,
-  );
-  for (const row of rows) {
-    const list = byPick.get(row.videoId) ?? [];
-    list.push(row);
-    byPick.set(row.videoId, list);
-  }
-  return byPick;
+  return rows.map((row) => ({
+    ...row,
+    postedAt: toDate(row.postedAt),
+    gradedAt: toDate(row.gradedAt),
+    states: fromJson<LegStateOfPick[]>(row.states),
+  }));
 }
 
 export interface OpenPickRow {

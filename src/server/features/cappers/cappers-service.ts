@@ -19,11 +19,9 @@ import { notFound } from '#server/lib/http-errors.js';
 import {
   countOthers,
   findCapper,
-  legStatesOf,
   listGrades,
   listGradedPicks,
   listOpenPicks,
-  type LegStateOfPick,
   listBandTotals,
   totalsOf,
   type GradedPickRow,
@@ -55,7 +53,7 @@ export function summaryFromTotals(
 /** Self-reported graded picks listed on a profile: the newest. */
 const SELF_REPORTED_LIMIT = 50;
 
-function revealed(row: GradedPickRow, states: readonly LegStateOfPick[]): GradedPick {
+function revealed(row: GradedPickRow): GradedPick {
   const sealed = parseSealed(row.sealed);
   return {
     videoId: row.videoId,
@@ -68,32 +66,24 @@ function revealed(row: GradedPickRow, states: readonly LegStateOfPick[]): Graded
     parlay: row.parlay,
     // Graded picks only reach here: their sealed pick is public (GET /api/picks/{id}/reveal).
     legs: sealed?.legs ?? [],
-    states: states.map(({ videoId: _videoId, ...state }) => state),
+    states: row.states,
     bets: row.bets,
     clv: clvSummary({ bets: row.clvBets, sum: row.clvSum, beat: 0 })?.average ?? null,
   };
 }
 
-async function loadProfile(
-  db: Db,
-  username: string,
-  page: { limit: number; offset: number },
-  now: Date,
-): Promise<CapperProfile> {
+/** A profile but its page of graded picks, and the capper's id that page is read by. */
+type ProfileHead = Omit<CapperProfile, 'graded'> & { capperId: number };
+
+async function loadHead(db: Db, username: string, now: Date): Promise<ProfileHead> {
   const capper = await findCapper(db, username);
   if (!capper) throw notFound(CAPPER_NOT_FOUND_MESSAGE);
-  const [grades, graded, selfReported, open, others] = await Promise.all([
+  const [grades, selfReported, open, others] = await Promise.all([
     listGrades(db, capper.id),
-    listGradedPicks(db, capper.id, page),
     listGradedPicks(db, capper.id, { limit: SELF_REPORTED_LIMIT, offset: 0 }, 'self-reported'),
     listOpenPicks(db, capper.id, OPEN_PICKS_LIMIT),
     countOthers(db, capper.id),
   ]);
-  const states = await legStatesOf(
-    db,
-    [...graded, ...selfReported].map((pick) => pick.videoId),
-  );
-  const show = (row: GradedPickRow) => revealed(row, states.get(row.videoId) ?? []);
   const since = (days: number) => now.getTime() - days * DAY_MS;
   const within = (days: number) => grades.filter((grade) => grade.gradedAt.getTime() >= since(days));
   const byLeague = new Map<string, typeof grades>();
@@ -109,6 +99,7 @@ async function loadProfile(
     return { at: isoSeconds(grade.gradedAt), units: Math.round(cumulative * 100) / 100 };
   });
   return {
+    capperId: capper.id,
     capper: {
       username: capper.username,
       displayName: capper.displayName,
@@ -124,7 +115,6 @@ async function loadProfile(
       .map(([league, list]) => ({ league, record: summariseRecord(list) }))
       .sort((a, b) => b.record.graded - a.record.graded || a.league.localeCompare(b.league)),
     chart,
-    graded: graded.map(show),
     gradedTotal: grades.length,
     open: open.map((pick) => ({
       videoId: pick.videoId,
@@ -135,7 +125,7 @@ async function loadProfile(
       status: now >= pick.locksAt ? ('started' as const) : ('open' as const),
       selfReported: pick.selfReported,
     })),
-    selfReported: selfReported.map(show),
+    selfReported: selfReported.map(revealed),
     selfReportedTotal: others.selfReported,
     unverified: others.unverified,
     removedByModeration: others.removedByModeration,
@@ -143,15 +133,23 @@ async function loadProfile(
   };
 }
 
-/** GET /api/cappers/{username}: the public record, from the cache for up to its TTL. */
+/**
+ * GET /api/cappers/{username}: the public record, from the cache for up to its TTL. Everything but the page
+ * of graded picks is kept once per capper, so reading the pages one after another reads the record once.
+ */
 export function capperProfile(
   db: Db,
   username: string,
   page: { limit: number; offset: number },
   now = new Date(),
 ): Promise<CapperProfile> {
-  const key = `profile:${username.toLowerCase()}:${page.limit}:${page.offset}`;
-  return recordsCacheFor(db).get(key, () => loadProfile(db, username, page, now));
+  const cache = recordsCacheFor(db);
+  const name = username.toLowerCase();
+  return cache.get(`profile:${name}:${page.limit}:${page.offset}`, async () => {
+    const { capperId, ...head } = await cache.get(`profile-head:${name}`, () => loadHead(db, username, now));
+    const graded = await listGradedPicks(db, capperId, page);
+    return { ...head, graded: graded.map(revealed) };
+  });
 }
 
 export interface LeaderboardOptions {
