@@ -52,7 +52,7 @@ export async function pickLogRoutes(
       schema: {
         summary: "The log's latest signed checkpoint",
         description:
-          'A C2SP tlog-checkpoint (origin, tree size, base64 root) in a C2SP signed note, signed with Ed25519 by the key at /api/log/key, then the cosignature lines its witnesses answered (C2SP tlog-cosignature, cosignature/v1). With witnesses, the checkpoint is the latest they have been asked about (milliseconds behind the latest signed while they answer, at most two seconds).',
+          'A C2SP tlog-checkpoint (origin, tree size, base64 root) in a C2SP signed note, signed with Ed25519 by the key at /api/log/key, then the cosignature lines its witnesses answered (C2SP tlog-cosignature, cosignature/v1). With witnesses, the checkpoint is the latest they have been asked about (a moment behind the latest signed while they answer: rounds start half a second apart and wait up to two seconds).',
         response: { 200: TEXT('The signed note'), ...errorResponses(503) },
       },
     },
