@@ -1,6 +1,7 @@
 // The witness's HTTP side (C2SP tlog-witness): POST /add-checkpoint and the monitoring GET
 // /<origin hash>/checkpoint, on node:http. Every other request gets a short 4xx line, and a fault here a
 // 500 line: never a stack trace.
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -67,8 +68,12 @@ async function parseLogKeys(texts: readonly string[]): Promise<VerifierKey[]> {
   return keys;
 }
 
-/** The state, or a new one naming the witness; a name that differs from the recorded one is refused. */
-async function openState(file: string, name: string | undefined): Promise<WitnessState> {
+/**
+ * The state, or a new one naming the witness; a name that differs from the recorded one is refused, and so is
+ * a new state beside an existing key (the state is written before the key is made, so only a lost or
+ * misnamed state file leaves a key without one).
+ */
+async function openState(file: string, name: string | undefined, keyFile: string): Promise<WitnessState> {
   const state = await loadWitnessState(file);
   if (state) {
     if (name !== undefined && name !== state.name)
@@ -77,6 +82,12 @@ async function openState(file: string, name: string | undefined): Promise<Witnes
       );
     return state;
   }
+  if (existsSync(keyFile))
+    throw new WitnessStartError(
+      `the key file ${keyFile} exists but the state file ${file} does not: a witness that forgets what it ` +
+        'cosigned could cosign a fork. Give the state file kept with this key (restore it from a backup), ' +
+        'or start a new witness with a new key file.',
+    );
   const fresh: WitnessState = { version: 1, name: name ?? `${os.hostname()}/witness`, logs: {} };
   if (!isValidKeyName(fresh.name))
     throw new WitnessStartError(`--name ${JSON.stringify(fresh.name)} is not a key name: no spaces, no "+"`);
@@ -89,7 +100,7 @@ export async function startWitness(options: WitnessOptions): Promise<RunningWitn
   const logKeys = await parseLogKeys(options.logKeys);
   const unlock = await lockStateFile(options.stateFile);
   try {
-    const state = await openState(options.stateFile, options.name);
+    const state = await openState(options.stateFile, options.name, options.keyFile);
     const key = await loadOrCreateWitnessKey(options.keyFile);
     const witness = await Witness.create({
       name: state.name,

@@ -253,6 +253,20 @@ describe('the state file', () => {
     await writeFile(options().stateFile, '{');
     await expect(startWitness(options())).rejects.toThrow(/is damaged/);
   });
+
+  it('refuses to start afresh with a key that has cosigned before but no state file', async () => {
+    await start();
+    await witness!.close();
+    witness = null;
+    await rm(options().stateFile);
+    await expect(startWitness(options())).rejects.toThrow(
+      /the key file .* exists but the state file .* does not.*could cosign a fork/,
+    );
+    // Another state file path is the same mistake.
+    await expect(
+      startWitness(options({ stateFile: path.join(dir, 'other-state.json') })),
+    ).rejects.toThrow(/exists but the state file/);
+  });
 });
 
 describe('npm run witness', () => {
