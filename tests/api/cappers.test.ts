@@ -272,6 +272,12 @@ describe("a capper's record", () => {
     });
     const page = await profileOf(capper.username, '?limit=2&offset=1');
     expect(page.graded.map((pick) => pick.videoId)).toEqual([p1.id, p2.id]);
+    // Every page carries the same record, read once for the capper, and its own picks' leg states.
+    const { graded: _pageGraded, ...pageRecord } = page;
+    const { graded: _firstGraded, ...firstRecord } = profile;
+    expect(pageRecord).toEqual(firstRecord);
+    expect(page.graded[0]!.states).toEqual(first.states);
+    expect(first.states).toHaveLength(1);
     expect((await get(`/api/cappers/${capper.username}?limit=101`)).statusCode).toBe(400);
   });
 

@@ -22,15 +22,54 @@ export interface CapperRow {
   displayName: string | null;
   bio: string | null;
   avatarUrl: string | null;
+  /** Videos without a pick (unverified), picks removed by moderation, graded self-reported picks. */
+  unverified: number;
+  removedByModeration: number;
+  selfReported: number;
+  /** Picks not yet graded and still on sale, newest first, at most `openLimit`. */
+  open: OpenPickRow[];
 }
 
-export async function findCapper(db: Executor, username: string): Promise<CapperRow | undefined> {
-  const [row] = rowsOf<CapperRow>(
+export interface OpenPickRow {
+  videoId: number;
+  title: string;
+  commitment: string;
+  postedAt: Date;
+  locksAt: Date;
+  legCount: number;
+  selfReported: boolean;
+}
+
+/** The capper's row with their other counts and open picks: one statement, one round trip. */
+export async function findCapper(
+  db: Executor,
+  username: string,
+  openLimit: number,
+): Promise<CapperRow | undefined> {
+  const [row] = rowsOf<Omit<CapperRow, 'open'> & { open: unknown }>(
     await db.execute(sql`
-      select id, username, display_name as "displayName", bio, avatar_url as "avatarUrl"
-      from users where lower(username) = lower(${username})`),
+      select u.id, u.username, u.display_name as "displayName", u.bio, u.avatar_url as "avatarUrl",
+        (select count(*)::int from videos v
+          where v.user_id = u.id and not exists (select 1 from picks p where p.video_id = v.id)) as unverified,
+        (select count(*)::int from picks p
+          where p.user_id = u.id and p.removed = 'moderation') as "removedByModeration",
+        (select count(*)::int from picks p
+          where p.user_id = u.id and p.graded_at is not null and ${SELF_REPORTED}) as "selfReported",
+        (select coalesce(json_agg(o order by o."postedAt" desc, o."videoId" desc), '[]') from (
+          select p.video_id as "videoId", p.title, p.commitment, p.posted_at as "postedAt",
+            p.locks_at as "locksAt", p.leg_count as "legCount", p.self_reported as "selfReported"
+          from picks p
+          where p.user_id = u.id and p.result is null and p.removed is null
+          order by p.posted_at desc, p.video_id desc
+          limit ${openLimit}) o) as open
+      from users u where lower(u.username) = lower(${username})`),
   );
-  return row;
+  if (!row) return undefined;
+  const open = fromJson<(OpenPickRow & { postedAt: string; locksAt: string })[]>(row.open);
+  return {
+    ...row,
+    open: open.map((pick) => ({ ...pick, postedAt: toDate(pick.postedAt), locksAt: toDate(pick.locksAt) })),
+  };
 }
 
 export interface GradeRow {
@@ -141,48 +180,6 @@ export async function listGradedPicks(
     gradedAt: toDate(row.gradedAt),
     states: fromJson<LegStateOfPick[]>(row.states),
   }));
-}
-
-export interface OpenPickRow {
-  videoId: number;
-  title: string;
-  commitment: string;
-  postedAt: Date;
-  locksAt: Date;
-  legCount: number;
-  selfReported: boolean;
-}
-
-/** Picks not yet graded and still on sale, newest first. */
-export async function listOpenPicks(db: Executor, userId: number, limit: number): Promise<OpenPickRow[]> {
-  const rows = rowsOf<OpenPickRow & { postedAt: Date | string; locksAt: Date | string }>(
-    await db.execute(sql`
-      select p.video_id as "videoId", p.title, p.commitment, p.posted_at as "postedAt",
-        p.locks_at as "locksAt", p.leg_count as "legCount", p.self_reported as "selfReported"
-      from picks p
-      where p.user_id = ${userId} and p.result is null and p.removed is null
-      order by p.posted_at desc, p.video_id desc
-      limit ${limit}`),
-  );
-  return rows.map((row) => ({ ...row, postedAt: toDate(row.postedAt), locksAt: toDate(row.locksAt) }));
-}
-
-/** The capper's videos without a pick (unverified), picks removed by moderation, graded self-reported picks. */
-export async function countOthers(
-  db: Executor,
-  userId: number,
-): Promise<{ unverified: number; removedByModeration: number; selfReported: number }> {
-  const [row] = rowsOf<{ unverified: number; removedByModeration: number; selfReported: number }>(
-    await db.execute(sql`
-      select
-        (select count(*)::int from videos v
-          where v.user_id = ${userId} and not exists (select 1 from picks p where p.video_id = v.id)) as unverified,
-        (select count(*)::int from picks p
-          where p.user_id = ${userId} and p.removed = 'moderation') as "removedByModeration",
-        (select count(*)::int from picks p
-          where p.user_id = ${userId} and p.graded_at is not null and ${SELF_REPORTED}) as "selfReported"`),
-  );
-  return row!;
 }
 
 /** A capper's totals over counted picks, as SQL sums them (exact: units are numeric(10,2)). */

@@ -17,11 +17,9 @@ import type { League } from '#common/schemas/picks.js';
 import type { Db } from '#server/db/client.js';
 import { notFound } from '#server/lib/http-errors.js';
 import {
-  countOthers,
   findCapper,
   listGrades,
   listGradedPicks,
-  listOpenPicks,
   listBandTotals,
   totalsOf,
   type GradedPickRow,
@@ -76,13 +74,12 @@ function revealed(row: GradedPickRow): GradedPick {
 type ProfileHead = Omit<CapperProfile, 'graded'> & { capperId: number };
 
 async function loadHead(db: Db, username: string, now: Date): Promise<ProfileHead> {
-  const capper = await findCapper(db, username);
+  const capper = await findCapper(db, username, OPEN_PICKS_LIMIT);
   if (!capper) throw notFound(CAPPER_NOT_FOUND_MESSAGE);
-  const [grades, selfReported, open, others] = await Promise.all([
+  const { open, ...others } = capper;
+  const [grades, selfReported] = await Promise.all([
     listGrades(db, capper.id),
     listGradedPicks(db, capper.id, { limit: SELF_REPORTED_LIMIT, offset: 0 }, 'self-reported'),
-    listOpenPicks(db, capper.id, OPEN_PICKS_LIMIT),
-    countOthers(db, capper.id),
   ]);
   const since = (days: number) => now.getTime() - days * DAY_MS;
   const within = (days: number) => grades.filter((grade) => grade.gradedAt.getTime() >= since(days));
