@@ -58,6 +58,24 @@ describe('round', () => {
     expect(round(12.25, 1)).toBe(12.3);
     expect(round(-12.25, 1)).toBe(-12.3);
   });
+
+  it('gives a number already of that many places back as the decimal text would round it', () => {
+    // The text's way alone, which a shortcut for already-rounded numbers must agree with.
+    const byText = (value: number, decimals: number) => {
+      const [mantissa, exponent = '0'] = Math.abs(value).toPrecision(15).split('e');
+      const rounded =
+        (Math.sign(value) * Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`))) /
+        10 ** decimals;
+      return rounded === 0 ? 0 : rounded;
+    };
+    let sum = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const cents = Math.round(Math.sin(i) * 1e6);
+      sum += cents / 100;
+      for (const value of [cents / 100, cents / 1000, sum, -sum, sum * 3.7, 1e17 + cents, -0])
+        for (const decimals of [0, 1, 2, 4]) expect(round(value, decimals)).toBe(byText(value, decimals));
+    }
+  });
 });
 
 describe('recordOf', () => {

@@ -126,6 +126,10 @@ export function clvFigures(
  * (stored as 1.00499…) rounds to 1.01 as a person would round the number printed.
  */
 export function round(value: number, decimals: number): number {
+  // Already a number of `decimals` places (most figures are): the text's way gives it back as it is.
+  const scale = 10 ** decimals;
+  const whole = Math.round(value * scale);
+  if (Math.abs(whole) < 1e15 && whole / scale === value) return value === 0 ? 0 : value;
   const [mantissa, exponent = '0'] = Math.abs(value).toPrecision(15).split('e');
   const scaled = Number(`${mantissa}e${Number(exponent) + decimals}`);
   const rounded = (Math.sign(value) * Math.round(scaled)) / 10 ** decimals;

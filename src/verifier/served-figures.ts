@@ -92,8 +92,17 @@ function fail(message: string): never {
   throw new VerificationError('record', message);
 }
 
+// A pick's grading time, parsed once: every profile period, leaderboard variant and sort compares them.
+const parsed = new WeakMap<PickHistory, { at: string; time: number }>();
+function gradedTime(pick: PickHistory): number {
+  let known = parsed.get(pick);
+  if (known?.at !== pick.gradedAt)
+    parsed.set(pick, (known = { at: pick.gradedAt!, time: Date.parse(pick.gradedAt!) }));
+  return known.time;
+}
+
 const within = (picks: readonly PickHistory[], asOf: number, days: number | null) =>
-  days === null ? picks : picks.filter((pick) => Date.parse(pick.gradedAt!) >= asOf - days * DAY_MS);
+  days === null ? picks : picks.filter((pick) => gradedTime(pick) >= asOf - days * DAY_MS);
 
 function readAsOf(answer: Json, path: string): number {
   const asOf = typeof answer.asOf === 'string' ? Date.parse(answer.asOf) : NaN;
@@ -102,8 +111,7 @@ function readAsOf(answer: Json, path: string): number {
 }
 
 /** In grading order, as the site's chart and periods run. */
-const byGrading = (a: PickHistory, b: PickHistory) =>
-  Date.parse(a.gradedAt!) - Date.parse(b.gradedAt!) || a.videoId - b.videoId;
+const byGrading = (a: PickHistory, b: PickHistory) => gradedTime(a) - gradedTime(b) || a.videoId - b.videoId;
 
 async function checkProfile(client: SiteClient, username: string, picks: PickHistory[]): Promise<number> {
   const ordered = [...picks].sort(byGrading);
@@ -189,7 +197,7 @@ function checkChart(who: string, served: unknown, picks: readonly PickHistory[])
     cents += Math.round(pick.grade!.unitsWon! * 100);
     const point: unknown = served[i];
     if (!isObject(point)) fail(`${who}'s chart point ${i + 1} is malformed`);
-    if (typeof point.at !== 'string' || Date.parse(point.at) !== Date.parse(pick.gradedAt!))
+    if (typeof point.at !== 'string' || Date.parse(point.at) !== gradedTime(pick))
       fail(
         `${who}'s chart point ${i + 1} is dated ${String(point.at)}, the log grades that pick at ${pick.gradedAt}`,
       );
