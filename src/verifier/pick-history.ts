@@ -57,6 +57,8 @@ export interface PickHistory {
   grade: LoggedGrade | null;
   /** When the pick was first graded since its grade was last withdrawn (the record's periods). */
   gradedAt: string | null;
+  /** gradedAt in milliseconds, set with it: the served figures compare grading times by the million. */
+  gradedTime?: number | null;
   /** Its league as the record groups it: its legs' one league, or 'Mixed'; null before a regraded grade. */
   league: string | null;
   /** Its bets' closing line value; null until measured (at the end of the log) or without a regraded grade. */
@@ -107,6 +109,7 @@ export class PickHistories {
         commitment: entry.commitment,
         grade: null,
         gradedAt: null,
+        gradedTime: null,
         league: null,
         clv: null,
         removedByModeration: false,
@@ -145,6 +148,7 @@ export class PickHistories {
         };
         // As the site keeps it: the first grading time, until a correction withdraws the grade.
         pick.gradedAt = result === null ? null : (pick.gradedAt ?? entry.at);
+        pick.gradedTime = pick.gradedAt === null ? null : Date.parse(pick.gradedAt);
         if (!regraded) {
           pick.sealed = null;
           pick.clvLegs = null;

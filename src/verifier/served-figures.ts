@@ -92,14 +92,8 @@ function fail(message: string): never {
   throw new VerificationError('record', message);
 }
 
-// A pick's grading time, parsed once: every profile period, leaderboard variant and sort compares them.
-const parsed = new WeakMap<PickHistory, { at: string; time: number }>();
-function gradedTime(pick: PickHistory): number {
-  let known = parsed.get(pick);
-  if (known?.at !== pick.gradedAt)
-    parsed.set(pick, (known = { at: pick.gradedAt!, time: Date.parse(pick.gradedAt!) }));
-  return known.time;
-}
+// A pick's grading time, parsed once by the history (a test's hand-made pick may leave it out).
+const gradedTime = (pick: PickHistory): number => pick.gradedTime ?? Date.parse(pick.gradedAt!);
 
 const within = (picks: readonly PickHistory[], asOf: number, days: number | null) =>
   days === null ? picks : picks.filter((pick) => gradedTime(pick) >= asOf - days * DAY_MS);
@@ -231,13 +225,14 @@ function checkGradedPick(who: string, served: unknown, pick: PickHistory): void 
     fail(`${what} with a CLV of ${String(served.clv)}%, the log's closing prices give ${average ?? 'none'}`);
 }
 
+const LEG_FIELDS = ['league', 'home', 'away', 'startsAt', 'market', 'side', 'line', 'odds', 'units'] as const;
+
 function sameLegs(served: unknown, sealed: readonly SealedLeg[]): boolean {
   if (!Array.isArray(served) || served.length !== sealed.length) return false;
   return sealed.every((leg, i) => {
     const other: unknown = served[i];
     if (!isObject(other)) return false;
-    const fields = ['league', 'home', 'away', 'startsAt', 'market', 'side', 'line', 'odds', 'units'] as const;
-    return fields.every((field) => other[field] === leg[field]);
+    return LEG_FIELDS.every((field) => other[field] === leg[field]);
   });
 }
 
