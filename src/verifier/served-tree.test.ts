@@ -24,8 +24,8 @@ import {
   type ServedTreeOptions,
 } from './served-tree.js';
 import { FakeSite, HonestLog, StoredTree, honestLog, sha256, treeRoot } from './testing/fake-site.js';
-import { VerificationError } from './verification-error.js';
 import { verifySite } from './verify-site.js';
+import { verificationFailure as failure } from './testing/failure.js';
 
 const sites: FakeSite[] = [];
 let home: string;
@@ -67,15 +67,6 @@ function check(site: FakeSite, options: ServedTreeOptions = {}) {
   );
 }
 
-async function failure(run: Promise<unknown>): Promise<{ kind: string; message: string }> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof VerificationError) return { kind: error.kind, message: error.message };
-    throw error;
-  }
-  throw new Error('passed, but the check should have failed');
-}
 
 const altered = (hash: Uint8Array) => createHash('sha256').update(hash).digest();
 

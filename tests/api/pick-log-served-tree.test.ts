@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
-import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite } from '#verifier/verify-site.js';
 import { logSize, postMarketPick, settlePick, signedAll } from '../setup/pick-log-site.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { verificationFailure as failure } from '#verifier/testing/failure.js';
 
 const BASE64 = '[A-Za-z0-9+/]{43}=';
 
@@ -27,15 +27,6 @@ function verify() {
   return verifySite(site, {}, { stateDir: home });
 }
 
-async function failure(run: Promise<unknown>): Promise<{ kind: string; message: string }> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof VerificationError) return { kind: error.kind, message: error.message };
-    throw error;
-  }
-  return { kind: 'passed', message: '' };
-}
 
 /** What an insider does with SQL: one stored node's hash replaced, the entries and checkpoints untouched. */
 async function alterNode(level: number, index: number): Promise<void> {

@@ -14,10 +14,10 @@ import { formatCheckpoint, formatSignedNote, parseVerifierKey } from '#common/pi
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { forgetRecords } from '#server/features/cappers/index.js';
-import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite, type VerifyOptions } from '#verifier/verify-site.js';
 import { logSize, postMarketPick, settlePick, signedAll } from '../setup/pick-log-site.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { verificationFailure } from '#verifier/testing/failure.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
@@ -40,13 +40,7 @@ function newHome(): string {
 }
 
 async function failureKind(run: Promise<unknown>): Promise<string> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof VerificationError) return error.kind;
-    throw error;
-  }
-  return 'passed';
+  return (await verificationFailure(run)).kind;
 }
 
 beforeAll(async () => {

@@ -22,13 +22,13 @@ import {
   webCryptoEd25519Verify,
 } from '#common/pick-log/note.js';
 import { rowsOf } from '#server/db/rows.js';
-import { VerificationError } from '#verifier/verification-error.js';
 import { verifySite, type VerifyOptions } from '#verifier/verify-site.js';
 import { startWitness, type RunningWitness } from '#witness/server.js';
 import { TestLog } from '#witness/testing/test-log.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 import { waitFor } from '../setup/wait-for.js';
+import { verificationFailure as failure } from '#verifier/testing/failure.js';
 
 const sha256 = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());
 const ORIGIN = 'witnessed.pickreel.test/pick-log';
@@ -143,15 +143,6 @@ function verify(options: VerifyOptions, url = site, home = newHome()) {
   return verifySite(url, options, { stateDir: home });
 }
 
-async function failure(run: Promise<unknown>): Promise<{ kind: string; message: string }> {
-  try {
-    await run;
-  } catch (error) {
-    if (error instanceof VerificationError) return { kind: error.kind, message: error.message };
-    throw error;
-  }
-  return { kind: 'passed', message: '' };
-}
 
 /** POSTs an add-checkpoint body to a witness as a log would. */
 async function submit(witness: TestWitness, body: string) {
