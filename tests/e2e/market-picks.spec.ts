@@ -129,8 +129,9 @@ test('once its game starts, a pick shows Sales closed on its card and page, and 
   const video = await postPick(capper.api, title, [marketLeg(game)]);
   await registerAndLogin(page);
 
-  // Before the start: on sale, and the bettor opens the checkout.
-  await page.goto('/');
+  // Before the start: on sale, and the bettor opens the checkout. The card is found by its title: the
+  // other worker's uploads may push it off the home page's newest 24.
+  await page.goto(`/videos?q=${encodeURIComponent(title)}`);
   const card = cardOf(page, title);
   await expect(card.getByRole('link', { name: 'Buy Winners' })).toBeVisible();
   await expect(card.getByTestId('sales-closed')).toHaveCount(0);
@@ -164,7 +165,7 @@ test('once its game starts, a pick shows Sales closed on its card and page, and 
   // The catalog's rows are a couple of seconds old at most: the card says so once its list is read again.
   await untilCatalogSays(page.request, video.id, 'started');
   await expect(async () => {
-    await page.goto('/');
+    await page.goto(`/videos?q=${encodeURIComponent(title)}`);
     await expect(card.getByTestId('sales-closed')).toHaveText('Sales closed', { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
   await expect(card.getByRole('link', { name: 'Buy Winners' })).toHaveCount(0);
