@@ -3,7 +3,7 @@ import {
   centsToDollars,
   dollarsToCents,
   formatDollars,
-  formatWholeDollars,
+  formatPrice,
   payoutBreakdown,
 } from './money.js';
 
@@ -14,9 +14,12 @@ describe('money', () => {
     expect(centsToDollars(1299)).toBe(12.99);
   });
 
-  it('floors whole-dollar prices and shows two decimals where the spec says', () => {
-    expect(formatWholeDollars(12.99)).toBe('$12');
-    expect(formatWholeDollars(1)).toBe('$1');
+  it('shows a price as charged: to the cent, or whole dollars when it has no cents', () => {
+    expect(formatPrice(12.99)).toBe('$12.99');
+    expect(formatPrice(9.9)).toBe('$9.90');
+    expect(formatPrice(1)).toBe('$1');
+    expect(formatPrice(10)).toBe('$10');
+    expect(formatPrice(0.1 + 0.2)).toBe('$0.30');
     expect(formatDollars(12.5)).toBe('$12.50');
     expect(formatDollars(0)).toBe('$0.00');
   });

@@ -9,9 +9,13 @@ export function centsToDollars(cents: number): number {
   return cents / 100;
 }
 
-/** Cards, purchases and checkout show whole dollars, floored (spec 9). */
-export function formatWholeDollars(dollars: number): string {
-  return `$${Math.floor(dollars)}`;
+/**
+ * A price as it is charged (decisions 'Money', revised): whole dollars when it has no cents (`$10`),
+ * else to the cent (`$9.99`). Never rounded: a buyer is never shown less than they pay.
+ */
+export function formatPrice(dollars: number): string {
+  const cents = dollarsToCents(dollars);
+  return cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`;
 }
 
 /** Admin tables and dialogs show two decimals (spec 9). */

@@ -162,7 +162,7 @@ test.describe('the navigation search box shows the search in the URL', () => {
   });
 });
 
-test('the checkout shows the amount charged to the cent; cards and the video page keep whole dollars', async ({
+test('cards, the video page and the checkout all show the amount charged, to the cent', async ({
   page,
   newUser,
 }) => {
@@ -173,10 +173,10 @@ test('the checkout shows the amount charged to the cent; cards and the video pag
 
   await page.goto(`/videos?q=${encodeURIComponent(title)}`);
   const card = cardOf(page, title);
-  await expect(card).toContainText('$9');
-  await expect(card).not.toContainText('$9.99');
+  await expect(card).toContainText('$9.99');
+  await expect(card).not.toContainText(/\$9(?!\.99)/);
   await page.goto(`/video/${video.id}`);
-  await expect(page.getByTestId('video-price')).toHaveText('$9');
+  await expect(page.getByTestId('video-price')).toHaveText('$9.99');
 
   await page.goto(`/checkout/${video.id}`);
   await expect(page.getByTestId('order-price')).toHaveText('$9.99');

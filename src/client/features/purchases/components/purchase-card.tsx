@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { CalendarDays, Play } from 'lucide-react';
-import { formatWholeDollars } from '#common/money.js';
+import { formatPrice } from '#common/money.js';
 import type { Purchase } from '#common/schemas/payments.js';
 import type { Video } from '#common/schemas/videos.js';
 import { Card } from '#client/components/ui/card.tsx';
@@ -34,7 +34,7 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
               )}
             </h3>
             <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary">
-              {formatWholeDollars(purchase.amount)}
+              {formatPrice(purchase.amount)}
             </span>
           </div>
           <p className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground">

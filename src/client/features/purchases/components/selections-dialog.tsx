@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { Trophy } from 'lucide-react';
-import { formatWholeDollars } from '#common/money.js';
+import { formatPrice } from '#common/money.js';
 import type { Purchase } from '#common/schemas/payments.js';
 import type { Video } from '#common/schemas/videos.js';
 import { detectPlatform, PLATFORM_LABELS } from '#common/video-links.js';
@@ -73,7 +73,7 @@ export function SelectionsDialog({ purchase }: { purchase: Purchase }) {
         </section>
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
           <dt className="text-muted-foreground">Price</dt>
-          <dd className="font-medium">{formatWholeDollars(purchase.amount)}</dd>
+          <dd className="font-medium">{formatPrice(purchase.amount)}</dd>
           <dt className="text-muted-foreground">Purchase date</dt>
           <dd>{formatShortDate(purchase.purchaseDate)}</dd>
           {video && (

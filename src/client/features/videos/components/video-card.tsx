@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
 import { BookOpen, Lock, ShoppingCart } from 'lucide-react';
-import { formatWholeDollars } from '#common/money.js';
+import { formatPrice } from '#common/money.js';
 import type { Video } from '#common/schemas/videos.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { authPath } from '#client/lib/auth-redirect.ts';
@@ -69,7 +69,7 @@ export function VideoBadge({ children }: { children: string }) {
 }
 
 /**
- * spec 2 'Video card': thumbnail, inline playback, title, description, whole-dollar price, and what this
+ * spec 2 'Video card': thumbnail, inline playback, title, description, price as charged, and what this
  * viewer may do: buy (anyone else), the owner's tools, or the buyer's 'Purchased'. The whole card links to
  * the video's page through its title (one tab stop); the controls sit above that link.
  */
@@ -115,7 +115,7 @@ export function VideoCard({
           </Heading>
           <span className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary tabular-nums">
             <span className="sr-only">Price </span>
-            {formatWholeDollars(video.price)}
+            {formatPrice(video.price)}
           </span>
         </div>
         <p className="line-clamp-2 text-sm text-muted-foreground">{video.description}</p>

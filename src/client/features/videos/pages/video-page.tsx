@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, BookOpen, Eye, Pencil, ShoppingCart } from 'lucide-react';
-import { formatWholeDollars } from '#common/money.js';
+import { formatPrice } from '#common/money.js';
 import { formatUnits } from '#common/pick-grading.js';
 import type { Video } from '#common/schemas/videos.js';
 import { Avatar } from '#client/components/ui/avatar.tsx';
@@ -147,7 +147,7 @@ function VideoDetails({ video }: { video: Video }) {
             <div className="flex items-baseline justify-between gap-3">
               <span className="text-sm font-medium text-muted-foreground">Price</span>
               <span className="text-3xl font-extrabold tracking-tight tabular-nums" data-testid="video-price">
-                {formatWholeDollars(video.price)}
+                {formatPrice(video.price)}
               </span>
             </div>
             {video.isOwner ? (
@@ -221,7 +221,7 @@ function VideoDetails({ video }: { video: Video }) {
           {/* issue 15: the sealed pick's entries in the public log, checked in the browser. */}
           {video.pick && <PickLogPanel videoId={video.id} />}
           <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
-            <Detail term="Price">{formatWholeDollars(video.price)}</Detail>
+            <Detail term="Price">{formatPrice(video.price)}</Detail>
             <Detail term="Duration">
               {video.duration ? formatDuration(video.duration) : 'Not specified'}
             </Detail>
