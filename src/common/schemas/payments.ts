@@ -72,6 +72,14 @@ export const PRICE_CHANGED_BEFORE_PAYMENT =
 export const SALES_CLOSED_BEFORE_PAYMENT =
   'Sales for this pick closed when its first game started. You have not been charged.';
 
+/** A graded pick is never sold: its whole pick is public (GET /api/picks/{id}/reveal). */
+export const GRADED_NOT_SOLD =
+  'This pick has been graded: it is free to read on its page, so it is no longer sold.';
+
+/** An intent for a pick that was graded before it was paid. */
+export const GRADED_BEFORE_PAYMENT =
+  'This pick has been graded: it is free to read on its page. You have not been charged.';
+
 /** An intent for a pick that was deleted before it was paid. */
 export const PICK_GONE_BEFORE_PAYMENT = 'This pick is no longer for sale. You have not been charged.';
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, ne, notInArray, sql } from '#server/db/drizzle.js
 import { rowsOf } from '#server/db/rows.js';
 import type { RefundReason } from '#common/schemas/payments.js';
 import type { Executor } from '#server/db/client.js';
-import { paymentIntents, videos, webhookEvents } from '#server/db/schema.js';
+import { paymentIntents, picks, videos, webhookEvents } from '#server/db/schema.js';
 import { CLOSED_INTENT_STATUSES } from '#server/payments/provider.js';
 
 export type IntentRow = typeof paymentIntents.$inferSelect;
@@ -81,11 +81,13 @@ export async function cancelOpenIntentsOfVideo(
 export async function cancelOpenIntentsOfClosedPicks(
   db: Executor,
   now: Date,
-  reason: string,
+  reasons: { started: string; graded: string },
 ): Promise<{ id: string; provider: string }[]> {
   const rows = rowsOf<{ id: string; provider: string }>(
     await db.execute(sql`
-      update payment_intents i set status = 'canceled', last_error = ${reason}, updated_at = ${now.toISOString()}::timestamptz
+      update payment_intents i set status = 'canceled',
+        last_error = case when p.result is not null then ${reasons.graded} else ${reasons.started} end,
+        updated_at = ${now.toISOString()}::timestamptz
       from picks p
       where p.video_id = i.video_id and (p.locks_at <= ${now.toISOString()}::timestamptz or p.result is not null)
         and i.status not in ('succeeded', 'canceled', 'refunded')
@@ -152,4 +154,20 @@ export async function recordWebhookEvent(
     .onConflictDoNothing()
     .returning({ id: webhookEvents.id });
   return rows.length > 0;
+}
+
+/** Where a video's pick stands for sale: none (no verified pick), open, started (sales closed) or graded. */
+export async function pickSaleState(
+  db: Executor,
+  videoId: number,
+  now = new Date(),
+): Promise<'none' | 'open' | 'started' | 'graded'> {
+  const [pick] = await db
+    .select({ result: picks.result, locksAt: picks.locksAt })
+    .from(picks)
+    .where(eq(picks.videoId, videoId))
+    .limit(1);
+  if (!pick) return 'none';
+  if (pick.result !== null) return 'graded';
+  return now >= pick.locksAt ? 'started' : 'open';
 }

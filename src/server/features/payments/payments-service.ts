@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Db } from '#server/db/client.js';
 import { centsToDollars } from '#common/money.js';
 import {
+  GRADED_BEFORE_PAYMENT,
+  GRADED_NOT_SOLD,
   PICK_GONE_BEFORE_PAYMENT,
   PRICE_CHANGED_BEFORE_PAYMENT,
   SALES_CLOSED_BEFORE_PAYMENT,
@@ -42,6 +44,7 @@ import {
   isWebhookEventRecorded,
   markIntentRefunded,
   markIntentSucceeded,
+  pickSaleState,
   recordWebhookEvent,
   type IntentRow,
 } from './payments-repository.js';
@@ -70,8 +73,11 @@ export async function createPaymentIntent(
     if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
     if (video.userId === buyerId) throw badRequest('You cannot buy your own video.');
     if (await ownsVideo(db, buyerId, videoId)) throw badRequest('You have already purchased this video.');
-    // A pick is sold only while it is secret and undecided: never once its first game has started.
-    if (await salesClosed(db, videoId)) throw conflict(SALES_CLOSED_MESSAGE);
+    // A pick is sold only while it is secret and undecided: never once its first game has started, and a
+    // graded one is public, free to read.
+    const state = await pickSaleState(db, videoId);
+    if (state === 'graded') throw conflict(GRADED_NOT_SOLD);
+    if (state === 'started') throw conflict(SALES_CLOSED_MESSAGE);
 
     for (let attempt = 0; attempt < 4; attempt++) {
       const open = await findOpenIntent(db, buyerId, videoId);
@@ -175,7 +181,10 @@ export async function cancelIntentsOfClosedPicks(
   log: Log,
   now = new Date(),
 ): Promise<number> {
-  const rows = await cancelOpenIntentsOfClosedPicks(db, now, SALES_CLOSED_BEFORE_PAYMENT);
+  const rows = await cancelOpenIntentsOfClosedPicks(db, now, {
+    started: SALES_CLOSED_BEFORE_PAYMENT,
+    graded: GRADED_BEFORE_PAYMENT,
+  });
   for (const row of rows) if (row.provider === provider.name) await cancelAtProvider(provider, row.id, log);
   return rows.length;
 }
@@ -197,10 +206,21 @@ export async function confirmSandboxPayment(
   const row = await findIntentByClientSecret(db, input.clientSecret);
   if (row && isOpen(row) && row.buyerId === buyerId && row.provider === provider.name) {
     const video = row.videoId === null ? undefined : await findVideoRow(db, row.videoId);
+    const state = video ? await pickSaleState(db, video.id) : 'none';
     if (!video) await cancelIntentRow(db, row.id, PICK_GONE_BEFORE_PAYMENT);
     else if (video.priceCents !== row.amountCents)
       await cancelIntentRow(db, row.id, PRICE_CHANGED_BEFORE_PAYMENT);
-    else if (await salesClosed(db, video.id)) await cancelIntentRow(db, row.id, SALES_CLOSED_BEFORE_PAYMENT);
+    else if (state === 'graded') await cancelIntentRow(db, row.id, GRADED_BEFORE_PAYMENT);
+    else if (state === 'started') await cancelIntentRow(db, row.id, SALES_CLOSED_BEFORE_PAYMENT);
+  } else if (
+    row?.status === 'canceled' &&
+    row.buyerId === buyerId &&
+    row.videoId !== null &&
+    row.lastError === SALES_CLOSED_BEFORE_PAYMENT &&
+    (await pickSaleState(db, row.videoId)) === 'graded'
+  ) {
+    // Cancelled at the start, tried again once graded: the buyer is told it is now free to read.
+    throw conflict(GRADED_BEFORE_PAYMENT);
   }
   const result = await sandbox.confirm(input, buyerId);
   if (!result) throw notFound('Payment not found.');
