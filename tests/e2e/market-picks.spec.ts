@@ -148,7 +148,7 @@ test('once its game starts, a pick shows Sales closed on its card and page, and 
   const refused = page.waitForResponse((response) =>
     response.url().endsWith('/api/payments/sandbox/confirm'),
   );
-  await cardForm.getByRole('button', { name: 'Pay Now' }).click();
+  await cardForm.getByRole('button', { name: 'Pay $25' }).click();
   const answer = await refused;
   expect(answer.status()).toBe(409);
   const { message } = (await answer.json()) as { message: string };

@@ -5,7 +5,7 @@ import { Input } from '#client/components/ui/input.tsx';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useConfirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
-import { PayNowButton, ProviderError } from './pay-now-button';
+import { PayButton, ProviderError } from './pay-button';
 
 type Field = 'number' | 'expiry' | 'cvc';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -48,6 +48,7 @@ function validate(number: string, expiry: string, cvc: string): FieldErrors {
  */
 export function SandboxCardForm({
   clientSecret,
+  amount,
   onPaid,
   onPaymentError,
   onPriceChanged,
@@ -153,7 +154,7 @@ export function SandboxCardForm({
         </FormField>
       </div>
       <ProviderError message={providerError} />
-      <PayNowButton busy={busy} />
+      <PayButton amount={amount} busy={busy} />
     </form>
   );
 }

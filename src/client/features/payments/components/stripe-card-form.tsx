@@ -4,7 +4,7 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { PRICE_CHANGED_BEFORE_PAYMENT } from '#common/schemas/payments.js';
 import { appConfig } from '#client/lib/app-config.ts';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
-import { PayNowButton, ProviderError } from './pay-now-button';
+import { PayButton, ProviderError } from './pay-button';
 
 // This module is imported only by the checkout page, and only when Stripe is the provider, so Stripe.js
 // (its script and its frames) never loads anywhere else (docs/decisions/000 'Payments').
@@ -43,7 +43,14 @@ export function StripeCardForm(props: PaymentFormProps) {
   );
 }
 
-function StripePaymentForm({ videoId, onPaid, onPaymentError, onPriceChanged, recording }: PaymentFormProps) {
+function StripePaymentForm({
+  videoId,
+  amount,
+  onPaid,
+  onPaymentError,
+  onPriceChanged,
+  recording,
+}: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [confirming, setConfirming] = useState(false);
@@ -85,7 +92,7 @@ function StripePaymentForm({ videoId, onPaid, onPaymentError, onPriceChanged, re
     <form onSubmit={(event) => void onSubmit(event)} aria-label="Card payment" className="grid gap-5">
       <PaymentElement onReady={() => setReady(true)} options={{ layout: 'tabs' }} />
       <ProviderError message={providerError} />
-      <PayNowButton busy={busy} disabled={!stripe || !elements || !ready} />
+      <PayButton amount={amount} busy={busy} disabled={!stripe || !elements || !ready} />
     </form>
   );
 }

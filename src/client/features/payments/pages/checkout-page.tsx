@@ -21,7 +21,9 @@ import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { parseVideoId, useVideo, videoQueryKey } from '#client/features/videos/index.ts';
 import { useCompletePayment } from '../api/complete-payment';
 import { paymentIntentQueryKey, usePaymentIntent } from '../api/create-payment-intent';
-import { OrderSummary } from '../components/order-summary';
+import { formatUnits } from '#common/pick-grading.js';
+import type { Video } from '#common/schemas/videos.js';
+import { OrderSummary, WhatYouGet } from '../components/order-summary';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from '../components/payment-form-props';
 import { SandboxCardForm } from '../components/sandbox-card-form';
 
@@ -42,6 +44,8 @@ function intentErrorMessage(error: unknown): string {
 const RECORDING_ERROR = 'Payment processed but there was an error recording your purchase';
 /** The server's 409 (and its sandbox's canceled intent) when the pick's first game has started. */
 const SALES_CLOSED = /^Sales for this pick closed/;
+/** The server's 409 (and its sandbox's canceled intent) once the pick is graded: free to read, never sold. */
+const GRADED = /^This pick has been graded/;
 
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
@@ -120,6 +124,15 @@ function Checkout({ videoId }: { videoId: number }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
 
+  // A refused or cancelled payment may mean the pick started or was graded since the video was read (with
+  // Stripe a cancelled intent looks like a price change): read it again, so the page shows the pick as it
+  // is now, a graded one with its result.
+  const intentRefusal = intent.isError ? errorMessage(intent.error, '') : '';
+  const recheck = priceChanged !== null || GRADED.test(intentRefusal) || SALES_CLOSED.test(intentRefusal);
+  useEffect(() => {
+    if (recheck) void queryClient.invalidateQueries({ queryKey: videoQueryKey(videoId) });
+  }, [recheck, queryClient, videoId]);
+
   const onPaymentError = (message: string) =>
     toast({ title: 'Payment failed', description: message, variant: 'destructive' });
 
@@ -159,17 +172,24 @@ function Checkout({ videoId }: { videoId: number }) {
   } else if (video.data.isPurchased) {
     return <CheckoutError message="You have already purchased this video." purchased />;
   } else if (salesClosed) {
-    return <SalesClosedMessage videoId={videoId} graded={video.data.pick?.status === 'graded'} />;
+    // The catalog's row may still say 'started' when the server has already refused a graded pick.
+    const graded = video.data.pick?.status === 'graded' || GRADED.test(priceChanged ?? intentRefusal);
+    return <SalesClosedMessage video={video.data} graded={graded} />;
+  } else if (priceChanged !== null && GRADED.test(priceChanged)) {
+    return <SalesClosedMessage video={video.data} graded message={priceChanged} />;
   } else if (priceChanged !== null && SALES_CLOSED.test(priceChanged)) {
-    return <SalesClosedMessage videoId={videoId} graded={false} message={priceChanged} />;
+    return <SalesClosedMessage video={video.data} graded={false} message={priceChanged} />;
   } else if (priceChanged !== null) {
     payment = <PriceChanged message={priceChanged} onReview={reviewCurrentPrice} />;
   } else if (intent.isPending) {
     payment = <PaymentSpinner label="Preparing your payment" />;
   } else if (intent.isError) {
-    // 409: the first game started since the video was fetched; the server's sentence says so.
-    if (errorStatus(intent.error) === 409 && SALES_CLOSED.test(errorMessage(intent.error, '')))
-      return <SalesClosedMessage videoId={videoId} graded={false} message={errorMessage(intent.error)} />;
+    // 409: the first game started (or the pick was graded) since the video was fetched; the server says which.
+    const refusal = errorMessage(intent.error, '');
+    if (errorStatus(intent.error) === 409 && GRADED.test(refusal))
+      return <SalesClosedMessage video={video.data} graded message={refusal} />;
+    if (errorStatus(intent.error) === 409 && SALES_CLOSED.test(refusal))
+      return <SalesClosedMessage video={video.data} graded={false} message={refusal} />;
     return (
       <CheckoutError
         message={intentErrorMessage(intent.error)}
@@ -208,8 +228,16 @@ function Checkout({ videoId }: { videoId: number }) {
         </Link>
         <h1 className="text-3xl font-bold tracking-tight">Checkout</h1>
       </div>
+      {/* On a phone the summary comes first: what is bought and what it costs, then the card. From lg up
+          it is the right-hand column. */}
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
-        <Card>
+        <div className="grid content-start gap-6 lg:col-start-2 lg:row-start-1">
+          {/* The amount the intent will charge, to the cent (docs/decisions/000 'Money');
+              none while there is none. */}
+          <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
+          <WhatYouGet video={video.data} />
+        </div>
+        <Card className="lg:col-start-1 lg:row-start-1">
           <CardHeader>
             <h2 className="flex items-center gap-2 text-lg leading-tight font-semibold tracking-tight">
               <CreditCard aria-hidden className="size-5 text-primary" />
@@ -218,9 +246,6 @@ function Checkout({ videoId }: { videoId: number }) {
           </CardHeader>
           <CardContent>{payment}</CardContent>
         </Card>
-        {/* The amount the intent will charge, to the cent (docs/decisions/000 'Money');
-            none while there is none. */}
-        <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
       </div>
     </div>
   );
@@ -326,21 +351,28 @@ function VideoNotFound() {
   );
 }
 
-/** A started pick is not sold, a graded one is free to read: back to the video, nothing to pay. */
-function SalesClosedMessage({
-  videoId,
-  graded,
-  message,
-}: {
-  videoId: number;
-  graded: boolean;
-  message?: string;
-}) {
+const RESULT_LABEL = { win: 'Won', loss: 'Lost', push: 'Push', void: 'Void' } as const;
+
+/** 'Won +0.9u', 'Lost -1.0u', 'Push', 'Void': a graded pick's result as the buyer reads it. */
+function resultText(pick: Video['pick']): string | null {
+  if (!pick?.result) return null;
+  const label = RESULT_LABEL[pick.result];
+  return pick.unitsWon !== null && (pick.result === 'win' || pick.result === 'loss')
+    ? `${label} ${formatUnits(pick.unitsWon)}`
+    : label;
+}
+
+/**
+ * A started pick is not sold ("Sales closed"); a graded one is never sold either, and is free to read: its
+ * result and the way to read it, instead of a card form.
+ */
+function SalesClosedMessage({ video, graded, message }: { video: Video; graded: boolean; message?: string }) {
   const text =
     message ??
     (graded
       ? 'This pick has been graded: the whole pick and its selections are revealed on its page, free to read.'
       : 'Sales for this pick closed when its first game started.');
+  const result = graded ? resultText(video.pick) : null;
   return (
     <CenteredMessage
       title={graded ? 'Free to read' : 'Sales closed'}
@@ -350,12 +382,17 @@ function SalesClosedMessage({
         </span>
       }
     >
+      {result && (
+        <p className="text-xl font-bold" data-testid="checkout-result">
+          Graded: {result}
+        </p>
+      )}
       <p role="alert" className="text-muted-foreground" data-testid="checkout-sales-closed">
         {/[.!?]$/.test(text) ? text : `${text}.`}
         {!/not been charged/.test(text) && ' You have not been charged.'}
       </p>
-      <Link href={`/video/${videoId}`} className={buttonClasses('primary', 'md')}>
-        Back to the pick
+      <Link href={`/video/${video.id}`} className={buttonClasses('primary', 'md')}>
+        {graded ? 'Read it free' : 'Back to the pick'}
       </Link>
     </CenteredMessage>
   );

@@ -1,7 +1,17 @@
 import { AlertCircle, LoaderCircle, Lock } from 'lucide-react';
+import { formatPrice } from '#common/money.js';
 import { Button } from '#client/components/ui/button.tsx';
 
-export function PayNowButton({ busy, disabled = false }: { busy: boolean; disabled?: boolean }) {
+/** Says the amount the card is charged: the intent's, as the order summary shows it (decisions 'Money'). */
+export function PayButton({
+  amount,
+  busy,
+  disabled = false,
+}: {
+  amount: number;
+  busy: boolean;
+  disabled?: boolean;
+}) {
   return (
     <Button type="submit" size="lg" className="w-full" disabled={busy || disabled}>
       {busy ? (
@@ -12,7 +22,7 @@ export function PayNowButton({ busy, disabled = false }: { busy: boolean; disabl
       ) : (
         <>
           <Lock aria-hidden />
-          Pay Now
+          Pay {formatPrice(amount)}
         </>
       )}
     </Button>
