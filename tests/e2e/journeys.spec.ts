@@ -183,7 +183,8 @@ test('cards, the video page and the checkout all show the amount charged, to the
   await expect(page.getByTestId('order-total')).toHaveText('$9.99');
   // No other figure on the page names a different amount (a '$9' Price above a '$9.99' charge, say).
   const amounts = (await page.getByRole('main').innerText()).match(/\$\d[\d,]*(\.\d+)?/g) ?? [];
-  expect(amounts.filter((amount) => amount !== '$0.00').sort()).toEqual(['$9.99', '$9.99']);
+  // Price, Total and the Pay button.
+  expect(amounts.filter((amount) => amount !== '$0.00').sort()).toEqual(['$9.99', '$9.99', '$9.99']);
 });
 
 test.describe('the e-mail of registration in the account menu', () => {
