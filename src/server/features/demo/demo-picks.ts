@@ -257,9 +257,6 @@ const PHRASES = [
 ];
 const PROP_PHRASES = ['the player prop I trust', 'one player play I love', 'the prop the books missed'];
 const LEG_COUNT: Record<number, string> = { 2: 'Two', 3: 'Three', 4: 'Four' };
-const weekday = (at: Date) => at.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
-const monthDay = (at: Date) =>
-  at.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const DESCRIPTIONS = [
   'Line movement, injuries and where we see value, explained in under two minutes.',
@@ -322,9 +319,9 @@ function planCapper(username: string, style: Style, now: Date, taken: Set<string
       // Titles sell without naming a side, a line or a market with its side (they would give the pick away).
       const first = legs[0]!;
       const leagues = new Set(legs.map((leg) => leg.league));
-      const start = new Date(first.startsAt);
+      // Never the date: a later run plans the same titles (a pick is known by its capper and title).
       const title = kind.parlay
-        ? `${LEG_COUNT[legs.length] ?? legs.length}-leg ${weekday(start)} card, ${monthDay(start)}`
+        ? `${LEG_COUNT[legs.length] ?? legs.length}-leg card: ${first.away}–${first.home} and ${legs.length - 1} more`
         : `${first.away}–${first.home}: ${draw(first.market === 'prop' ? PROP_PHRASES : PHRASES)}`;
       // A team plays once a day, a title is the capper's once, and the sides of a parlay are on different games.
       if (
