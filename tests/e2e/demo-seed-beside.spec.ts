@@ -17,6 +17,7 @@ let env: NodeJS.ProcessEnv;
 let origin: string;
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-e2e-demo-beside-'));
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -37,7 +38,7 @@ test.beforeAll(async () => {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${serverLog}`);
         return (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0;
       },
-      { timeout: 60_000, intervals: [500] },
+      { timeout: 150_000, intervals: [500] },
     )
     .toBe(200);
 });
