@@ -28,7 +28,8 @@ let origin: string;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
+  // Making and processing the clips is minutes of ffmpeg on a busy machine.
+  test.setTimeout(540_000);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-e2e-demo-'));
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -52,7 +53,7 @@ test.beforeAll(async () => {
         if (serverLog.includes('demo seed failed')) throw new Error(`the demo seed failed:\n${serverLog}`);
         return serverLog.includes('Demo content ready');
       },
-      { timeout: 200_000, intervals: [500] },
+      { timeout: 480_000, intervals: [500] },
     )
     .toBe(true);
 });
