@@ -73,7 +73,8 @@ test('the seeded demo shows its own clip picture on every card, and a demo clip 
   test.setTimeout(90_000);
   await page.goto(`${origin}/`);
   const cards = page.getByTestId('video-card');
-  await expect(cards.first()).toBeVisible();
+  // The server is still making and processing the market picks' clips: the first page may take a while.
+  await expect(cards.first()).toBeVisible({ timeout: 30_000 });
   expect(await cards.count()).toBeGreaterThan(3);
   await expect(page.getByTestId('thumbnail-placeholder')).toHaveCount(0);
   for (const src of await cards
@@ -134,7 +135,7 @@ test('no demo video links elsewhere, no title gives its pick away, verified mark
 
   await page.goto(`${origin}/`);
   const cards = page.getByTestId('video-card');
-  await expect(cards.first()).toBeVisible();
+  await expect(cards.first()).toBeVisible({ timeout: 30_000 });
   const badges = await cards.getByTestId('pick-badge').allTextContents();
   const unverified = badges.filter((text) => text.includes('Unverified')).length;
   const sealed = badges.filter((text) => text.includes('Sealed')).length;
