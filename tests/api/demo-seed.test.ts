@@ -36,6 +36,8 @@ import { seedDemoPicks } from '#server/features/demo/demo-picks-seed.js';
 import { demoPickPlan } from '#server/features/demo/demo-picks.js';
 import { seedDemo } from '#server/features/demo/demo-seed.js';
 import { correctEvent, type EventOutcome } from '#server/features/picks/grading-service.js';
+import { CLIP_SECONDS } from '#server/features/demo/demo-clips.js';
+import { mediaTools, run } from '#server/media/ffmpeg.js';
 import { videoMediaKeys } from '#server/media/storage.js';
 import { storedBytes } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
@@ -48,8 +50,15 @@ const options = () => ({ db: t.database.db, seedDemo: true, host: '127.0.0.1', m
 const hints = () => t.logs().split(EMPTY_CATALOG_HINT).length - 1;
 
 const list = demoVideos();
-const fileTitles = list.filter((video) => !video.link).map((video) => video.title);
-const linkTitles = list.filter((video) => video.link).map((video) => video.title);
+const fileTitles = list.map((video) => video.title);
+/** What the server refuses in a pick's title or description: a side with its line or market. */
+const GIVEAWAY = [
+  /\b(ML|moneyline)\b/i,
+  /\b(over|under)\s*\d/i,
+  /\b[ou]\s?\d+(\.\d)?\b/,
+  /[A-Za-z]\s+[+-]\d+(\.\d+)?\b/,
+  /\b(run ?line|puck ?line)\b/i,
+];
 
 async function counts() {
   const db = t.database.db;
@@ -116,7 +125,7 @@ describe('demo content through the app', () => {
         isExternalVideo: false,
         transcodingStatus: 'ready',
         isTranscoded: true,
-        duration: 4,
+        duration: CLIP_SECONDS,
         hlsUrl: `/media/${keys.hlsPlaylist}`,
       });
       expect(video.thumbnailUrl).toMatch(new RegExp(`^/media/${keys.thumbnail}\\?v=`));
@@ -139,18 +148,52 @@ describe('demo content through the app', () => {
     // Its own picture each: the matchup is drawn on every clip (or, without drawtext, a different colour).
     expect(thumbnailHashes.size).toBe(files.length);
 
-    const links = rows.filter((row) => linkTitles.includes(row.video.title)).map((row) => row.video);
-    expect(links).toHaveLength(linkTitles.length);
-    for (const video of links) {
-      const id = /(?:v=|youtu\.be\/|shorts\/)([\w-]{11})/.exec(video.externalVideoUrl ?? '')?.[1];
-      expect(id, video.externalVideoUrl ?? '').toBeDefined();
-      expect(video).toMatchObject({
-        isExternalVideo: true,
-        transcodingStatus: 'ready',
-        thumbnailUrl: `https://i.ytimg.com/vi/${id}/hqdefault.jpg`,
-      });
+    // No links anywhere in the demo: every video, the verified picks' too, is a processed preview clip.
+    for (const { video } of rows) {
+      expect(video.isExternalVideo, video.title).toBe(false);
+      expect(video.externalVideoUrl, video.title).toBeNull();
+      expect(video.videoUrl, video.title).toMatch(/^\/media\/videos\/\d+\/video\.mp4\?v=/);
+      expect(video.thumbnailUrl, video.title).toMatch(/^\/media\/videos\/\d+\/thumb\.jpg\?v=/);
     }
+
+    // A clip is a playable MP4 of 6 to 10 seconds with a picture and a sound track.
+    const probed = JSON.parse(
+      await run(mediaTools().ffprobe, [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_type,codec_name:format=duration',
+        '-of',
+        'json',
+        `${url}${files[0]!.videoUrl}`,
+      ]),
+    ) as { streams: { codec_type: string; codec_name: string }[]; format: { duration: string } };
+    expect(probed.streams.map((stream) => `${stream.codec_type}:${stream.codec_name}`).sort()).toEqual([
+      'audio:aac',
+      'video:h264',
+    ]);
+    expect(Number(probed.format.duration)).toBeGreaterThanOrEqual(6);
+    expect(Number(probed.format.duration)).toBeLessThanOrEqual(10);
   }, 240_000);
+
+  it('titles and descriptions never give a pick away, and the category follows the legs', async () => {
+    const rows = rowsOf<{ title: string; description: string; category: string; leagues: string[] | null }>(
+      await t.database.db.execute(sql`
+        select v.title, v.description, v.category,
+          (select array_agg(distinct e.league) from pick_legs l join events e on e.id = l.event_id
+            where l.video_id = v.id) as leagues
+        from videos v`),
+    );
+    expect(rows.length).toBeGreaterThan(150);
+    for (const row of rows) {
+      for (const text of [row.title, row.description])
+        for (const rule of GIVEAWAY) expect(text, `${row.title}: ${String(rule)}`).not.toMatch(rule);
+      const leagues = row.leagues ?? [];
+      expect(row.category, row.title).toBe(
+        leagues.length === 0 ? 'General' : leagues.length === 1 ? leagues[0] : 'Parlays',
+      );
+    }
+  });
 
   it('buys through the sandbox checkout: succeeded intents, purchases and sales for the demo bettors', async () => {
     const bettors = await t.database.db
@@ -407,6 +450,22 @@ describe('demo content through the app', () => {
     const before = await counts();
     await offerDemoContent(t.app, options(), stop.signal);
     expect(t.logs()).toContain('the catalog has videos of other accounts; demo content not added');
+    // The history route too: not for other accounts, and not on a catalog with others' videos.
+    const asOther = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/history',
+      headers: { cookie: capper.cookie },
+    });
+    expect(asOther.statusCode).toBe(403);
+    const demoCapper = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: DEMO_CAPPERS[0].username, password: DEMO_PASSWORD },
+      remoteAddress: '10.12.0.4',
+    });
+    const cookie = demoCapper.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const asDemo = await t.app.inject({ method: 'POST', url: '/api/demo/history', headers: { cookie } });
+    expect(asDemo.statusCode).toBe(409);
     expect(await counts()).toEqual(before);
   });
 });

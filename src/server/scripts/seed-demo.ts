@@ -1,7 +1,6 @@
-// `npm run seed:demo [-- --videos N | --total N | --url URL]`: the demo content (4 cappers, 2 bettors, ~35
-// videos across the categories: playable uploaded clips and YouTube links, some purchases) for people trying
-// PickReel, put in through the app's own API (features/demo/demo-seed.ts), then the demo cappers' verified
-// picks with their graded history (features/demo/demo-picks-seed.ts). Where the server holds the
+// `npm run seed:demo [-- --videos N | --total N | --url URL]`: the demo content (4 cappers, 2 bettors, preview
+// clips, purchases, the cappers' graded history, market picks) for people trying PickReel, put in through the
+// app's own API (features/demo/demo-seed.ts), the same whichever way it runs. Where the server holds the
 // embedded database, through that server; otherwise through the app started in this process on a free
 // port, with the same settings as `npm start` (DATA_DIR / DATABASE_URL). With --videos N, N more videos in
 // bulk for benchmarks (--total N: as many as make N in all), straight into the database: the server must
@@ -10,6 +9,7 @@ import { copyFile, link, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { sql } from '#server/db/drizzle.js';
 import { CATEGORIES } from '#common/constants.js';
@@ -26,12 +26,19 @@ import {
   localUrl,
   postDemoMarketPicks,
   seedDemo,
-  seedDemoPicks,
 } from '../features/demo/index.js';
 import { rowsOf } from '../db/rows.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run, useMediaTools } from '../media/ffmpeg.js';
 import { LocalMediaStorage, mediaVersion, videoMediaKeys } from '../media/storage.js';
+
+async function unprocessed(db: Db): Promise<number> {
+  return rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from videos where transcoding_status in ('pending', 'processing')`,
+    ),
+  )[0]!.n;
+}
 
 async function countVideos(db: Db): Promise<number> {
   return rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from videos`))[0]!.n;
@@ -164,6 +171,9 @@ async function seedInProcess(config: Config, database: Database): Promise<void> 
     const { port } = app.server.address() as AddressInfo;
     await seedDemo(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
     await postDemoMarketPicks(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
+    // The market picks' clips are processed before this app closes, as the running server would.
+    for (let waited = 0; waited < 180_000 && (await unprocessed(database.db)) > 0; waited += 1000)
+      await sleep(1000);
   } finally {
     await app.close();
   }
@@ -188,10 +198,6 @@ async function main(): Promise<void> {
     await seedDemo(url, { log: (line) => console.log(line) });
     // Market picks when that server has a market (SEED_DEMO's stand-in, or a provider).
     await postDemoMarketPicks(url, { log: (line) => console.log(line) });
-    console.log(
-      'The demo picks on past games go straight into the database: start the server with SEED_DEMO=true to add them, ' +
-        'or run seed:demo while it is stopped.',
-    );
   };
   if (values.url) return throughServer(values.url);
 
@@ -212,9 +218,8 @@ async function main(): Promise<void> {
   }
   try {
     await database.migrate();
+    // The same seed as through a running server, graded history included.
     await seedInProcess(config, database);
-    // Verified picks with a graded history: past games cannot be posted through the API.
-    await seedDemoPicks(database.db, { log: (line) => console.log(line) });
     // --total N: bulk videos until the catalog holds N (benchmarks want exactly 1,000 or 100,000).
     const bulk = Math.max(more, total - (await countVideos(database.db)));
     if (bulk) await seedBulk(database.db, bulk, path.join(config.dataDir, 'media'));

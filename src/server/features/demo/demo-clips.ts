@@ -1,36 +1,70 @@
-// The demo's uploaded clips, made by ffmpeg at seed time (issue 12): 4 s of a moving colour gradient with the
-// matchup written on it, H.264 in a QuickTime file like a phone's, ~30 KB and ~0.4 s each. What this ffmpeg
-// lacks is left out (a static build may have no `gradients` source or no font for `drawtext`).
+// The demo's preview clips, made by ffmpeg at seed time: 8 s at 640×360 that look like a capper's preview, the
+// frame split in the two teams' colours, the league and the game's date, the matchup, the capper's name and
+// "Preview — pick sealed", over a quiet four-chord music bed (aevalsrc). H.264 and AAC in a QuickTime file,
+// as a phone records. A ffmpeg that cannot draw text (no drawtext, or no font) gives the same clip without
+// words: the seed never fails for want of a font.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run, type MediaTools } from '#server/media/ffmpeg.js';
-import type { DemoVideo } from './demo-content.js';
+import { teamColours } from './demo-teams.js';
 
-const WIDTH = 480;
-const HEIGHT = 270;
-const SECONDS = 4;
+const WIDTH = 640;
+const HEIGHT = 360;
+export const CLIP_SECONDS = 8;
 const RATE = 24;
 
-/** Two colours per clip, by category, so that neighbouring cards differ. */
-const PALETTE: [string, string][] = [
-  ['0x1e3a8a', '0x0ea5e9'],
-  ['0x7c2d12', '0xf59e0b'],
-  ['0x14532d', '0x22c55e'],
-  ['0x4c1d95', '0xec4899'],
-  ['0x0f172a', '0x64748b'],
-  ['0x831843', '0xf43f5e'],
-  ['0x134e4a', '0x2dd4bf'],
+/** What a preview clip shows. */
+export interface ClipSpec {
+  league: string;
+  away: string;
+  home: string;
+  /** The game's day, as the card shows it ('Sat Nov 28'). */
+  date: string;
+  capperName: string;
+  /** The middle line when it is not 'Away at Home' (a card of several games). */
+  headline?: string;
+}
+
+/** A font file drawtext can use without fontconfig; with none found, fontconfig's default is asked for. */
+const FONT_FILES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans-Bold.ttf',
+  '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf',
+  '/System/Library/Fonts/Supplemental/Arial Bold.ttf',
+  '/Library/Fonts/Arial.ttf',
+  'C:\\Windows\\Fonts\\arialbd.ttf',
 ];
 
-/** A font file drawtext can use without fontconfig (where fontconfig is missing, its default fails). */
-const FONT_FILES = [
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
-  '/usr/share/fonts/TTF/DejaVuSans.ttf',
-  '/System/Library/Fonts/Supplemental/Arial.ttf',
-  '/Library/Fonts/Arial.ttf',
+/** I–V–vi–IV, one chord every two seconds, as three sine voices each plucked twice a second. */
+const CHORDS = [
+  [261.63, 329.63, 392.0],
+  [196.0, 246.94, 293.66],
+  [220.0, 261.63, 329.63],
+  [174.61, 220.0, 261.63],
 ];
+
+/** aevalsrc's expression for the bed, transposed by `semitones` so that clips do not all sound alike. */
+export function musicBed(semitones: number): string {
+  const factor = 2 ** (semitones / 12);
+  const voice = (v: number) => {
+    const freq = CHORDS.reduceRight<string>(
+      (rest, chord, i) =>
+        i === CHORDS.length - 1
+          ? (chord[v]! * factor).toFixed(2)
+          : `if(lt(mod(t\\,8)\\,${(i + 1) * 2})\\,${(chord[v]! * factor).toFixed(2)}\\,${rest})`,
+      '',
+    );
+    return `sin(2*PI*${freq}*t)`;
+  };
+  // A pluck every half second, a soft bass note under it, and a fade at both ends: quiet, never clipping.
+  const pluck = 'exp(-5*mod(t\\,0.5))';
+  const fade = `min(1\\,t/0.3)*min(1\\,(${CLIP_SECONDS}-t)/0.8)`;
+  return `0.05*(${voice(0)}+${voice(1)}+${voice(2)})*${pluck}*${fade}`;
+}
 
 async function filterNames(ffmpeg: string): Promise<Set<string>> {
   const listing = await run(ffmpeg, ['-hide_banner', '-filters']).catch(() => '');
@@ -38,8 +72,9 @@ async function filterNames(ffmpeg: string): Promise<Set<string>> {
 }
 
 export class DemoClipMaker {
-  private features: Promise<{ gradients: boolean; drawtext: boolean }> | undefined;
+  private features: Promise<{ drawtext: boolean }> | undefined;
   private textFails = false;
+  private count = 0;
 
   /** `dir`: a scratch folder of the caller's; the clips and their caption files are written there. */
   constructor(
@@ -47,51 +82,52 @@ export class DemoClipMaker {
     private readonly dir: string,
   ) {}
 
-  /** Writes the clip of `video` (the `index`th of the demo) and returns its path. */
-  async make(video: DemoVideo, index: number, signal?: AbortSignal): Promise<string> {
-    this.features ??= filterNames(this.tools.ffmpeg).then((names) => ({
-      gradients: names.has('gradients'),
-      drawtext: names.has('drawtext'),
-    }));
-    const { gradients, drawtext } = await this.features;
-    const name = `clip-${index}`;
+  /** Writes a clip for `spec` and returns its path. `variant` turns the music's key. */
+  async make(spec: ClipSpec, variant: number, signal?: AbortSignal): Promise<string> {
+    this.features ??= filterNames(this.tools.ffmpeg).then((names) => ({ drawtext: names.has('drawtext') }));
+    const { drawtext } = await this.features;
+    const name = `clip-${this.count++}`;
     const output = path.join(this.dir, `${name}.mov`);
     if (drawtext && !this.textFails) {
       try {
-        await this.render(video, index, output, {
-          gradients,
-          text: await this.captions(video, name),
-          signal,
-        });
+        await this.render(spec, variant, output, await this.captions(spec, name), signal);
         return output;
       } catch (error) {
         if (signal?.aborted) throw error;
         this.textFails = true; // no usable font: every later clip goes without text
       }
     }
-    await this.render(video, index, output, { gradients, text: null, signal });
+    await this.render(spec, variant, output, null, signal);
     return output;
   }
 
   /** The captions go through files (drawtext's textfile), so no text needs the filter graph's escaping. */
-  private async captions(video: DemoVideo, name: string): Promise<string> {
+  private async captions(spec: ClipSpec, name: string): Promise<string> {
+    const middle = spec.headline ?? `${spec.away} at ${spec.home}`;
     const lines = {
-      top: video.category,
-      middle: video.matchup,
-      bottom: `${video.capperName}  ·  PickReel demo`,
+      top: `${spec.league}  ·  ${spec.date}`,
+      middle,
+      tag: 'Preview — pick sealed',
+      bottom: spec.capperName,
     };
     const font = FONT_FILES.find((file) => existsSync(file));
-    const fontOption = font ? `:fontfile=${font}` : '';
-    const filters: string[] = [];
-    // The card puts its play button in the middle and the duration bottom right: the text keeps to the top
-    // and the bottom left. Large, but never wider than the frame (~0.6 em per character in a sans face).
-    const middleSize = Math.min(34, Math.floor((WIDTH - 48) / (0.6 * lines.middle.length)));
-    const spec = [
-      ['top', 20, 'x=24:y=22', 'white@0.85'],
-      ['middle', middleSize, 'x=24:y=54:shadowcolor=black@0.5:shadowx=2:shadowy=2', 'white'],
-      ['bottom', 16, 'x=24:y=h-38', 'white@0.8'],
+    const fontOption = font ? `:fontfile='${font.replace(/\\/g, '/').replace(/:/g, '\\:')}'` : '';
+    // Large, but never wider than the frame (~0.62 em per character in a bold sans face).
+    const middleSize = Math.min(44, Math.floor((WIDTH - 56) / (0.62 * middle.length)));
+    const fadeIn = (from: number) => `:alpha='min(1\\,max(0\\,(t-${from})/0.6))'`;
+    const spec2 = [
+      ['top', 22, `x=28:y=26${fadeIn(0)}`, 'white@0.9'],
+      [
+        'middle',
+        middleSize,
+        `x=(w-tw)/2:y=(h-th)/2-18:shadowcolor=black@0.6:shadowx=2:shadowy=2${fadeIn(0.2)}`,
+        'white',
+      ],
+      ['tag', 22, `x=(w-tw)/2:y=h/2+34:box=1:boxcolor=black@0.55:boxborderw=10${fadeIn(0.8)}`, 'white'],
+      ['bottom', 24, `x=28:y=h-46${fadeIn(0.4)}`, 'white'],
     ] as const;
-    for (const [key, size, position, color] of spec) {
+    const filters: string[] = [];
+    for (const [key, size, position, color] of spec2) {
       const file = `${name}-${key}.txt`;
       await writeFile(path.join(this.dir, file), lines[key]);
       filters.push(
@@ -102,16 +138,25 @@ export class DemoClipMaker {
   }
 
   private async render(
-    video: DemoVideo,
-    index: number,
+    spec: ClipSpec,
+    variant: number,
     output: string,
-    { gradients, text, signal }: { gradients: boolean; text: string | null; signal: AbortSignal | undefined },
+    text: string | null,
+    signal: AbortSignal | undefined,
   ): Promise<void> {
-    const [from, to] = PALETTE[index % PALETTE.length]!;
-    const source = gradients
-      ? `gradients=s=${WIDTH}x${HEIGHT}:r=${RATE}:d=${SECONDS}:c0=${from}:c1=${to}:speed=0.03`
-      : // Without gradients (older ffmpeg): the moving test pattern, its hue turned per clip.
-        `testsrc2=s=${WIDTH}x${HEIGHT}:r=${RATE}:d=${SECONDS},hue=h=${(index * 47) % 360}`;
+    const away = teamColours(spec.away);
+    const home = teamColours(spec.home);
+    // The away team's colour on the left, the home team's on the right, a band of each's second colour, a
+    // light sweep crossing the frame, and dark bands where the words go.
+    const background = [
+      `color=c=${away[0]}:s=${WIDTH}x${HEIGHT}:r=${RATE}:d=${CLIP_SECONDS}`,
+      `drawbox=x=${WIDTH / 2}:y=0:w=${WIDTH / 2}:h=${HEIGHT}:color=${home[0]}:t=fill`,
+      `drawbox=x=0:y=${HEIGHT - 14}:w=${WIDTH / 2}:h=14:color=${away[1]}:t=fill`,
+      `drawbox=x=${WIDTH / 2}:y=${HEIGHT - 14}:w=${WIDTH / 2}:h=14:color=${home[1]}:t=fill`,
+      `drawbox=x=${WIDTH / 2 - 3}:y=0:w=6:h=${HEIGHT}:color=white@0.8:t=fill`,
+      `drawbox=x=0:y=0:w=${WIDTH}:h=72:color=black@0.35:t=fill`,
+      `drawbox=x=0:y=${HEIGHT - 78}:w=${WIDTH}:h=64:color=black@0.35:t=fill`,
+    ].join(',');
     await run(
       this.tools.ffmpeg,
       [
@@ -121,21 +166,29 @@ export class DemoClipMaker {
         '-f',
         'lavfi',
         '-i',
-        text ? `${source},${text}` : source,
-        // What a phone records: H.264, 4:2:0, in a QuickTime file (the pipeline copies it into the MP4).
+        text ? `${background},${text}` : background,
+        '-f',
+        'lavfi',
+        '-i',
+        `aevalsrc=exprs=${musicBed(variant % 5)}:s=44100:d=${CLIP_SECONDS}`,
+        // What a phone records: H.264, 4:2:0, with AAC sound, in a QuickTime file.
         '-c:v',
         'libx264',
         '-preset',
         'veryfast',
         '-crf',
-        '26',
+        '28',
         '-pix_fmt',
         'yuv420p',
         '-g',
         String(RATE * 2),
-        '-an',
-        '-metadata',
-        `title=${video.title}`,
+        '-c:a',
+        'aac',
+        '-b:a',
+        '64k',
+        '-ac',
+        '2',
+        '-shortest',
         '-f',
         'mov',
         output,

@@ -1,7 +1,7 @@
-// What the demo catalog holds (issue 12 'The demo must look and play like a real marketplace'): its
-// accounts, its videos and who bought what. Data only: demo-seed.ts puts it in through the app's own API,
-// and the bulk seed of the benches (scripts/seed-demo.ts) reuses the accounts, matchups and links.
-import { CATEGORIES, type Category } from '#common/constants.js';
+// What the demo catalog holds: its accounts, its unverified videos (preview clips without legs) and who bought
+// what. Data only: demo-seed.ts puts it in through the app's own API, and the bulk seed of the benches
+// (scripts/seed-demo.ts) reuses the accounts, matchups and links.
+import type { Category } from '#common/constants.js';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -36,7 +36,7 @@ export const MATCHUPS: Record<string, string[]> = {
   General: ['Weekend betting guide'],
 };
 
-/** The bulk seed's links (benchmarks): a Vimeo one among them, which has no thumbnail to show. */
+/** The bulk seed's links (benchmarks only, never the demo): a Vimeo one among them, which has no thumbnail. */
 export const EXTERNAL_LINKS = [
   'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
   'https://youtu.be/9bZkp7q19f0',
@@ -44,16 +44,17 @@ export const EXTERNAL_LINKS = [
   'https://www.youtube.com/shorts/aqz-KE-bpKQ',
 ];
 
-/** The demo's links are YouTube's: their thumbnail follows from the id, so every demo card has a picture. */
-export const DEMO_LINKS = [
-  'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-  'https://youtu.be/9bZkp7q19f0',
-  'https://www.youtube.com/shorts/aqz-KE-bpKQ',
-  'https://www.youtube.com/watch?v=jNQXAC9IVRw',
-];
-
 export function pick<T>(items: readonly T[], i: number): T {
   return items[i % items.length]!;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A game's day as the clips show it: 'Sat Nov 28' (UTC). */
+export function clipDate(at: Date): string {
+  return at
+    .toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' })
+    .replace(',', '');
 }
 
 export interface DemoVideo {
@@ -65,34 +66,156 @@ export interface DemoVideo {
   emailInformation: string;
   /** Dollars, as the upload form sends them. */
   price: number;
+  /** No legs, so General (decisions, 'Categories of verified picks'); the league is the clip's. */
   category: Category;
-  matchup: string;
-  /** A link to a video elsewhere; null for an uploaded clip. */
-  link: string | null;
+  league: string;
+  away: string;
+  home: string;
+  /** The clip's middle line when it is not 'Away at Home'. */
+  headline?: string;
+  /** Days after the seed's day that the game is played (the clip's date). */
+  inDays: number;
 }
 
-/** The demo's videos, one per matchup, every category: one in three a YouTube link, the rest uploaded clips. */
+/**
+ * The demo's unverified videos: a capper's preview clip and a selection typed as text, with no legs, to show
+ * next to the verified market picks what a pick without legs looks like. Titles sell without naming a side.
+ */
+const UNVERIFIED: Omit<DemoVideo, 'capperName' | 'category' | 'price' | 'emailInformation'>[] = [
+  {
+    capper: 'sharpshooter',
+    league: 'NBA',
+    away: 'Knicks',
+    home: 'Celtics',
+    inDays: 1,
+    title: 'Knicks–Celtics: where the value is',
+    description: 'Rest, pace and the number I trust, and why the market has it wrong.',
+  },
+  {
+    capper: 'lockcity',
+    league: 'NFL',
+    away: 'Chiefs',
+    home: 'Bills',
+    inDays: 2,
+    title: 'Sunday night underdog I love',
+    description: 'The matchup edge, the injury news and how much I am playing.',
+  },
+  {
+    capper: 'parlayqueen',
+    league: 'NBA · NFL · NHL',
+    away: 'Lakers',
+    home: 'Nuggets',
+    inDays: 1,
+    headline: 'Three-leg Saturday card',
+    title: 'Three-leg Saturday card',
+    description: 'Three games, one ticket: the reasoning behind each leg.',
+  },
+  {
+    capper: 'edgehunter',
+    league: 'Soccer',
+    away: 'Arsenal',
+    home: 'Chelsea',
+    inDays: 2,
+    title: 'London derby: the edge in this one',
+    description: 'Form, expected goals and the price I would still take.',
+  },
+  {
+    capper: 'sharpshooter',
+    league: 'College Basketball',
+    away: 'Duke',
+    home: 'North Carolina',
+    inDays: 3,
+    title: 'Tobacco Road: the angle nobody mentions',
+    description: 'Tempo, shooting and a line that moved the wrong way.',
+  },
+  {
+    capper: 'lockcity',
+    league: 'NFL',
+    away: 'Eagles',
+    home: 'Cowboys',
+    inDays: 2,
+    title: 'Eagles–Cowboys: the number before it moves',
+    description: 'Why I am in early, and the price I stop at.',
+  },
+  {
+    capper: 'parlayqueen',
+    league: 'NHL',
+    away: 'Rangers',
+    home: 'Bruins',
+    inDays: 1,
+    title: 'Original Six night: the price I would still bet',
+    description: 'Goaltending, travel and where the value sits tonight.',
+  },
+  {
+    capper: 'edgehunter',
+    league: 'NBA',
+    away: 'Warriors',
+    home: 'Mavericks',
+    inDays: 1,
+    title: 'Player props night: two I trust',
+    description: 'Minutes, matchups and the two player plays I like most.',
+  },
+  {
+    capper: 'lockcity',
+    league: 'College Football',
+    away: 'Ohio State',
+    home: 'Michigan',
+    inDays: 3,
+    title: 'The Game: where the market is wrong',
+    description: 'Trenches, weather and the number I would play to.',
+  },
+  {
+    capper: 'sharpshooter',
+    league: 'NBA',
+    away: 'Nuggets',
+    home: 'Suns',
+    inDays: 2,
+    title: 'Late tip out West: my strongest lean',
+    description: 'Back-to-back spots, pace and the price that still works.',
+  },
+  {
+    capper: 'parlayqueen',
+    league: 'MLB',
+    away: 'Yankees',
+    home: 'Red Sox',
+    inDays: 3,
+    title: 'Rivalry weekend: how I am playing it',
+    description: 'Pitching matchups, bullpens and one angle the books missed.',
+  },
+  {
+    capper: 'edgehunter',
+    league: 'Soccer',
+    away: 'Real Madrid',
+    home: 'Barcelona',
+    inDays: 3,
+    title: 'El Clásico: where the value hides',
+    description: 'Lineups, tempo and the market I like best in this one.',
+  },
+];
+
+const SELECTIONS = ['Home -3.5', 'Over 221.5', 'Away ML +140', 'Under 47', 'Home -1.5 runline'];
+
+/** The demo's unverified videos (see UNVERIFIED), each an uploaded preview clip. */
 export function demoVideos(): DemoVideo[] {
-  const list: DemoVideo[] = [];
-  let i = 0;
-  for (const category of CATEGORIES) {
-    for (const matchup of MATCHUPS[category] ?? []) {
-      const capper = pick(DEMO_CAPPERS, i);
-      list.push({
-        capper: capper.username,
-        capperName: capper.displayName,
-        title: `${category}: ${matchup}`,
-        description: `${matchup}. Line movement, injuries and the number we like, explained in under two minutes.`,
-        emailInformation: `${matchup}: ${pick(['Home -3.5', 'Over 221.5', 'Away ML +140', 'Under 47', 'Home -1.5 runline'], i)} (2 units)`,
-        price: pick([5, 9.99, 14, 19.99, 25, 49, 99], i),
-        category,
-        matchup,
-        link: i % 3 === 0 ? pick(DEMO_LINKS, i / 3) : null,
-      });
-      i += 1;
-    }
-  }
-  return list;
+  return UNVERIFIED.map((video, i) => ({
+    ...video,
+    capperName: DEMO_CAPPERS.find((c) => c.username === video.capper)!.displayName,
+    category: 'General',
+    emailInformation: `${video.away} at ${video.home}: ${pick(SELECTIONS, i)} (2 units)`,
+    price: pick([5, 9.99, 14, 19.99, 25, 49], i),
+  }));
+}
+
+/** The clip of a demo video, dated relative to `now`. */
+export function clipOf(video: DemoVideo, now = new Date()) {
+  return {
+    league: video.league,
+    away: video.away,
+    home: video.home,
+    date: clipDate(new Date(now.getTime() + video.inDays * DAY_MS)),
+    capperName: video.capperName,
+    ...(video.headline && { headline: video.headline }),
+  };
 }
 
 /** Each bettor owns a few picks, so the 'Purchased' state shows up right away: every fifth video each. */

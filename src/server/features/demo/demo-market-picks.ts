@@ -1,21 +1,37 @@
 // The demo's market picks (docs/decisions/025): the demo cappers post picks through the app's own API on the
-// market stand-in's games that start soon, at the market's prices, as a capper would from the upload form.
+// market stand-in's games that start soon, at the market's prices, as a capper would from the upload form,
+// each with a preview clip of its game (demo-clips.ts) uploaded like any video.
 // The app then keeps their closing prices at the start, grades them from the stand-in's final scores and
 // measures their CLV: the whole loop, minutes after a start. While the demo server runs, a capper with few
 // open picks left posts a few more, so the catalog always has picks on sale and records keep growing.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { CapperProfile } from '#common/schemas/cappers.js';
 import type { EventPrices, EventView } from '#common/schemas/pick-views.js';
 import type { League } from '#common/schemas/picks.js';
+import { mediaTools } from '#server/media/ffmpeg.js';
+import { DemoClipMaker } from './demo-clips.js';
+import { clipDate, DEMO_CAPPERS, pick } from './demo-content.js';
 import type { ApiClient } from './demo-seed.js';
 import { signIn } from './demo-seed.js';
-import { DEMO_CAPPERS, DEMO_LINKS, pick } from './demo-content.js';
+import { shortTeamName } from './demo-teams.js';
+
+const PHRASES = [
+  'where the value is',
+  'the number I trust',
+  'my strongest lean tonight',
+  'the angle the market missed',
+  'the edge before it moves',
+];
+const LEG_COUNT: Record<number, string> = { 2: 'Two', 3: 'Three', 4: 'Four' };
 
 /** Games starting between these many minutes from now: posted before the closing snapshot, graded soon. */
 const FIRST_START_MINUTES = 4;
 const LAST_START_MINUTES = 40;
 /** A capper with fewer open market picks than this posts more. */
-const OPEN_PICKS_WANTED = 4;
-const PICKS_PER_ROUND = 4;
+const OPEN_PICKS_WANTED = 5;
+const PICKS_PER_ROUND = 5;
 const ROUND_EVERY_MS = 10 * 60_000;
 
 /** Each demo capper's habits: leagues, markets, stakes, how often a parlay, the price. */
@@ -100,9 +116,9 @@ async function upcoming(client: ApiClient, league: League, now: number): Promise
 /** Posts a few picks for one capper; returns how many. Never the same game twice in one pick. */
 async function postRound(
   client: ApiClient,
-  username: string,
+  { username, capperName }: { username: string; capperName: string },
   round: number,
-  log: (line: string) => void,
+  { clips, log, signal }: { clips: DemoClipMaker; log: (line: string) => void; signal?: AbortSignal },
 ): Promise<number> {
   const style = STYLES[username]!;
   const random = stream(round * 7919 + username.length * 104729);
@@ -119,7 +135,10 @@ async function postRound(
     for (let tries = 0; legs.length < legCount && tries < legCount * 4; tries++) {
       const game = games[Math.floor(random() * games.length)]!;
       if (chosen.has(game.id)) continue;
-      const { data: prices } = await client.call<EventPrices>('GET', `/api/events/${game.id}/prices`);
+      // A market that is slow to answer (503) leaves this game out of the round.
+      const answer = await client.call<EventPrices>('GET', `/api/events/${game.id}/prices`, undefined, [503]);
+      if (answer.status !== 200) continue;
+      const prices = answer.data;
       const leg = legOn(
         game,
         prices,
@@ -133,27 +152,50 @@ async function postRound(
     }
     if (!legs.length) continue;
     const leagues = [...new Set(legs.map((leg) => leg.league))];
-    const form = new FormData();
-    // Titles and descriptions say what kind of pick it is, never the selection.
-    // Known by its first game's start (UTC), which tells one round's picks from the next.
-    const first = new Date(Math.min(...legs.map((leg) => Date.parse(leg.startsAt))));
-    const slate = `${String(first.getUTCHours()).padStart(2, '0')}:${String(first.getUTCMinutes()).padStart(2, '0')} UTC`;
-    const kind = parlay
-      ? `${legs.length}-leg parlay`
+    const first = legs.reduce((a, b) => (Date.parse(b.startsAt) < Date.parse(a.startsAt) ? b : a));
+    const start = new Date(first.startsAt);
+    const away = shortTeamName(first.away);
+    const home = shortTeamName(first.home);
+    const day = start.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+    // Titles and descriptions sell without naming a side, a line or a market with its side.
+    const count = LEG_COUNT[legs.length] ?? String(legs.length);
+    const title = parlay
+      ? `${count}-leg ${day} parlay`
       : legs.length === 1
-        ? 'play'
-        : `card: ${legs.length} plays`;
-    form.append('title', `${leagues.join(' + ')} ${kind}, from ${slate}`);
+        ? `${away}–${home}: ${pick(PHRASES, round + i + username.length)}`
+        : `${count}-play ${day} card`;
+    const clip = await clips.make(
+      {
+        league: leagues.join(' · '),
+        away,
+        home,
+        date: clipDate(start),
+        capperName,
+        ...(legs.length > 1 && { headline: `${away} at ${home} + ${legs.length - 1} more` }),
+      },
+      round + i,
+      signal,
+    );
+    const form = new FormData();
+    form.append('title', title);
     form.append(
       'description',
-      parlay ? 'A parlay priced off the opening numbers.' : 'Where the number is off, and why.',
+      parlay
+        ? 'A parlay priced off the opening numbers: the reasoning behind each leg.'
+        : 'Where the number is off, and why, before it moves.',
     );
     form.append('emailInformation', 'The selections, with stakes, are in the sealed legs of this pick.');
     form.append('price', String(style.price));
-    form.append('category', legs.length > 1 && leagues.length > 1 ? 'Parlays' : leagues[0]!);
+    // The category follows the legs: their league, or Parlays across leagues.
+    form.append('category', leagues.length > 1 ? 'Parlays' : leagues[0]!);
     form.append('isPremium', 'true');
-    form.append('isExternalVideo', 'true');
-    form.append('externalVideoUrl', pick(DEMO_LINKS, round + i + username.length));
+    form.append('isExternalVideo', 'false');
+    form.append(
+      'video',
+      new Blob([await readFile(clip)], { type: 'video/quicktime' }),
+      `${`${away}-at-${home}`.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mov`,
+    );
+    await rm(clip, { force: true });
     form.append('legs', JSON.stringify(legs));
     form.append('parlay', String(parlay));
     const answer = await client.call('POST', '/api/videos', form, [400, 503]);
@@ -173,12 +215,23 @@ export async function postDemoMarketPicks(
 ): Promise<number> {
   const round = options.round ?? Math.floor(Date.now() / ROUND_EVERY_MS);
   let posted = 0;
-  for (const capper of DEMO_CAPPERS) {
-    const client = await signIn(baseUrl, options.signal, capper);
-    const { data: profile } = await client.call<CapperProfile>('GET', `/api/cappers/${capper.username}`);
-    const open = profile.open.filter((p) => p.status === 'open' && !p.selfReported).length;
-    if (open >= OPEN_PICKS_WANTED) continue;
-    posted += await postRound(client, capper.username, round, options.log);
+  const work = await mkdtemp(path.join(os.tmpdir(), 'pickreel-demo-market-'));
+  const clips = new DemoClipMaker(mediaTools(), work);
+  try {
+    for (const capper of DEMO_CAPPERS) {
+      const client = await signIn(baseUrl, options.signal, capper);
+      const { data: profile } = await client.call<CapperProfile>('GET', `/api/cappers/${capper.username}`);
+      const open = profile.open.filter((p) => p.status === 'open' && !p.selfReported).length;
+      if (open >= OPEN_PICKS_WANTED) continue;
+      posted += await postRound(
+        client,
+        { username: capper.username, capperName: capper.displayName },
+        round,
+        { clips, log: options.log, signal: options.signal },
+      );
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
   if (posted)
     options.log(`Demo market picks: ${posted} posted on the stand-in's games starting soon, at its prices.`);

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { runDemoMarketPicks } from './demo-market-picks.js';
-import { seedDemoPicks } from './demo-picks-seed.js';
 import { catalogContents } from './demo-repository.js';
 import { localUrl, seedDemo } from './demo-seed.js';
 
@@ -53,10 +52,8 @@ export async function offerDemoContent(
     const port = (app.server.address() as AddressInfo).port;
     const baseUrl = localUrl(options.host, port);
     log.info('SEED_DEMO: adding the demo content through this server, in the background');
+    // The graded history comes with it, through POST /api/demo/history.
     await seedDemo(baseUrl, { log: (line) => log.info(line), signal });
-    // The picks' graded history goes straight into the database (past games cannot be posted through the API):
-    // self-reported, as no market priced them.
-    await seedDemoPicks(options.db, { log: (line) => log.info(line) });
     // Market picks on the games starting soon, through the API, now and while the server runs.
     if (options.market) runDemoMarketPicks(baseUrl, { log: (line) => log.info(line), signal });
   } catch (err) {

@@ -1,21 +1,20 @@
-// The demo's verified picks into the database (issue 14 'Seed data'), as the product would have made them:
-// each pick is a catalog video (a YouTube link) sealed by the picks feature's own postPick at its posting
+// The demo's verified picks into the database, as the product would have made them: each pick is a catalog
+// video (showing one of the demo's processed preview clips) sealed by the picks feature's own postPick at its posting
 // time, and each past game is settled with the grading service's rules at its final whistle, so records,
 // profiles and the leaderboard have a history. Past games cannot go through the API (a leg must start in the
 // future when posted), hence the database. Idempotent: a demo pick is known by its capper and title, and a
 // game is settled once; a later run settles the demo's open picks whose games have since been played.
-import { and, inArray, sql } from '#server/db/drizzle.js';
+import { and, eq, inArray, sql } from '#server/db/drizzle.js';
 import { NO_CLV } from '#common/clv.js';
 import { gradePick, gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
 import { LegInputSchema, SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
-import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { videos } from '#server/db/schema.js';
 import { findUserByUsername } from '../auth/index.js';
 import { logOutcomes, postPick, recordGrades, type PickGradeUpdate } from '../picks/index.js';
-import { DEMO_CAPPERS } from './demo-content.js';
+import { DEMO_CAPPERS, demoVideos, pick } from './demo-content.js';
 import {
   demoPickPlan,
   FINAL_AFTER_MS,
@@ -81,10 +80,17 @@ async function postMissing(tx: Executor, plan: DemoPick[], cappers: Map<string, 
   );
   const missing = plan.filter((p) => !existing.has(key(cappers.get(p.capper)!, p.title)));
   if (!missing.length) return 0;
+  const clips = await previewClips(tx, cappers);
+  const clipFor = (p: DemoPick, i: number) => {
+    const league = p.legs[0]!.league;
+    const sameLeague = clips.filter((clip) => clip.league === league);
+    return pick(sameLeague.length ? sameLeague : clips, i);
+  };
   const rows = await tx
     .insert(videos)
     .values(
-      missing.map((p) => ({
+      missing.map((p, i) => ({
+        ...clipFor(p, i).media,
         userId: cappers.get(p.capper)!,
         title: p.title,
         description: p.description,
@@ -92,9 +98,7 @@ async function postMissing(tx: Executor, plan: DemoPick[], cappers: Map<string, 
         priceCents: p.priceCents,
         category: p.category,
         isPremium: true,
-        isExternalVideo: true,
-        externalVideoUrl: p.link,
-        thumbnailUrl: linkThumbnailUrl(detectPlatform(p.link)),
+        isExternalVideo: false,
         transcodingStatus: 'ready',
         transcodingProgress: 100,
         views: p.views,
@@ -117,6 +121,36 @@ async function postMissing(tx: Executor, plan: DemoPick[], cappers: Map<string, 
     );
   }
   return rows.length;
+}
+
+/**
+ * The demo's processed preview clips (its unverified videos), whose files the history picks show: a past
+ * pick's own clip would be one more upload to process per pick, and nobody plays last month's preview.
+ */
+async function previewClips(tx: Executor, cappers: Map<string, number>) {
+  const byTitle = new Map(demoVideos().map((video) => [video.title, video]));
+  const rows = await tx
+    .select({
+      title: videos.title,
+      thumbnailUrl: videos.thumbnailUrl,
+      videoUrl: videos.videoUrl,
+      hlsUrl: videos.hlsUrl,
+      duration: videos.duration,
+      availableFormats: videos.availableFormats,
+      isTranscoded: videos.isTranscoded,
+    })
+    .from(videos)
+    .where(
+      and(
+        inArray(videos.userId, [...cappers.values()]),
+        inArray(videos.title, [...byTitle.keys()]),
+        eq(videos.transcodingStatus, 'ready'),
+        eq(videos.isExternalVideo, false),
+      ),
+    )
+    .orderBy(videos.id);
+  if (!rows.length) throw new Error('no demo preview clip is ready: the demo clips come before the history');
+  return rows.map(({ title, ...media }) => ({ league: byTitle.get(title)!.league, media }));
 }
 
 interface OpenLeg {

@@ -5,7 +5,7 @@
 import { gradeScoredLeg, type LegResult } from '#common/pick-grading.js';
 import type { Category } from '#common/constants.js';
 import type { League, Market } from '#common/schemas/picks.js';
-import { DEMO_CAPPERS, DEMO_LINKS, pick } from './demo-content.js';
+import { DEMO_CAPPERS, pick } from './demo-content.js';
 
 export type DemoOutcome = { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' };
 
@@ -33,7 +33,6 @@ export interface DemoPick {
   selections: string;
   category: Category;
   priceCents: number;
-  link: string;
   views: number;
   parlay: boolean;
   postedAt: Date;
@@ -248,8 +247,19 @@ function legLabel(leg: Pick<DemoLeg, 'market' | 'side' | 'line'>): string {
   return leg.side;
 }
 
+const PHRASES = [
+  'where the value is',
+  'the number I trust',
+  'my strongest lean',
+  'the angle the market missed',
+  'how I am playing it',
+  'the edge before it moves',
+];
+const PROP_PHRASES = ['the player prop I trust', 'one player play I love', 'the prop the books missed'];
+const LEG_COUNT: Record<number, string> = { 2: 'Two', 3: 'Three', 4: 'Four' };
+
 const DESCRIPTIONS = [
-  'Line movement, injuries and the number we like, explained in under two minutes.',
+  'Line movement, injuries and where we see value, explained in under two minutes.',
   'Where the market is wrong tonight, the matchup edge and how much to play.',
   'Sharp money, rest and travel: the full breakdown before the number moves.',
   'Pace, form and the price we would still bet, in two minutes.',
@@ -306,14 +316,13 @@ function planCapper(username: string, style: Style, now: Date, taken: Set<string
         `${leg.league}|${day}|${leg.home}`,
         `${leg.league}|${day}|${leg.away}`,
       ]);
-      // A parlay's title names each total's game: 'Over 6.5' alone would not say which.
-      const labels = legs.map((leg) =>
-        kind.parlay && leg.market === 'total' ? `${leg.home}-${leg.away} ${legLabel(leg)}` : legLabel(leg),
-      );
+      // Titles sell without naming a side, a line or a market with its side (they would give the pick away).
       const first = legs[0]!;
+      const leagues = new Set(legs.map((leg) => leg.league));
+      // Never the date: a later run plans the same titles (a pick is known by its capper and title).
       const title = kind.parlay
-        ? `Parlays: ${legs.length}-leg parlay, ${labels.join(' + ')}`
-        : `${first.market === 'prop' ? 'Player Props' : first.league}: ${first.home} vs ${first.away}, ${labels[0]}`;
+        ? `${LEG_COUNT[legs.length] ?? legs.length}-leg card: ${first.away}–${first.home} and ${legs.length - 1} more`
+        : `${first.away}–${first.home}: ${draw(first.market === 'prop' ? PROP_PHRASES : PHRASES)}`;
       // A team plays once a day, a title is the capper's once, and the sides of a parlay are on different games.
       if (
         title.length > 120 ||
@@ -337,9 +346,9 @@ function planCapper(username: string, style: Style, now: Date, taken: Set<string
         selections:
           legs.map((leg) => `${legLabel(leg)} (${signed(leg.odds)})`).join('; ') +
           `${kind.parlay ? ' parlay' : ''}, ${units} ${units === 1 ? 'unit' : 'units'}`,
-        category: kind.parlay ? 'Parlays' : first.market === 'prop' ? 'Player Props' : first.league,
+        // The category follows the legs: their league, or Parlays across leagues.
+        category: leagues.size > 1 ? 'Parlays' : first.league,
         priceCents: draw([500, 999, 1400, 1999, 2500]),
-        link: draw(DEMO_LINKS),
         views: 20 + Math.floor(r() * 900),
         parlay: kind.parlay,
         postedAt,

@@ -1,13 +1,15 @@
-// The demo seed (issue 12): a client of the app's own HTTP API, so that the same code fills a server that is
-// running (`npm run seed:demo` beside `npm start`), one started in-process by the script, and the server
-// itself at start (SEED_DEMO). It signs in or registers the demo accounts, uploads each demo clip through
-// POST /api/videos, so that the media job runner makes its thumbnail, MP4 and HLS as for any upload, adds the
-// links, waits for the clips to be processed, then buys through the sandbox card checkout. Idempotent: a demo
-// video is known by its owner and title, a purchase by its buyer and video; what exists is left alone.
+// The demo seed: a client of the app's own HTTP API, so that the same code fills a server that is running
+// (`npm run seed:demo` beside `npm start`), one started in-process by the script, and the server itself at
+// start (SEED_DEMO). It signs in or registers the demo accounts, uploads each demo preview clip through
+// POST /api/videos, so that the media job runner makes its thumbnail, MP4 and HLS as for any upload, waits
+// for the clips to be processed, buys through the sandbox card checkout, then asks the server for the
+// cappers' graded history (POST /api/demo/history). Idempotent: a demo video is known by its owner and
+// title, a purchase by its buyer and video; what exists is left alone.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DemoHistoryResult } from '#common/schemas/demo.js';
 import type { PaymentIntentResponse, SandboxConfirmResponse } from '#common/schemas/payments.js';
 import type { Video } from '#common/schemas/videos.js';
 import { mediaTools } from '#server/media/ffmpeg.js';
@@ -17,6 +19,7 @@ import {
   DEMO_CAPPERS,
   DEMO_PASSWORD,
   DEMO_USERNAMES,
+  clipOf,
   demoPurchases,
   demoVideos,
   type DemoVideo,
@@ -40,6 +43,8 @@ export interface DemoSeedResult {
   failed: number;
   /** Purchases this run made. */
   purchases: number;
+  /** What the graded history's step added. */
+  history: DemoHistoryResult;
   seconds: number;
 }
 
@@ -166,8 +171,7 @@ function uploadForm(video: DemoVideo): FormData {
   form.append('price', String(video.price));
   form.append('category', video.category);
   form.append('isPremium', 'true');
-  form.append('isExternalVideo', video.link ? 'true' : 'false');
-  if (video.link) form.append('externalVideoUrl', video.link);
+  form.append('isExternalVideo', 'false');
   return form;
 }
 
@@ -201,7 +205,7 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
     }
   }
   const missing = list.filter((video) => !existing.has(video));
-  const files = list.filter((video) => !video.link).length;
+  const files = list.length;
   log(
     missing.length === 0
       ? `Demo accounts ready; all ${list.length} demo videos are in the catalog already.`
@@ -216,8 +220,8 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
   const made = new Map<DemoVideo, Promise<string>>();
   const makeAhead = (from: number) => {
     for (const video of order.slice(from, from + 3)) {
-      if (video.link || made.has(video)) continue;
-      const clip = clips.make(video, list.indexOf(video), signal);
+      if (made.has(video)) continue;
+      const clip = clips.make(clipOf(video), list.indexOf(video), signal);
       clip.catch(() => undefined); // awaited in its turn; a failure is reported there
       made.set(video, clip);
     }
@@ -227,12 +231,10 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
     for (const [i, video] of order.entries()) {
       makeAhead(i);
       const form = uploadForm(video);
-      if (!video.link) {
-        const clip = await made.get(video)!;
-        const name = `${video.matchup.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mov`;
-        form.append('video', new Blob([await readFile(clip)], { type: 'video/quicktime' }), name);
-        await rm(clip, { force: true });
-      }
+      const clip = await made.get(video)!;
+      const name = `${`${video.away}-at-${video.home}`.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mov`;
+      form.append('video', new Blob([await readFile(clip)], { type: 'video/quicktime' }), name);
+      await rm(clip, { force: true });
       const client = cappers.get(video.capper)!;
       existing.set(video, (await client.call<Video>('POST', '/api/videos', form)).data);
       added += 1;
@@ -244,7 +246,7 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
   }
   // A clip whose processing failed in an earlier run is given another go.
   for (const [video, row] of existing) {
-    if (row.transcodingStatus !== 'failed' || video.link) continue;
+    if (row.transcodingStatus !== 'failed') continue;
     const client = cappers.get(video.capper)!;
     existing.set(video, (await client.call<Video>('POST', `/api/videos/${row.id}/retry`)).data);
   }
@@ -268,13 +270,23 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
     }
   }
 
+  // The cappers' graded history: picks on past games, which only the server holding the database can add.
+  const { data: history } = await cappers
+    .get(DEMO_CAPPERS[0].username)!
+    .call<DemoHistoryResult>('POST', '/api/demo/history');
+  log(
+    history.posted || history.settled
+      ? `Demo history: ${history.posted} picks posted, ${history.settled} games settled, ${history.graded} picks graded.`
+      : 'Demo history: all in place already.',
+  );
+
   const seconds = (performance.now() - started) / 1000;
   log(
     `Demo content ready in ${seconds.toFixed(1)} s: ${existing.size} demo videos (${ready} of ${files} clips playable` +
       `${failed ? `, ${failed} failed` : ''}), ${purchases} new purchases. Sign in as ${DEMO_USERNAMES.join(', ')} ` +
       `(password: ${DEMO_PASSWORD}).`,
   );
-  return { videos: existing.size, added, ready, failed, purchases, seconds };
+  return { videos: existing.size, added, ready, failed, purchases, history, seconds };
 }
 
 /** Waits until every uploaded demo clip is ready or failed, telling how far the media jobs are. */
@@ -285,11 +297,9 @@ async function waitForClips(
 ): Promise<{ ready: number; failed: number }> {
   const { log, signal, stallMs, files } = options;
   const pending = () =>
-    [...videos.keys()].filter(
-      (video) => !video.link && !['ready', 'failed'].includes(videos.get(video)!.transcodingStatus),
-    );
+    [...videos.keys()].filter((video) => !['ready', 'failed'].includes(videos.get(video)!.transcodingStatus));
   const count = (status: string) =>
-    [...videos].filter(([video, row]) => !video.link && row.transcodingStatus === status).length;
+    [...videos.values()].filter((row) => row.transcodingStatus === status).length;
   let lastChange = Date.now();
   let lastLog = 0;
   let lastText = '';
