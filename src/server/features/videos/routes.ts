@@ -125,32 +125,26 @@ export async function videoRoutes(
     {
       schema: {
         summary: 'Popular picks on sale',
-        description: `The most viewed videos of the last ${POPULAR_WINDOW_DAYS} days that are still on sale: never a pick whose first leg has started or that is graded. Signed in, the viewer's own videos and those they bought are left out.`,
+        description: `The most viewed videos of the last ${POPULAR_WINDOW_DAYS} days that are still on sale: never a pick whose first leg has started or that is graded. Signed in, each says whether it is the viewer's own or bought (the client leaves those out).`,
         response: { 200: VideoListSchema, 304: NoBodySchema },
       },
     },
     async (request, reply) => {
       const viewer = viewerOf(request.user);
-      // A few more than shown, so a signed-in viewer's own and bought picks can be left out of the same rows.
-      const entry = catalog.get('featured', () => listPopularOnSale(db, FEATURED_COUNT * 2));
+      const entry = catalog.get('featured', () => listPopularOnSale(db, FEATURED_COUNT));
       const rows = await entry.value;
       if (!viewer) {
-        entry.anonymous ??= readyBytes(
-          videoListJson(rows.slice(0, FEATURED_COUNT).map((row) => toPublicVideo(row, null))),
-        );
+        entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
         await sendReadyBytes(request, reply, entry.anonymous);
         return reply;
       }
-      const others = rows.filter((row) => row.video.userId !== viewer.id);
+      // The same picks for everyone, with the viewer's own flags: the client leaves out their own and bought ones.
       const bought = await purchasedAmong(
         db,
         viewer.id,
-        others.map((row) => row.video.id),
+        rows.map((row) => row.video.id),
       );
-      return others
-        .filter((row) => !bought.has(row.video.id))
-        .slice(0, FEATURED_COUNT)
-        .map((row) => toPublicVideo(row, viewer));
+      return rows.map((row) => toPublicVideo({ ...row, isPurchased: bought.has(row.video.id) }, viewer));
     },
   );
 
