@@ -108,6 +108,8 @@ describe('GET /api/openapi.json', () => {
       'POST /api/admin/results/import',
       // a capper's record (issue 14)
       'GET /api/cappers/{username}',
+      // finding cappers by name (issue 35)
+      'GET /api/cappers',
       'GET /api/leaderboard',
       // issue 15: the public pick log (pick-log.md 'Endpoints').
       'GET /api/log/checkpoint',

@@ -63,14 +63,25 @@ export const VideoUpdateSchema = z
   });
 export type VideoUpdate = z.infer<typeof VideoUpdateSchema>;
 
+/** The orders that are one column of a video, each read through its own index (deep pages, too). */
 export const VIDEO_SORTS = ['newest', 'price_asc', 'price_desc', 'popular'] as const;
-export type VideoSort = (typeof VIDEO_SORTS)[number];
+/** `record`: the picks of cappers with a verified record first, best all-time units first, each newest first. */
+export const CATALOG_SORTS = [...VIDEO_SORTS, 'record'] as const;
+export type VideoSort = (typeof CATALOG_SORTS)[number];
+/** `open`: still on sale (unverified, or a sealed pick whose first leg has not started); `graded`: has a result. */
+export const VIDEO_STATUSES = ['open', 'graded'] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 export const VIDEO_PAGE_SIZE = PAGE_LIMITS.catalog.default;
 
 export const VideoListQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search text must be at most 100 characters').optional(),
   category: z.enum(CATEGORIES, { error: 'Unknown category' }).optional(),
-  sort: z.enum(VIDEO_SORTS, { error: 'Unknown sort order' }).default('newest'),
+  status: z.enum(VIDEO_STATUSES, { error: 'Unknown status: use open or graded' }).optional(),
+  verified: z
+    .enum(['true', 'false'], { error: 'verified must be true or false' })
+    .optional()
+    .meta({ description: 'true: sealed picks (with legs) only' }),
+  sort: z.enum(CATALOG_SORTS, { error: 'Unknown sort order' }).default('newest'),
   ...CatalogPageQuerySchema.shape,
 });
 export type VideoListQuery = z.infer<typeof VideoListQuerySchema>;
@@ -147,7 +158,9 @@ export const VideoSchema = z
         status: z.enum(['open', 'started', 'graded']),
         result: z.enum(['win', 'loss', 'push', 'void']).nullable().meta({ description: 'Once graded' }),
         unitsWon: z.number().nullable().meta({ description: 'Once graded' }),
-        selfReported: z.boolean().meta({ description: 'A leg is self-reported: never counted in the record' }),
+        selfReported: z
+          .boolean()
+          .meta({ description: 'A leg is self-reported: never counted in the record' }),
       })
       .nullable(),
     isOwner: z.boolean(),

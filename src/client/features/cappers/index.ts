@@ -2,3 +2,4 @@
 // cards and the video page. The profile and leaderboard pages are loaded by the router on their own.
 export { RecordBadge } from './components/record-badge';
 export { useRecords, getRecordsQueryOptions } from './api/get-records';
+export { useCapperSearch } from './api/search-cappers';

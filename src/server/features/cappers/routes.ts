@@ -15,6 +15,7 @@ import type { Db } from '#server/db/client.js';
 import { readyBytes, sendReadyBytes, type ReadyBytes } from '#server/lib/ready-bytes.js';
 import { errorResponses, responseSerializer, tagRoutes } from '#server/plugins/api-contract.js';
 import { capperProfile, leaderboard, recordsOf } from './cappers-service.js';
+import { capperSearchRoutes } from './search-routes.js';
 
 // The profile and leaderboard are the same for everyone until grading runs: each cached answer is written
 // once through its schema and sent as ready-made bytes with an ETag (as the catalog's pages are, decision 012).
@@ -33,6 +34,7 @@ export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
   tagRoutes(app, 'Cappers');
+  await capperSearchRoutes(app, options);
 
   api.get(
     '/api/cappers/:username',

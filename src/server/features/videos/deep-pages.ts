@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { VideoListQuery, VideoSort } from '#common/schemas/videos.js';
+import type { VideoListQuery } from '#common/schemas/videos.js';
 import type { Executor } from '#server/db/client.js';
-import { listPublicVideos, sortKeysEvery, type SortKey, type VideoWithCapper } from './videos-repository.js';
+import {
+  listPublicVideos,
+  sortKeysEvery,
+  type ColumnSort as VideoSort,
+  type SortKey,
+  type VideoWithCapper,
+} from './videos-repository.js';
 
 interface Checkpoints {
   /** keys[k]: the video at position (k + 1)·EVERY − 1 of the order, counted from 0. */
@@ -96,8 +102,12 @@ export class DeepPages {
 
   /** The page `query` asks for, as anybody sees it (not purchased): always what OFFSET gives, but faster. */
   async page(db: Executor, query: VideoListQuery, log?: FastifyBaseLogger): Promise<VideoWithCapper[]> {
-    if (query.q || query.category || query.offset < DeepPages.EVERY) return this.plain(db, query);
-    const checkpoints = await this.fresh(db, query.sort, query.offset >= DeepPages.BUILD_FROM, log);
+    // A filtered or record-ordered page is OFFSET's, as a search or a category is (no checkpoints of it).
+    const sort = query.sort;
+    if (query.q || query.category || query.status || query.verified || sort === 'record')
+      return this.plain(db, query);
+    if (query.offset < DeepPages.EVERY) return this.plain(db, query);
+    const checkpoints = await this.fresh(db, sort, query.offset >= DeepPages.BUILD_FROM, log);
     const index = checkpoints
       ? Math.min(Math.floor(query.offset / DeepPages.EVERY), checkpoints.keys.length)
       : 0;

@@ -22,7 +22,9 @@ import { ViewCounter } from './view-counter.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import {
   hasPurchased,
+  listPopularOnSale,
   listRecentUnreadyVideosOfUser,
+  POPULAR_WINDOW_DAYS,
   listVideosOfUser,
   findVideo,
   purchasedAmong,
@@ -44,7 +46,14 @@ const OWN_UPLOADS_MS = 24 * 60 * 60 * 1000;
 
 /** The catalog's first page, newest first, unfiltered: the home page's list and /videos' first page. */
 function isNewestFirstPage(query: VideoListQuery): boolean {
-  return query.sort === 'newest' && query.offset === 0 && !query.q && !query.category;
+  return (
+    query.sort === 'newest' &&
+    query.offset === 0 &&
+    !query.q &&
+    !query.category &&
+    !query.status &&
+    !query.verified
+  );
 }
 
 export async function videoRoutes(
@@ -115,11 +124,28 @@ export async function videoRoutes(
     '/api/videos/featured',
     {
       schema: {
-        summary: 'The most viewed videos',
+        summary: 'Popular picks on sale',
+        description: `The most viewed videos of the last ${POPULAR_WINDOW_DAYS} days that are still on sale: never a pick whose first leg has started or that is graded. Signed in, each says whether it is the viewer's own or bought (the client leaves those out).`,
         response: { 200: VideoListSchema, 304: NoBodySchema },
       },
     },
-    (request, reply) => catalogPage(request, reply, { sort: 'popular', limit: FEATURED_COUNT, offset: 0 }),
+    async (request, reply) => {
+      const viewer = viewerOf(request.user);
+      const entry = catalog.get('featured', () => listPopularOnSale(db, FEATURED_COUNT));
+      const rows = await entry.value;
+      if (!viewer) {
+        entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
+        await sendReadyBytes(request, reply, entry.anonymous);
+        return reply;
+      }
+      // The same picks for everyone, with the viewer's own flags: the client leaves out their own and bought ones.
+      const bought = await purchasedAmong(
+        db,
+        viewer.id,
+        rows.map((row) => row.video.id),
+      );
+      return rows.map((row) => toPublicVideo({ ...row, isPurchased: bought.has(row.video.id) }, viewer));
+    },
   );
 
   /** A video as this viewer may see it, from the cache (one indexed query for a signed-in viewer's purchase). */

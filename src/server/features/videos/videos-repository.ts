@@ -11,7 +11,7 @@ import {
   videoShares,
   videoViews,
 } from '#server/db/schema.js';
-import type { VideoListQuery } from '#common/schemas/videos.js';
+import type { VIDEO_SORTS, VideoListQuery } from '#common/schemas/videos.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 export type NewVideoRow = typeof videos.$inferInsert;
@@ -80,17 +80,42 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The orders that are one column of the video (each with its partial index); `record` is not. */
+export type ColumnSort = (typeof VIDEO_SORTS)[number];
+
 /** Each catalog order: one column, then the id, both in one direction (a partial index of schema.ts each). */
 const SORT_COLUMNS = {
   newest: { column: videos.createdAt, type: sql.raw('timestamptz'), descending: true },
   price_asc: { column: videos.priceCents, type: sql.raw('integer'), descending: false },
   price_desc: { column: videos.priceCents, type: sql.raw('integer'), descending: true },
   popular: { column: videos.views, type: sql.raw('integer'), descending: true },
-} satisfies Record<VideoListQuery['sort'], { column: AnyPgColumn; type: SQL; descending: boolean }>;
+} satisfies Record<ColumnSort, { column: AnyPgColumn; type: SQL; descending: boolean }>;
 
-function orderOf(sort: VideoListQuery['sort']): SQL[] {
+function orderOf(sort: ColumnSort): SQL[] {
   const { column, descending } = SORT_COLUMNS[sort];
   return descending ? [desc(column), desc(videos.id)] : [asc(column), asc(videos.id)];
+}
+
+/**
+ * Still on sale: a video without a sealed pick, or a pick not graded whose first leg has not started
+ * (decisions: 'Selling only what is still secret and undecided'). One primary-key probe of picks per row.
+ */
+const onSale = sql`not exists (select 1 from picks p where p.video_id = ${videos.id}
+  and (p.result is not null or p.locks_at <= now()))`;
+const verifiedOnSale = sql`exists (select 1 from picks p where p.video_id = ${videos.id}
+  and p.result is null and p.locks_at > now())`;
+const graded = sql`exists (select 1 from picks p where p.video_id = ${videos.id} and p.result is not null)`;
+const sealed = sql`exists (select 1 from picks p where p.video_id = ${videos.id})`;
+
+/** The status and verified filters, each a probe of the video's pick by its primary key. */
+function statusConditions(query: Pick<VideoListQuery, 'status' | 'verified'>): SQL[] {
+  const conditions: SQL[] = [];
+  const verified = query.verified === 'true';
+  if (query.status === 'open') conditions.push(verified ? verifiedOnSale : onSale);
+  else if (query.status === 'graded') conditions.push(graded);
+  else if (verified) conditions.push(sealed);
+  if (query.verified === 'false') conditions.push(sql`not ${sealed}`);
+  return conditions;
 }
 
 /**
@@ -103,7 +128,7 @@ export interface SortKey {
 }
 
 /** The videos after `key` in this order: a range of the order's index, however deep. */
-function afterKey(sort: VideoListQuery['sort'], key: SortKey): SQL {
+function afterKey(sort: ColumnSort, key: SortKey): SQL {
   const { column, type, descending } = SORT_COLUMNS[sort];
   return sql`(${column}, ${videos.id}) ${sql.raw(descending ? '<' : '>')} (cast(${key.value} as ${type}), cast(${key.id} as integer))`;
 }
@@ -118,19 +143,86 @@ export async function listPublicVideos(
   viewerId: number | null,
   after?: SortKey,
 ): Promise<VideoWithCapper[]> {
+  if (query.sort === 'record') return videosInOrder(db, viewerId, await recordPage(db, query));
+  const sort = query.sort;
   if (query.q) {
     return selectVideos(db, viewerId)
-      .where(sql`${videos.id} in (${searchPage(query, query.q)})`)
-      .orderBy(...orderOf(query.sort));
+      .where(sql`${videos.id} in (${searchPage({ ...query, sort }, query.q)})`)
+      .orderBy(...orderOf(sort));
   }
-  const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready')];
+  const conditions: SQL[] = [eq(videos.transcodingStatus, 'ready'), ...statusConditions(query)];
   if (query.category) conditions.push(eq(videos.category, query.category));
-  if (after) conditions.push(afterKey(query.sort, after));
+  if (after) conditions.push(afterKey(sort, after));
   return selectVideos(db, viewerId)
     .where(and(...conditions))
-    .orderBy(...orderOf(query.sort))
+    .orderBy(...orderOf(sort))
     .limit(query.limit)
     .offset(query.offset);
+}
+
+/** These videos, in this order (ids missing from the table are left out). */
+async function videosInOrder(
+  db: Executor,
+  viewerId: number | null,
+  ids: number[],
+): Promise<VideoWithCapper[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectVideos(db, viewerId).where(inArray(videos.id, ids));
+  const byId = new Map(rows.map((row) => [row.video.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The ids of one page in the `record` order: the videos of cappers with a verified record (record_bands,
+ * a few rows a capper), best all-time units first (ties by capper id), each capper's newest first; then
+ * everybody else's, newest first. Two parts cut at the page's end and merged, as a search page is: the
+ * first walks each ranked capper's videos through videos_user_id_idx (at most the page's end each), the
+ * second the newest order's partial index, skipping ranked cappers by their record_bands key.
+ */
+async function recordPage(db: Executor, query: VideoListQuery): Promise<number[]> {
+  const end = query.offset + query.limit;
+  const filters: SQL[] = [eq(videos.transcodingStatus, 'ready'), ...statusConditions(query)];
+  if (query.category) filters.push(eq(videos.category, query.category));
+  if (query.q) filters.push(sql`${videos.searchText} like lower(${likePattern(query.q)})`);
+  const where = and(...filters)!;
+  const result = await db.execute(sql`
+    select id from (
+      (select v.id, r.n as rank, v.created_at as k, 0 as part
+        from (select user_id, row_number() over (order by sum(units_won) desc, user_id) as n
+              from record_bands group by user_id having sum(picks) > 0) as r
+        cross join lateral (
+          select ${videos.id} as id, ${videos.createdAt} as created_at from ${videos}
+          where ${videos.userId} = r.user_id and ${where}
+          order by ${videos.createdAt} desc, ${videos.id} desc limit ${end}) as v
+        order by r.n, v.created_at desc, v.id desc limit ${end})
+      union all
+      (select ${videos.id} as id, 0 as rank, ${videos.createdAt} as k, 1 as part from ${videos}
+        where ${where} and not exists (
+          select 1 from record_bands b where b.user_id = ${videos.userId} and b.picks > 0)
+        order by ${videos.createdAt} desc, ${videos.id} desc limit ${end})
+    ) as found
+    order by part, rank, k desc, id desc limit ${query.limit} offset ${query.offset}`);
+  return rowsOf<{ id: number }>(result).map((row) => Number(row.id));
+}
+
+/** How far back "Popular picks" looks: recommendations are recent picks still on sale, never old ones. */
+export const POPULAR_WINDOW_DAYS = 14;
+
+/**
+ * The most viewed ready videos posted in the last POPULAR_WINDOW_DAYS that are still on sale (never a
+ * started or graded pick). Read through the newest order's partial index (a range of recent videos).
+ */
+export async function listPopularOnSale(db: Executor, limit: number): Promise<VideoWithCapper[]> {
+  return selectVideos(db, null)
+    .where(
+      and(
+        eq(videos.transcodingStatus, 'ready'),
+        sql`${videos.createdAt} > now() - make_interval(days => ${POPULAR_WINDOW_DAYS})`,
+        onSale,
+      ),
+    )
+    .orderBy(desc(videos.views), desc(videos.id))
+    .limit(limit);
 }
 
 /**
@@ -143,15 +235,19 @@ export async function listPublicVideos(
  *   trigrams of the long texts alone.
  * So a search reads index entries, not table rows, and still finds a text anywhere (schema.ts, issue 11).
  */
-function searchPage(query: VideoListQuery, text: string): SQL {
+function searchPage(query: VideoListQuery & { sort: ColumnSort }, text: string): SQL {
   const { column, descending } = SORT_COLUMNS[query.sort];
   const direction = sql.raw(descending ? 'desc' : 'asc');
   const pattern = sql`lower(${likePattern(text)})`;
   const end = query.offset + query.limit;
   const category = query.category ? sql` and ${videos.category} = ${query.category}` : sql``;
+  const status = sql.join(
+    statusConditions(query).map((condition) => sql` and ${condition}`),
+    sql``,
+  );
   const part = (condition: SQL) => sql`(
       select ${videos.id} as id, ${column} as k from ${videos}
-      where ${videos.transcodingStatus} = 'ready'${category} and ${condition}
+      where ${videos.transcodingStatus} = 'ready'${category}${status} and ${condition}
       order by ${column} ${direction}, ${videos.id} ${direction} limit ${end})`;
   const inHead = sql`${videos.searchHead} like ${pattern}`;
   const pastHead = sql`length(${videos.searchHead}) = ${sql.raw(String(SEARCH_HEAD_LENGTH))} and ${videos.searchText} like ${pattern} and ${videos.searchHead} not like ${pattern}`;
@@ -163,11 +259,7 @@ function searchPage(query: VideoListQuery, text: string): SQL {
  * The key of every `every`-th video of the whole public catalog (no filter) in this order: element k is
  * the video at position (k + 1)·every − 1, counted from 0. One pass over the order's partial index.
  */
-export async function sortKeysEvery(
-  db: Executor,
-  sort: VideoListQuery['sort'],
-  every: number,
-): Promise<SortKey[]> {
+export async function sortKeysEvery(db: Executor, sort: ColumnSort, every: number): Promise<SortKey[]> {
   const { column, descending } = SORT_COLUMNS[sort];
   const direction = sql.raw(descending ? 'desc' : 'asc');
   const result = await db.execute(sql`

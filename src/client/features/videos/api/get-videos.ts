@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Category } from '#common/constants.js';
-import type { Video, VideoSort } from '#common/schemas/videos.js';
+import type { Video, VideoSort, VideoStatus } from '#common/schemas/videos.js';
 import { apiJson } from '#client/lib/api-request.ts';
 import { whileProcessing } from './while-processing';
 
@@ -11,14 +11,21 @@ export const VIDEOS_QUERY_KEY = ['/api/videos'] as const;
 export type VideoFilters = {
   q?: string;
   category?: Category;
+  status?: VideoStatus;
+  /** Sealed picks (with legs) only. */
+  verified?: boolean;
   sort?: VideoSort;
   offset?: number;
+  limit?: number;
 };
 
-function searchOf({ q, category, sort, offset }: VideoFilters): string {
+function searchOf({ q, category, status, verified, sort, offset, limit }: VideoFilters): string {
   const params = new URLSearchParams();
   if (q) params.set('q', q);
   if (category) params.set('category', category);
+  if (status) params.set('status', status);
+  if (verified) params.set('verified', 'true');
+  if (limit) params.set('limit', String(limit));
   if (sort && sort !== 'newest') params.set('sort', sort);
   if (offset) params.set('offset', String(offset));
   return params.toString();

@@ -31,11 +31,44 @@ export function HomePage() {
   );
 }
 
-/** The newest page of the catalog (24); the rest is a click away on /videos. */
+/** Sealed picks still on sale, shown before the newest: at most two rows of the grid. */
+const VERIFIED_ON_SALE = { status: 'open', verified: true, limit: 6 } as const;
+
+/**
+ * The newest page of the catalog (24), with the verified picks still on sale first: those the server finds
+ * (any age, newest first) and those of the newest page, then the rest of the page newest first. Both lists
+ * show together, so neither pushes the other down; the newest page alone decides the empty state.
+ */
 function LatestVideos() {
   const { data: videos, isPending, isError, error } = useVideos();
-  if (isPending) return <VideoGridSkeleton />;
+  const verified = useVideos(VERIFIED_ON_SALE);
+  if (isPending || verified.isPending) return <VideoGridSkeleton />;
   if (isError) return <VideoGridError>Could not load videos: {errorMessage(error)}</VideoGridError>;
   if (videos.length === 0) return <VideoGridEmpty title="No videos available yet. Be the first to upload!" />;
-  return <VideoGrid videos={videos} />;
+  const onSale = [...(verified.data ?? []), ...videos.filter((video) => video.pick?.status === 'open')];
+  const first = onSale.filter((video, index) => onSale.findIndex((other) => other.id === video.id) === index);
+  if (first.length === 0) return <VideoGrid videos={videos} />;
+  const shown = new Set(first.map((video) => video.id));
+  const rest = videos.filter((video) => !shown.has(video.id));
+  return (
+    <div className="grid gap-8">
+      <section aria-labelledby="verified-on-sale" className="grid gap-4">
+        <h3 id="verified-on-sale" className="text-lg font-semibold tracking-tight">
+          Verified picks on sale
+          <span className="ml-2 text-sm font-normal text-muted-foreground">
+            sealed before the game, graded from final scores
+          </span>
+        </h3>
+        <VideoGrid videos={first} />
+      </section>
+      {rest.length > 0 && (
+        <section aria-labelledby="newest-picks" className="grid gap-4">
+          <h3 id="newest-picks" className="text-lg font-semibold tracking-tight">
+            Newest picks
+          </h3>
+          <VideoGrid videos={rest} />
+        </section>
+      )}
+    </div>
+  );
 }

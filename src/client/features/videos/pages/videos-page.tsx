@@ -3,12 +3,14 @@ import { Link, useSearchParams } from 'wouter';
 import { useQueries } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { CATEGORIES, type Category } from '#common/constants.js';
-import type { VIDEO_PAGE_SIZE, Video, VideoSort } from '#common/schemas/videos.js';
+import type { VIDEO_PAGE_SIZE, Video, VideoSort, VideoStatus } from '#common/schemas/videos.js';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Label } from '#client/components/ui/label.tsx';
 import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { useCapperSearch } from '#client/features/cappers/index.ts';
+import { CapperMatches } from '../components/capper-matches';
 import { getVideosQueryOptions } from '../api/get-videos';
 import { VideoGrid, VideoGridEmpty, VideoGridError, VideoGridSkeleton } from '../components/video-grid';
 
@@ -22,7 +24,26 @@ const SORT_OPTIONS: { value: VideoSort; label: string }[] = [
   { value: 'newest', label: 'Newest' },
   { value: 'price_asc', label: 'Price: low to high' },
   { value: 'price_desc', label: 'Price: high to low' },
+  { value: 'record', label: 'Capper record' },
 ];
+
+/** How each order reads after "Showing 12 picks". */
+const SORT_PHRASES: Record<VideoSort, string> = {
+  newest: 'newest first',
+  price_asc: 'lowest price first',
+  price_desc: 'highest price first',
+  popular: 'most viewed first',
+  record: "best capper's verified record first",
+};
+
+const STATUS_OPTIONS: { value: VideoStatus; label: string }[] = [
+  { value: 'open', label: 'On sale' },
+  { value: 'graded', label: 'Graded' },
+];
+
+function parseStatus(value: string | null): VideoStatus | undefined {
+  return STATUS_OPTIONS.find((option) => option.value === value)?.value;
+}
 
 function parseCategory(value: string | null): Category | undefined {
   return CATEGORIES.find((category) => category === value);
@@ -32,7 +53,17 @@ function parseSort(value: string | null): VideoSort {
   return SORT_OPTIONS.find((option) => option.value === value)?.value ?? 'newest';
 }
 
-type Filters = { q?: string; category?: Category; sort: VideoSort };
+type Filters = { q?: string; category?: Category; status?: VideoStatus; sort: VideoSort };
+
+/** What the list shows, in words: 'Showing 3 NBA picks on sale matching “duke”, lowest price first'. */
+function describeResults(count: number, filters: Filters): string {
+  const noun = count === 1 ? 'pick' : 'picks';
+  const graded = filters.status === 'graded' ? 'graded ' : '';
+  const league = filters.category ? `${filters.category} ` : '';
+  const onSale = filters.status === 'open' ? ' on sale' : '';
+  const matching = filters.q ? ` matching “${filters.q}”` : '';
+  return `Showing ${count} ${graded}${league}${noun}${onSale}${matching}, ${SORT_PHRASES[filters.sort]}`;
+}
 
 /**
  * docs/decisions/000 'Screens the spec does not show': /videos is the all-selections listing; `?q=` shows the
@@ -44,11 +75,12 @@ export function VideosPage() {
   const filters: Filters = {
     q: params.get('q')?.trim().slice(0, SEARCH_MAX_LENGTH) || undefined,
     category: parseCategory(params.get('category')),
+    status: parseStatus(params.get('status')),
     sort: parseSort(params.get('sort')),
   };
   useDocumentTitle(filters.q ? `Results for “${filters.q}”` : 'All Available Selections');
 
-  const update = (name: 'category' | 'sort', value: string) =>
+  const update = (name: 'category' | 'status' | 'sort', value: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);
       const isDefault = name === 'sort' ? value === 'newest' : value === '';
@@ -57,7 +89,7 @@ export function VideosPage() {
       return next;
     });
 
-  const clearHref = (name: 'q' | 'category') => {
+  const clearHref = (name: 'q' | 'category' | 'status') => {
     const next = new URLSearchParams(params);
     next.delete(name);
     const search = next.toString();
@@ -82,6 +114,7 @@ export function VideosPage() {
             <p className="text-muted-foreground">Every pick our cappers have for sale.</p>
           )}
         </div>
+        {/* Two selects a row on a phone, the order on its own row; one row from sm up. */}
         <div className="grid grid-cols-2 gap-3 sm:flex sm:items-end">
           <div className="grid gap-1.5">
             <Label htmlFor="filter-category">Category</Label>
@@ -100,6 +133,22 @@ export function VideosPage() {
             </NativeSelect>
           </div>
           <div className="grid gap-1.5">
+            <Label htmlFor="filter-status">Status</Label>
+            <NativeSelect
+              id="filter-status"
+              value={filters.status ?? ''}
+              onChange={(event) => update('status', event.target.value)}
+              className="sm:w-36"
+            >
+              <option value="">All picks</option>
+              {STATUS_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="col-span-2 grid gap-1.5">
             <Label htmlFor="filter-sort">Sort by</Label>
             <NativeSelect
               id="filter-sort"
@@ -122,9 +171,12 @@ export function VideosPage() {
   );
 }
 
-type ResultsProps = { filters: Filters; clearHref: (name: 'q' | 'category') => string };
+type ResultsProps = { filters: Filters; clearHref: (name: 'q' | 'category' | 'status') => string };
 
 function Results({ filters, clearHref }: ResultsProps) {
+  // A search finds cappers too: their row and the picks appear together, so neither pushes the other.
+  const cappers = useCapperSearch(filters.q ?? '');
+  const cappersPending = filters.q !== undefined && cappers.isPending;
   const [pageCount, setPageCount] = useState(1);
   const pages = useQueries({
     queries: Array.from({ length: pageCount }, (_, page) =>
@@ -134,7 +186,10 @@ function Results({ filters, clearHref }: ResultsProps) {
   const first = pages[0]!;
   const last = pages[pages.length - 1]!;
 
-  if (first.isPending) return <VideoGridSkeleton />;
+  if (first.isPending || cappersPending) return <VideoGridSkeleton />;
+  const capperRow = filters.q && cappers.data && cappers.data.length > 0 && (
+    <CapperMatches q={filters.q} cappers={cappers.data} />
+  );
   if (first.isError)
     return <VideoGridError>Could not load videos: {errorMessage(first.error)}</VideoGridError>;
 
@@ -149,15 +204,22 @@ function Results({ filters, clearHref }: ResultsProps) {
     }
   }
 
-  if (videos.length === 0) return <EmptyResults filters={filters} clearHref={clearHref} />;
+  if (videos.length === 0)
+    return (
+      <div className="grid gap-8">
+        {capperRow}
+        <EmptyResults filters={filters} clearHref={clearHref} />
+      </div>
+    );
 
   // spec: keep fetching the next page while the last one came back full.
   const nextOffset = pageCount * PAGE_SIZE;
   const hasMore = last.data?.length === PAGE_SIZE && nextOffset <= OFFSET_MAX;
   return (
     <div className="grid gap-8">
+      {capperRow}
       <p role="status" className="text-sm text-muted-foreground">
-        Showing {videos.length} {videos.length === 1 ? 'pick' : 'picks'}
+        {describeResults(videos.length, filters)}
       </p>
       <VideoGrid videos={videos} firstRowFirst headingLevel={2} />
       <div className="grid justify-items-center gap-3">
@@ -192,6 +254,21 @@ function EmptyResults({ filters, clearHref }: ResultsProps) {
         <p>Try other words, or browse every selection.</p>
         <Link href={clearHref('q')} className={buttonClasses('outline', 'md')}>
           Clear search
+        </Link>
+      </VideoGridEmpty>
+    );
+  }
+  if (filters.status) {
+    const what = filters.status === 'open' ? 'on sale' : 'graded';
+    return (
+      <VideoGridEmpty title={`No ${filters.category ? `${filters.category} ` : ''}picks ${what} right now`}>
+        <p>
+          {filters.status === 'open'
+            ? 'New picks go on sale every day.'
+            : 'Graded picks appear here once their games are final.'}
+        </p>
+        <Link href={clearHref('status')} className={buttonClasses('outline', 'md')}>
+          Show every status
         </Link>
       </VideoGridEmpty>
     );
