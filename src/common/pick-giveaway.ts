@@ -233,6 +233,11 @@ export function giveawayMessage(field: GiveawayField, phrases: readonly string[]
   return `The ${field} gives the pick away: ${quoted}. Describe the pick without its side, line or market.`;
 }
 
+/** Whether a message is this rule's (a form shows it live instead, beside the field). */
+export function isGiveawayMessage(message: string | undefined): boolean {
+  return message !== undefined && / gives the pick away: /.test(message);
+}
+
 /** The first field that gives the pick away, with its words and message; null when none does (or no legs). */
 export function pickGiveaway(
   fields: Partial<Record<GiveawayField, string | undefined>>,
