@@ -58,8 +58,11 @@ const patch = (videoId: number, payload: Record<string, unknown>) =>
     headers: { cookie: capper.cookie },
   });
 
+// As its owner: a video still being processed is not shown to others yet.
 const videoOf = async (id: number) =>
-  (await t.app.inject({ method: 'GET', url: `/api/videos/${id}` })).json<Video>();
+  (
+    await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })
+  ).json<Video>();
 
 const message = (field: string, words: string) =>
   `The ${field} gives the pick away: ${words}. Describe the pick without its side, line or market.`;
