@@ -219,7 +219,7 @@ export function UploadForm({ userId }: { userId: number }) {
         <FormField label="Title" error={ownError(errors.title?.message)}>
           <Input
             disabled={busy}
-            aria-invalid={titleGiveaway.length ? true : undefined}
+            {...(titleGiveaway.length ? { 'aria-invalid': true } : {})}
             {...register('title')}
           />
         </FormField>
@@ -234,7 +234,7 @@ export function UploadForm({ userId }: { userId: number }) {
           <TextArea
             rows={4}
             disabled={busy}
-            aria-invalid={descriptionGiveaway.length ? true : undefined}
+            {...(descriptionGiveaway.length ? { 'aria-invalid': true } : {})}
             {...register('description')}
           />
         </FormField>

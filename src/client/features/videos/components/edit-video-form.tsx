@@ -219,7 +219,7 @@ export function EditVideoForm({
         <FormField label="Title" error={ownError(errors.title?.message)}>
           <Input
             maxLength={TITLE_MAX_LENGTH}
-            aria-invalid={titleGiveaway.length ? true : undefined}
+            {...(titleGiveaway.length ? { 'aria-invalid': true } : {})}
             {...register('title')}
           />
         </FormField>
@@ -234,7 +234,7 @@ export function EditVideoForm({
           <Textarea
             rows={5}
             maxLength={DESCRIPTION_MAX_LENGTH}
-            aria-invalid={descriptionGiveaway.length ? true : undefined}
+            {...(descriptionGiveaway.length ? { 'aria-invalid': true } : {})}
             {...register('description')}
           />
         </FormField>
