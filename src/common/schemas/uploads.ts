@@ -2,6 +2,7 @@
 // request's, with their messages, once for the client and the server.
 import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../constants.js';
+import { pickGiveaway } from '../pick-giveaway.js';
 import { validateExternalVideoUrl } from '../video-links.js';
 import { VideoDetailsSchema } from './videos.js';
 import {
@@ -57,9 +58,19 @@ const UploadFieldsSchema = VideoDetailsSchema.extend({
   legs: LegsTextSchema.pipe(z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE)),
   parlay: BooleanText.default(false),
 });
+/** A pick's title and description must not give its legs away (docs/decisions/028); no legs, nothing to give. */
+function checkGiveaway(
+  value: { title: string; description: string; legs: readonly Leg[] },
+  ctx: z.RefinementCtx,
+): void {
+  const giveaway = pickGiveaway(value, value.legs);
+  if (giveaway) ctx.addIssue({ code: 'custom', path: [giveaway.field], message: giveaway.message });
+}
+
 export const UploadMetadataSchema = UploadFieldsSchema.superRefine((value, ctx) => {
   const parlay = parlayProblem(value);
   if (parlay) ctx.addIssue({ code: 'custom', path: ['legs'], message: parlay });
+  checkGiveaway(value, ctx);
   if (!value.isExternalVideo) return;
   const result = validateExternalVideoUrl(value.externalVideoUrl ?? '');
   if (!result.ok) ctx.addIssue({ code: 'custom', path: ['externalVideoUrl'], message: result.message });
@@ -127,6 +138,7 @@ export const UploadFormSchema = VideoDetailsSchema.extend({
 }).superRefine((value, ctx) => {
   const legs = pickLegsProblem(value);
   if (legs) ctx.addIssue({ code: 'custom', path: ['legs'], message: legs });
+  checkGiveaway(value, ctx);
   const file = value.videoFile;
   if (file) {
     if (!looksLikeMov(file)) ctx.addIssue({ code: 'custom', path: ['videoFile'], message: ONLY_MOV_MESSAGE });

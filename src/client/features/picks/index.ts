@@ -4,6 +4,8 @@ export { pickQueryKey, usePick, type PickView } from './api/get-pick';
 // The pick form's legs (issue 14): the upload form and the edit page.
 export { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from './components/legs-editor';
 export { legsFromSealed } from './lib/legs';
+// Selling only what is secret (docs/decisions/028): the words of a title or description that give the pick away.
+export { GiveawayNotice } from './components/giveaway-notice';
 export { usePickLegs } from './api/get-pick-legs';
 // The pick log's Verify (issue 15): the reveal and its commitment check, done once here.
 export { getPickReveal } from './api/get-pick-reveal';

@@ -4,6 +4,7 @@ export { pickRoutes } from './routes.js';
 export { resultsRoutes } from './results-routes.js';
 export { FileResultsProvider, runResultsImport, type ResultsProvider } from './results-feed.js';
 export {
+  currentLegs,
   postPick,
   preparePick,
   removePick,

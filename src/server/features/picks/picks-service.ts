@@ -410,6 +410,12 @@ export async function revisePick(
   ]);
 }
 
+/** The legs of the pick's current sealed version (none for an unverified video), locked for the edit's transaction. */
+export async function currentLegs(db: Executor, videoId: number): Promise<SealedLeg[]> {
+  const pick = await findPickForUpdate(db, videoId);
+  return pick && !pick.removed ? contentOf(pick).legs : [];
+}
+
 /**
  * A video is being deleted (inside its transaction). A capper's own delete of a pick that is sold or has
  * started keeps it on the record, off sale; an untouched pick goes with its video. An admin's delete of

@@ -2,6 +2,7 @@
 import { open, rm } from 'node:fs/promises';
 import { eq } from '#server/db/drizzle.js';
 import { dollarsToCents } from '#common/money.js';
+import { legsCategory } from '#common/pick-category.js';
 import {
   FILE_OR_URL_REQUIRED_MESSAGE,
   UPLOAD_FORMAT_MESSAGE,
@@ -32,7 +33,8 @@ export interface UploadEffects {
 }
 
 /**
- * The upload's fields, or a 400 with the first problem's message (spec 8: the server's message). Every
+ * The upload's fields, or a 400 with the first problem's message (spec 8: the server's message), a title or
+ * description that gives the pick away included (said at a tus upload's creation, before any byte). Every
  * field is looked at for a NUL, the file name and fields the schema does not read included: PostgreSQL
  * cannot store one, and a tus upload is checked here at creation, before any byte is sent (issue 11).
  */
@@ -47,7 +49,8 @@ export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
   const parsed = UploadMetadataSchema.safeParse(texts);
   if (!parsed.success)
     throw badRequest(parsed.error.issues[0]?.message ?? 'Upload validation failed. Please check your input.');
-  return parsed.data;
+  // A pick with legs is filed by its legs, whatever category the form sent (docs/decisions/028).
+  return { ...parsed.data, category: legsCategory(parsed.data.legs) ?? parsed.data.category };
 }
 
 /**

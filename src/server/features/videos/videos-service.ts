@@ -1,14 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '#server/db/client.js';
 import { dollarsToCents, centsToDollars } from '#common/money.js';
+import { legsCategory } from '#common/pick-category.js';
+import { giveawayMessage, giveawayPhrases, type GiveawayLeg } from '#common/pick-giveaway.js';
 import { isoSeconds } from '#common/pick-seal.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
-import { forbidden, notFound } from '#server/lib/http-errors.js';
+import { badRequest, forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { forgetRecords } from '../cappers/index.js';
-import { preparePick, removePick, revisePick } from '../picks/index.js';
+import { currentLegs, preparePick, removePick, revisePick } from '../picks/index.js';
 import {
   deleteVideo,
   findVideo,
@@ -114,6 +116,28 @@ async function ownedVideo(db: Executor, id: number, viewer: Viewer) {
   return row;
 }
 
+/**
+ * An edit must not make the pick give itself away (docs/decisions/028): a changed title or description is
+ * checked against the legs the pick will have, and changed legs against the title and description it keeps.
+ * An unchanged text is not looked at: a price edit never fails on words written before the rule.
+ */
+function editGiveaway(
+  row: { title: string; description: string },
+  changes: VideoUpdate,
+  legs: readonly GiveawayLeg[],
+): string | null {
+  if (!legs.length) return null;
+  const legsChange = changes.legs !== undefined;
+  for (const field of ['title', 'description'] as const) {
+    // The form sends every field: only one that differs from the stored text is a change.
+    const changed = changes[field] !== undefined && changes[field] !== row[field];
+    if (!changed && !legsChange) continue;
+    const phrases = giveawayPhrases(changes[field] ?? row[field], legs);
+    if (phrases.length) return giveawayMessage(field, phrases);
+  }
+  return null;
+}
+
 export async function editVideo(
   db: Db,
   id: number,
@@ -132,12 +156,17 @@ export async function editVideo(
     const row = await ownedVideo(tx, id, viewer);
     // Admins moderate picks, they do not author them: a sealed commitment is its capper's word alone.
     if (revisesPick && row.userId !== viewer.id) throw forbidden(ADMIN_NO_AUTHOR_MESSAGE);
+    const legs = changes.legs ?? (await currentLegs(tx, id));
+    const giveaway = editGiveaway(row, changes, legs);
+    if (giveaway) throw badRequest(giveaway);
+    // A pick with legs is filed by its legs, never by the category sent (docs/decisions/028).
+    const category = legsCategory(legs) ?? changes.category;
     const columns = {
       ...(changes.title !== undefined && { title: changes.title }),
       ...(changes.description !== undefined && { description: changes.description }),
       ...(changes.emailInformation !== undefined && { emailInformation: changes.emailInformation }),
       ...(changes.price !== undefined && { priceCents: dollarsToCents(changes.price) }),
-      ...(changes.category !== undefined && { category: changes.category }),
+      ...(category !== undefined && category !== row.category && { category }),
     };
     if (Object.keys(columns).length) await updateVideo(tx, id, columns);
     if (revisesPick) {

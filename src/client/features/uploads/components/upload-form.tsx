@@ -11,13 +11,20 @@ import {
   type UploadFormInput,
 } from '#common/schemas/uploads.js';
 import type { Leg } from '#common/schemas/picks.js';
+import { legsCategory } from '#common/pick-category.js';
+import { giveawayPhrases, isGiveawayMessage } from '#common/pick-giveaway.js';
 import { ACCEPTED_VIDEO_URL_FORMATS } from '#common/video-links.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { cn } from '#client/lib/cn.ts';
-import { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from '#client/features/picks/index.ts';
+import {
+  GiveawayNotice,
+  LegsEditor,
+  OPEN_LEG_MESSAGE,
+  type PickLegsValue,
+} from '#client/features/picks/index.ts';
 import { readDuration } from '../api/read-duration';
 import { friendlyUploadMessage } from '../api/upload-errors';
 import { useUploadVideo, USER_CANCELLED, type UploadPhase } from '../api/upload-video';
@@ -110,6 +117,12 @@ export function UploadForm({ userId }: { userId: number }) {
   // The editor stores only legs its form has checked (LegInputSchema's output).
   const legs = useWatch({ control, name: 'legs' }) as Leg[] | undefined;
   const parlay = useWatch({ control, name: 'parlay' }) ?? false;
+  // docs/decisions/028: the words that give the sealed pick away, said as the capper types (the schema refuses them).
+  const title = useWatch({ control, name: 'title' });
+  const description = useWatch({ control, name: 'description' });
+  const titleGiveaway = giveawayPhrases(title ?? '', legs ?? []);
+  const descriptionGiveaway = giveawayPhrases(description ?? '', legs ?? []);
+  const ownError = (message: string | undefined) => (isGiveawayMessage(message) ? undefined : message);
   const busy = upload.isPending || redirecting;
 
   useEffect(
@@ -140,11 +153,7 @@ export function UploadForm({ userId }: { userId: number }) {
   const changeLegs = (next: PickLegsValue) => {
     setLegsNotice(undefined);
     // decisions 'Categories of verified picks': the legs' league, 'Parlays' across leagues, else General.
-    const leagues = [...new Set(next.legs.map((leg) => leg.league))];
-    setValue(
-      'category',
-      leagues.length === 0 ? DEFAULT_CATEGORY : leagues.length === 1 ? leagues[0]! : 'Parlays',
-    );
+    setValue('category', legsCategory(next.legs) ?? DEFAULT_CATEGORY);
     setValue('legs', next.legs, { shouldValidate: isSubmitted });
     setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
   };
@@ -206,12 +215,31 @@ export function UploadForm({ userId }: { userId: number }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Upload a video">
-      <FormField label="Title" error={errors.title?.message}>
-        <Input disabled={busy} {...register('title')} />
-      </FormField>
-      <FormField label="Description" error={errors.description?.message} hint="The game or package details.">
-        <TextArea rows={4} disabled={busy} {...register('description')} />
-      </FormField>
+      <div className="grid content-start">
+        <FormField label="Title" error={ownError(errors.title?.message)}>
+          <Input
+            disabled={busy}
+            {...(titleGiveaway.length ? { 'aria-invalid': true } : {})}
+            {...register('title')}
+          />
+        </FormField>
+        <GiveawayNotice id="upload-title-giveaway" field="title" phrases={titleGiveaway} />
+      </div>
+      <div className="grid content-start">
+        <FormField
+          label="Description"
+          error={ownError(errors.description?.message)}
+          hint="The game or package details."
+        >
+          <TextArea
+            rows={4}
+            disabled={busy}
+            {...(descriptionGiveaway.length ? { 'aria-invalid': true } : {})}
+            {...register('description')}
+          />
+        </FormField>
+        <GiveawayNotice id="upload-description-giveaway" field="description" phrases={descriptionGiveaway} />
+      </div>
       <FormField
         label="Winning selections"
         error={errors.emailInformation?.message}

@@ -6,6 +6,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { CATEGORIES } from '#common/constants.js';
+import { legsCategory } from '#common/pick-category.js';
+import { giveawayMessage, giveawayPhrases, isGiveawayMessage } from '#common/pick-giveaway.js';
 import { KEEP_LEGS_MESSAGE, type Leg } from '#common/schemas/picks.js';
 import { FormLegsSchema, pickLegsProblem } from '#common/schemas/uploads.js';
 import {
@@ -24,7 +26,12 @@ import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { Textarea } from '#client/components/ui/textarea.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
-import { LegsEditor, OPEN_LEG_MESSAGE, type PickLegsValue } from '#client/features/picks/index.ts';
+import {
+  GiveawayNotice,
+  LegsEditor,
+  OPEN_LEG_MESSAGE,
+  type PickLegsValue,
+} from '#client/features/picks/index.ts';
 import { useUpdateVideo } from '../api/update-video';
 
 /**
@@ -32,7 +39,12 @@ import { useUpdateVideo } from '../api/update-video';
  * that already has cents (the schema allows $0.99 and cents) may be kept as it is. issue 14: the legs
  * with the upload form's rules, checked only while they can still change.
  */
-function editVideoSchema(currentPrice: number, legsEditable: boolean, sealed: boolean) {
+function editVideoSchema(
+  current: { price: number; title: string; description: string; legs: readonly Leg[] },
+  legsEditable: boolean,
+  sealed: boolean,
+) {
+  const currentPrice = current.price;
   return VideoDetailsSchema.extend({
     price: PriceSchema.refine((price) => price === currentPrice || price >= 1, {
       message: 'Price must be at least $1',
@@ -42,6 +54,11 @@ function editVideoSchema(currentPrice: number, legsEditable: boolean, sealed: bo
     legs: FormLegsSchema,
     parlay: z.boolean(),
   }).superRefine((value, ctx) => {
+    for (const field of editGiveawayFields(current, value)) {
+      const phrases = giveawayPhrases(value[field], value.legs);
+      if (phrases.length)
+        ctx.addIssue({ code: 'custom', path: [field], message: giveawayMessage(field, phrases) });
+    }
     if (!legsEditable) return;
     // A sealed pick may change its legs while open, not drop them all (the server refuses it the same way).
     const problem = sealed && value.legs.length === 0 ? KEEP_LEGS_MESSAGE : pickLegsProblem(value);
@@ -49,6 +66,20 @@ function editVideoSchema(currentPrice: number, legsEditable: boolean, sealed: bo
   });
 }
 type EditVideoSchema = ReturnType<typeof editVideoSchema>;
+
+/**
+ * docs/decisions/028, as the server applies it: a changed title or description is checked against the legs,
+ * and changed legs against both; text written before the rule is left alone while nothing touches it.
+ */
+function editGiveawayFields(
+  current: { title: string; description: string; legs: readonly Leg[] },
+  value: { title: string; description: string; legs: readonly Leg[] },
+): ('title' | 'description')[] {
+  const legsChanged = JSON.stringify(value.legs) !== JSON.stringify(current.legs);
+  return (['title', 'description'] as const).filter(
+    (field) => legsChanged || value[field].trim() !== current[field].trim(),
+  );
+}
 type EditVideoInput = z.input<EditVideoSchema>;
 type EditVideoValues = z.output<EditVideoSchema>;
 
@@ -83,8 +114,13 @@ export function EditVideoForm({
   const lockedReason = legsLockedReason(video);
   const sealed = Boolean(video.pick);
   const schema = useMemo(
-    () => editVideoSchema(video.price, !lockedReason, sealed),
-    [video.price, lockedReason, sealed],
+    () =>
+      editVideoSchema(
+        { price: video.price, title: video.title, description: video.description, legs: pick.legs },
+        !lockedReason,
+        sealed,
+      ),
+    [video.price, video.title, video.description, pick.legs, lockedReason, sealed],
   );
   // issue 14: a leg still open in its form is neither sent nor silently dropped; the server's 409 is shown.
   const [legOpen, setLegOpen] = useState(false);
@@ -102,9 +138,11 @@ export function EditVideoForm({
       description: video.description,
       emailInformation: video.emailInformation ?? '',
       price: video.price,
-      category: (CATEGORIES as readonly string[]).includes(video.category)
-        ? (video.category as EditVideoInput['category'])
-        : undefined,
+      category:
+        legsCategory(pick.legs) ??
+        ((CATEGORIES as readonly string[]).includes(video.category)
+          ? (video.category as EditVideoInput['category'])
+          : undefined),
       legs: pick.legs,
       parlay: pick.parlay,
     },
@@ -112,9 +150,23 @@ export function EditVideoForm({
   // The editor stores only legs its form has checked (LegInputSchema's output).
   const legs = useWatch({ control, name: 'legs' }) as Leg[];
   const parlay = useWatch({ control, name: 'parlay' });
+  // docs/decisions/028: the words that give the sealed pick away, said as the capper types.
+  const title = useWatch({ control, name: 'title' }) ?? '';
+  const description = useWatch({ control, name: 'description' }) ?? '';
+  const checked = editGiveawayFields(
+    { title: video.title, description: video.description, legs: pick.legs },
+    { title, description, legs },
+  );
+  const titleGiveaway = checked.includes('title') ? giveawayPhrases(title, legs) : [];
+  const descriptionGiveaway = checked.includes('description') ? giveawayPhrases(description, legs) : [];
+  const ownError = (message: string | undefined) => (isGiveawayMessage(message) ? undefined : message);
+  // A pick with legs is filed by its legs (read-only here, derived again by the server).
+  const legsLeague = legsCategory(legs);
 
   const changeLegs = (next: PickLegsValue) => {
     setLegsNotice(undefined);
+    const category = legsCategory(next.legs);
+    if (category) setValue('category', category);
     setValue('legs', next.legs, { shouldValidate: isSubmitted });
     setValue('parlay', next.parlay, { shouldValidate: isSubmitted });
   };
@@ -163,16 +215,31 @@ export function EditVideoForm({
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Edit video" className="grid gap-5">
-      <FormField label="Title" error={errors.title?.message}>
-        <Input maxLength={TITLE_MAX_LENGTH} {...register('title')} />
-      </FormField>
-      <FormField
-        label="Description"
-        hint="The game or package details everyone sees."
-        error={errors.description?.message}
-      >
-        <Textarea rows={5} maxLength={DESCRIPTION_MAX_LENGTH} {...register('description')} />
-      </FormField>
+      <div className="grid content-start">
+        <FormField label="Title" error={ownError(errors.title?.message)}>
+          <Input
+            maxLength={TITLE_MAX_LENGTH}
+            {...(titleGiveaway.length ? { 'aria-invalid': true } : {})}
+            {...register('title')}
+          />
+        </FormField>
+        <GiveawayNotice id="edit-title-giveaway" field="title" phrases={titleGiveaway} />
+      </div>
+      <div className="grid content-start">
+        <FormField
+          label="Description"
+          hint="The game or package details everyone sees."
+          error={ownError(errors.description?.message)}
+        >
+          <Textarea
+            rows={5}
+            maxLength={DESCRIPTION_MAX_LENGTH}
+            {...(descriptionGiveaway.length ? { 'aria-invalid': true } : {})}
+            {...register('description')}
+          />
+        </FormField>
+        <GiveawayNotice id="edit-description-giveaway" field="description" phrases={descriptionGiveaway} />
+      </div>
       <FormField
         label="Winning selections"
         hint={video.isOwner ? 'Shown only to buyers of this video (and to you).' : ADMIN_NOT_AUTHOR_TEXT}
@@ -201,15 +268,21 @@ export function EditVideoForm({
         <FormField label="Price ($)" hint="minimum $1" error={errors.price?.message}>
           <Input type="number" inputMode="numeric" min={1} step={1} {...register('price')} />
         </FormField>
-        <FormField label="Category" error={errors.category?.message}>
-          <NativeSelect {...register('category')}>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {category}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        {legsLeague ? (
+          <FormField label="Category" hint="From the legs: their league, or Parlays across leagues.">
+            <Input readOnly className="bg-muted" value={legsLeague} />
+          </FormField>
+        ) : (
+          <FormField label="Category" error={errors.category?.message}>
+            <NativeSelect {...register('category')}>
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+        )}
       </div>
       <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
         <Link href={`/video/${video.id}`} className={buttonClasses('outline', 'lg')}>
