@@ -118,6 +118,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/log/tile/{level}/{path}',
       'GET /api/log/tile/entries/{path}',
       'GET /api/records',
+      // a purchase's receipt
+      'GET /api/purchases/{id}',
     ];
     expect(
       operations()
