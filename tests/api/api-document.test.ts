@@ -120,6 +120,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/records',
       // a purchase's receipt
       'GET /api/purchases/{id}',
+      'GET /api/user/sales/by-video',
     ];
     expect(
       operations()

@@ -159,3 +159,21 @@ describe('GET /api/purchases/{id}', () => {
     expect(list.find((p) => p.id === id)?.outcome).toBeNull();
   });
 });
+
+describe('GET /api/user/sales/by-video', () => {
+  it("counts the capper's sales of each video, and only theirs", async () => {
+    const video = await postPick({ emailInformation: 'Celtics ML' });
+    await buy(video.id, buyer);
+    await buy(video.id, other);
+    const rows = (await get('/api/user/sales/by-video', capper.cookie)).json<
+      { videoId: number; sales: number; amount: number }[]
+    >();
+    expect(rows.find((row) => row.videoId === video.id)).toEqual({
+      videoId: video.id,
+      sales: 2,
+      amount: 19.98,
+    });
+    expect((await get('/api/user/sales/by-video', buyer.cookie)).json()).toEqual([]);
+    expect((await get('/api/user/sales/by-video')).statusCode).toBe(401);
+  });
+});

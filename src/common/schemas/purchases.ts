@@ -38,8 +38,14 @@ export const PurchaseReceiptSchema = z
     paymentMethod: z
       .enum(PAYMENT_METHODS)
       .nullable()
-      .meta({ description: "'sandbox': the built-in test card form, nothing charged; 'stripe': a card through Stripe" }),
-    selections: z.string().nullable().meta({ description: 'The winning selections as written by the capper' }),
+      .meta({
+        description:
+          "'sandbox': the built-in test card form, nothing charged; 'stripe': a card through Stripe",
+      }),
+    selections: z
+      .string()
+      .nullable()
+      .meta({ description: 'The winning selections as written by the capper' }),
     outcome: PurchaseOutcomeSchema.nullable().meta({ description: 'Null for an unverified pick' }),
     pick: z
       .object({
@@ -57,3 +63,13 @@ export const PurchaseReceiptSchema = z
   })
   .meta({ id: 'PurchaseReceipt' });
 export type PurchaseReceipt = z.infer<typeof PurchaseReceiptSchema>;
+
+/** GET /api/user/sales/by-video: each of the capper's videos that sold, with its sales count and total. */
+export const VideoSalesSchema = z
+  .object({
+    videoId: z.int(),
+    sales: z.int(),
+    amount: z.number().meta({ description: 'Dollars, before the platform cut' }),
+  })
+  .meta({ id: 'VideoSales' });
+export type VideoSales = z.infer<typeof VideoSalesSchema>;

@@ -148,6 +148,19 @@ export async function listSalesOfSeller(
     .offset(page.offset);
 }
 
+/** The seller's sales grouped by video: one row per video that sold (refunded sales are gone). */
+export async function salesByVideo(db: Executor, sellerId: number) {
+  return db
+    .select({
+      videoId: sales.videoId,
+      sales: sql<number>`count(*)::int`,
+      cents: sql<number>`coalesce(sum(${sales.amountCents}), 0)::bigint`,
+    })
+    .from(sales)
+    .where(eq(sales.sellerId, sellerId))
+    .groupBy(sales.videoId);
+}
+
 export async function salesTotals(db: Executor, sellerId: number): Promise<{ cents: number; count: number }> {
   const [row] = await db
     .select({

@@ -6,6 +6,7 @@ import { IdParamsSchema, PurchasesPageQuerySchema } from '#common/schemas/ids.js
 import type { SealedPick } from '#common/pick-seal.js';
 import {
   PurchaseReceiptSchema,
+  VideoSalesSchema,
   type PurchaseOutcome,
   type PurchaseReceipt,
 } from '#common/schemas/purchases.js';
@@ -19,6 +20,7 @@ import {
   findPurchaseOfBuyer,
   listPurchasesOfUser,
   listSalesOfSeller,
+  salesByVideo,
   type PickStandingRow,
 } from './purchases-repository.js';
 
@@ -143,6 +145,26 @@ export async function purchaseRoutes(app: FastifyInstance, options: { db: Db }) 
           videoTitle: row.videoTitle,
           createdAt: row.createdAt.toISOString(),
         }));
+      },
+    );
+
+    api.get(
+      '/api/user/sales/by-video',
+      {
+        schema: {
+          summary: "The signed-in capper's sales count and total per video",
+          description:
+            'One row per video with at least one sale (a deleted video has videoId null and is left out).',
+          response: { 200: VideoSalesSchema.array(), ...errorResponses(401) },
+        },
+      },
+      async (request) => {
+        const rows = await salesByVideo(db, currentUser(request).id);
+        return rows.flatMap((row) =>
+          row.videoId === null
+            ? []
+            : [{ videoId: row.videoId, sales: Number(row.sales), amount: centsToDollars(Number(row.cents)) }],
+        );
       },
     );
   });
