@@ -29,7 +29,9 @@ async function expectAxeClean(page: Page, label: string): Promise<void> {
       axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
     };
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
+    return result.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
+    );
   });
   expect(violations, `axe on ${label}`).toEqual([]);
 }
@@ -75,7 +77,9 @@ for (const [size, viewport] of [
       const game = await marketGame(adminApi, inHours(3));
       const capper = await newUser();
       const title = uniqueTitle('Sunday home side');
-      const video = await postPick(capper.api, title, [marketLeg(game)], { selections: 'One unit, home side' });
+      const video = await postPick(capper.api, title, [marketLeg(game)], {
+        selections: 'One unit, home side',
+      });
       await registerAndLogin(page);
 
       await page.goto(`/checkout/${video.id}`);
@@ -177,7 +181,11 @@ test('an unverified pick: the panel shows the winning selections text and says i
 }) => {
   const capper = await newUser();
   const title = uniqueTitle('Unverified card');
-  const video = await createLinkVideo(capper.api, { title, price: 9.99, emailInformation: 'Knicks +4 (1 unit)' });
+  const video = await createLinkVideo(capper.api, {
+    title,
+    price: 9.99,
+    emailInformation: 'Knicks +4 (1 unit)',
+  });
   await registerAndLogin(page);
   await page.goto(`/checkout/${video.id}`);
   await payWithCard(page);
