@@ -226,7 +226,7 @@ function ListState<T>({
 
 function EmptyState({ message, action }: { message: string; action: ReactNode }) {
   return (
-    <div className="grid justify-items-center gap-4 rounded-card border border-dashed bg-card p-10 text-center">
+    <div className="grid min-w-0 justify-items-center gap-4 rounded-card border border-dashed bg-card p-6 text-center sm:p-10">
       <p className="text-lg font-medium">{message}</p>
       {action}
     </div>

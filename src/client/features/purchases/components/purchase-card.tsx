@@ -77,7 +77,6 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
             <Link href={`/purchases/${purchase.id}`} className={buttonClasses('outline', 'md')}>
               <Receipt aria-hidden />
               Receipt
-              <span className="sr-only"> for {title}</span>
             </Link>
             {video && <DownloadOriginalLink video={video} />}
           </div>
