@@ -37,6 +37,8 @@ test('a bettor buys a video with 4242 and finds its selections on the purchase c
   baseURL,
   extraHTTPHeaders,
 }) => {
+  // Pays, lands on the pick, then the dashboard, the video page and the capper's: more than one page's budget.
+  test.slow();
   const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
   const title = uniqueTitle('Lakers preview');
   const selections = 'Lakers -4.5 (2 units)\nOver 221.5 (1 unit)';
