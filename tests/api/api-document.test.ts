@@ -120,6 +120,9 @@ describe('GET /api/openapi.json', () => {
       'GET /api/log/tile/{level}/{path}',
       'GET /api/log/tile/entries/{path}',
       'GET /api/records',
+      // a purchase's receipt
+      'GET /api/purchases/{id}',
+      'GET /api/user/sales/by-video',
     ];
     expect(
       operations()

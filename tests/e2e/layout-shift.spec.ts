@@ -117,14 +117,15 @@ for (const viewport of [
       await buyViaApi(buyer, video.id);
       await page.addInitScript(recordLayoutShifts);
 
-      for (const [who, content] of [
-        [capper, page.getByText('No purchased products')],
-        [buyer, page.getByTestId('purchase-card')],
+      // A capper's dashboard opens on their uploads, a bettor's on their purchases and results.
+      for (const [who, content, last] of [
+        [capper, page.getByTestId('upload-sales'), page.getByTestId('earnings-total')],
+        [buyer, page.getByTestId('purchase-card'), page.getByTestId('purchase-results')],
       ] as const) {
         await loginViaApi(page, who.credentials);
         await page.goto('/dashboard');
         await expect(content.first()).toBeVisible();
-        await expect(page.getByTestId('earnings-total')).toBeVisible();
+        await expect(last).toBeVisible();
         expectWithinBudget(await layoutShifts(page), `/dashboard as ${who.credentials.username}`);
       }
       await Promise.all([capper.api.dispose(), buyer.api.dispose()]);

@@ -47,7 +47,7 @@ test('the checkout charges what it shows, to the cent, and shows a changed price
   await expect(page.getByTestId('order-price')).toHaveText('$12.50');
   await expect(page.getByTestId('order-total')).toHaveText('$12.50');
   await payWithCard(page);
-  await expect(page).toHaveURL('/dashboard?tab=purchased');
+  await expect(page).toHaveURL(`/video/${video.id}#your-selections`);
   const purchases = (await (await page.request.get('/api/user/purchases')).json()) as { amount: number }[];
   expect(purchases.map((purchase) => purchase.amount)).toEqual([12.5]);
 });

@@ -37,6 +37,8 @@ test('a bettor buys a video with 4242 and finds its selections on the purchase c
   baseURL,
   extraHTTPHeaders,
 }) => {
+  // Pays, lands on the pick, then the dashboard, the video page and the capper's: more than one page's budget.
+  test.slow();
   const capper = await newAccount(playwright, { baseURL, extraHTTPHeaders });
   const title = uniqueTitle('Lakers preview');
   const selections = 'Lakers -4.5 (2 units)\nOver 221.5 (1 unit)';
@@ -65,8 +67,12 @@ test('a bettor buys a video with 4242 and finds its selections on the purchase c
   await expect(toasts(page).filter({ hasText: 'Payment successful!' })).toContainText(
     'Thank you for purchasing this product.',
   );
-  await expect(page).toHaveURL('/dashboard?tab=purchased');
-  await expect(page.getByRole('tab', { name: 'Your Purchases' })).toHaveAttribute('aria-selected', 'true');
+  // Straight to the pick, its selections at the top with the heading focused; the purchase is on the dashboard.
+  await expect(page).toHaveURL(`/video/${video.id}#your-selections`);
+  await expect(page.getByRole('heading', { name: 'Your selections' })).toBeFocused();
+  await expect(page.getByTestId('your-selections-text')).toHaveText(selections);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 2, name: 'Your purchases' })).toBeVisible();
   await expect(page.getByTestId('purchases-count')).toHaveText('1');
 
   const card = page.getByRole('article', { name: title });
@@ -270,12 +276,24 @@ test('a capper requests a payout and sees the balance drop', async ({
 
 test('the dashboard tabs follow ?tab= and show their empty states', async ({ page }) => {
   await registerAndLogin(page);
+  // Someone who never uploaded sees their purchases first, without a capper's empty tiles.
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await expect(page.getByRole('tab', { name: 'Your Purchases' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { level: 2, name: 'Your purchases' })).toBeVisible();
   await expect(page.getByText('No purchased products')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Browse Marketplace' })).toHaveAttribute('href', '/');
+  await expect(page.getByTestId('uploads-count')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Upload a pick' })).toHaveAttribute('href', '/upload');
+
+  // ?tab=uploads opens the capper's tabs and tiles; their Purchases tab is the bettor's view again.
+  await page.goto('/dashboard?tab=uploads');
+  await expect(page.getByRole('tab', { name: 'Your Uploads' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('uploads-count')).toHaveText('0');
+  await page.getByRole('tab', { name: 'Your Purchases' }).click();
+  await expect(page).toHaveURL('/dashboard?tab=purchased');
+  await expect(page.getByRole('heading', { level: 2, name: 'Your purchases' })).toBeVisible();
+  await expect(page.getByText('No purchased products')).toBeVisible();
+  await page.goto('/dashboard?tab=uploads');
   await expect(page.getByTestId('earnings-total')).toHaveText('$0.00');
   await expect(page.getByRole('button', { name: 'Request Payout' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Upload New Video' })).toHaveAttribute('href', '/upload');
@@ -527,7 +545,9 @@ test.describe('when the server fails', () => {
 
     await page.unroute('**/api/payment-complete');
     await page.getByRole('button', { name: 'Try again' }).click();
-    await expect(page).toHaveURL('/dashboard?tab=purchased');
+    await expect(page).toHaveURL(`/video/${video.id}#your-selections`);
+    await expect(page.getByTestId('your-selections-text')).toHaveText('Nuggets -3');
+    await page.goto('/dashboard');
     await expect(page.getByRole('article', { name: title })).toBeVisible();
   });
 });

@@ -44,6 +44,10 @@ const CheckoutPage = lazyPage(
   () => import('../features/payments/pages/checkout-page'),
   (m) => m.CheckoutPage,
 );
+const ReceiptPage = lazyPage(
+  () => import('../features/purchases/pages/receipt-page'),
+  (m) => m.ReceiptPage,
+);
 const AdminPage = lazyPage(
   () => import('../features/admin/pages/admin-page'),
   (m) => m.AdminPage,
@@ -91,6 +95,11 @@ export function AppRoutes() {
           <Route path="/upload">
             <RequireAuth>
               <UploadPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/purchases/:id">
+            <RequireAuth>
+              <ReceiptPage />
             </RequireAuth>
           </Route>
           <Route path="/checkout/:id">

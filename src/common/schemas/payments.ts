@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { centsToDollars, formatDollars } from '../money.js';
+import { PurchaseOutcomeSchema } from './purchases.js';
 import { VideoSchema } from './videos.js';
 
 const VideoId = z
@@ -159,6 +160,9 @@ export const PurchaseSchema = z
       description: 'The selections as they stood at purchase, for a video that no longer exists.',
     }),
     videos: VideoSchema.nullable(),
+    outcome: PurchaseOutcomeSchema.nullable().meta({
+      description: 'Where the bought pick stands; null for an unverified pick or a deleted video.',
+    }),
   })
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof PurchaseSchema>;

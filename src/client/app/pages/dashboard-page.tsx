@@ -17,14 +17,25 @@ import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { EarningsTile, PayoutRequests, useEarnings } from '#client/features/earnings/index.ts';
-import { PurchaseCard, RefundedPayments, usePurchases } from '#client/features/purchases/index.ts';
+import { formatPrice } from '#common/money.js';
+import type { VideoSales } from '#common/schemas/purchases.js';
+import type { Video } from '#common/schemas/videos.js';
+import {
+  OutcomeChip,
+  PurchaseCard,
+  PurchaseResultsSummary,
+  RefundedPayments,
+  usePurchases,
+  useVideoSales,
+} from '#client/features/purchases/index.ts';
 import { useUserVideos, VideoCard } from '#client/features/videos/index.ts';
 
 type DashboardTab = 'uploads' | 'purchased';
 
-/** spec 2: ?tab=uploads or ?tab=purchased, purchased by default. */
-function tabOf(search: string): DashboardTab {
-  return new URLSearchParams(search).get('tab') === 'uploads' ? 'uploads' : 'purchased';
+/** spec 2: ?tab=uploads or ?tab=purchased; without it, uploads for a capper and purchases for a bettor. */
+function tabOf(search: string): DashboardTab | null {
+  const tab = new URLSearchParams(search).get('tab');
+  return tab === 'uploads' || tab === 'purchased' ? tab : null;
 }
 
 export function DashboardPage() {
@@ -32,9 +43,61 @@ export function DashboardPage() {
   const { data: user } = useUser();
   const search = useSearch();
   const [, navigate] = useLocation();
-  const tab = tabOf(search);
+  const chosen = tabOf(search);
   const videos = useUserVideos();
   const purchases = usePurchases();
+  const earnings = useEarnings();
+  // A capper has uploads, sales or earnings; anyone else is a bettor, who sees their purchases first, not
+  // empty capper tiles.
+  const capper = (videos.data?.length ?? 0) > 0 || (earnings.data?.total ?? 0) > 0;
+  const tab: DashboardTab = chosen ?? (capper ? 'uploads' : 'purchased');
+
+  if (chosen === null && (videos.isPending || earnings.isPending)) {
+    return (
+      <DashboardFrame user={user?.username}>
+        <ListState query={videos} what="your dashboard">
+          {() => null}
+        </ListState>
+      </DashboardFrame>
+    );
+  }
+  if (!capper && chosen !== 'uploads') {
+    return (
+      <DashboardFrame user={user?.username}>
+        <section aria-labelledby="your-purchases" className="grid gap-6">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="your-purchases" className="text-2xl font-bold tracking-tight">
+              Your purchases
+            </h2>
+            {purchases.data && (
+              <p className="text-muted-foreground">
+                <span data-testid="purchases-count">{purchases.data.length}</span>{' '}
+                {purchases.data.length === 1 ? 'purchase' : 'purchases'}
+              </p>
+            )}
+          </div>
+          <PurchasesGrid query={purchases} />
+          <RefundedPayments />
+        </section>
+        <section
+          aria-labelledby="sell-picks"
+          className="grid justify-items-start gap-3 rounded-card border border-dashed bg-card p-5"
+        >
+          <h2 id="sell-picks" className="text-lg font-semibold">
+            Sell your own picks
+          </h2>
+          <p className="text-muted-foreground">
+            Post a preview video with sealed legs; buyers unlock them, and every pick is graded from the final
+            scores.
+          </p>
+          <Link href="/upload" className={buttonClasses('outline', 'md')}>
+            <Upload aria-hidden />
+            Upload a pick
+          </Link>
+        </section>
+      </DashboardFrame>
+    );
+  }
 
   return (
     <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
@@ -163,14 +226,57 @@ function ListState<T>({
 
 function EmptyState({ message, action }: { message: string; action: ReactNode }) {
   return (
-    <div className="grid justify-items-center gap-4 rounded-card border border-dashed bg-card p-10 text-center">
+    <div className="grid min-w-0 justify-items-center gap-4 rounded-card border border-dashed bg-card p-6 text-center sm:p-10">
       <p className="text-lg font-medium">{message}</p>
       {action}
     </div>
   );
 }
 
+function DashboardFrame({ user, children }: { user: string | undefined; children: ReactNode }) {
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
+      <header className="grid gap-1">
+        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+        {user && <p className="text-muted-foreground [overflow-wrap:anywhere]">Signed in as {user}</p>}
+      </header>
+      {children}
+    </div>
+  );
+}
+
+/** Under each upload: how many sold and for how much, and where the pick stands. */
+function UploadSales({ video, sales }: { video: Video; sales: VideoSales | undefined }) {
+  const count = sales?.sales ?? 0;
+  return (
+    <p
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 px-1 text-sm text-muted-foreground"
+      data-testid="upload-sales"
+    >
+      <span className="font-semibold text-foreground">
+        {count === 0
+          ? 'No sales yet'
+          : `${count} ${count === 1 ? 'sale' : 'sales'} · ${formatPrice(sales!.amount)}`}
+      </span>
+      {video.pick ? (
+        <OutcomeChip
+          outcome={{
+            status: video.pick.status,
+            result: video.pick.result,
+            unitsWon: video.pick.unitsWon,
+            removed: null,
+          }}
+        />
+      ) : (
+        <span>Unverified: not graded</span>
+      )}
+    </p>
+  );
+}
+
 function UploadsGrid({ query }: { query: ReturnType<typeof useUserVideos> }) {
+  const { data: sales } = useVideoSales();
+  const byVideo = new Map((sales ?? []).map((row) => [row.videoId, row]));
   return (
     <ListState query={query} what="your videos">
       {(videos) =>
@@ -186,8 +292,9 @@ function UploadsGrid({ query }: { query: ReturnType<typeof useUserVideos> }) {
         ) : (
           <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {videos.map((video) => (
-              <li key={video.id} className="flex">
+              <li key={video.id} className="flex flex-col gap-2 [&>:first-child]:flex-1">
                 <VideoCard video={video} />
+                <UploadSales video={video} sales={byVideo.get(video.id)} />
               </li>
             ))}
           </ul>
@@ -211,13 +318,16 @@ function PurchasesGrid({ query }: { query: ReturnType<typeof usePurchases> }) {
             }
           />
         ) : (
-          <ul className="grid grid-cols-1 gap-6 md:grid-cols-2">
-            {purchases.map((purchase) => (
-              <li key={purchase.id} className="flex">
-                <PurchaseCard purchase={purchase} />
-              </li>
-            ))}
-          </ul>
+          <div className="grid gap-6">
+            <PurchaseResultsSummary purchases={purchases} />
+            <ul className="grid grid-cols-1 gap-6 md:grid-cols-2">
+              {purchases.map((purchase) => (
+                <li key={purchase.id} className="flex">
+                  <PurchaseCard purchase={purchase} />
+                </li>
+              ))}
+            </ul>
+          </div>
         )
       }
     </ListState>

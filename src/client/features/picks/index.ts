@@ -13,3 +13,16 @@ export { verifyCommitment, type Verification } from './lib/verify';
 // A pick's legs as the capper's page lists them: the price's evidence, the grade, the close (docs/decisions/025).
 export { PickLegsList } from './components/pick-legs-list';
 export { LegBindingTag } from './components/leg-binding-tag';
+// A buyer's selections and receipt (purchases feature): the legs read, and the pick verified, as here.
+export { Commitment } from './components/commitment';
+export { VerifyButton } from './components/verify-button';
+export { usePickReveal } from './api/get-pick-reveal';
+export {
+  describeBet,
+  formatOdds,
+  formatPickTime,
+  LEG_STATUS_LABEL,
+  legStatus,
+  outcomeText,
+  type LegStatus,
+} from './components/pick-format';

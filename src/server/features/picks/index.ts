@@ -20,3 +20,5 @@ export { logOutcomes } from './evidence.js';
 export { MarketSync, useMarket, marketOf, type ScoresSource, type TickSummary } from './market-sync.js';
 export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';
+// A buyer's receipt shows each leg's state as the pick's own views do.
+export { legStateViews } from './picks-service.js';

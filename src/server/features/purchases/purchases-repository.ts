@@ -1,9 +1,27 @@
 import { and, desc, eq, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { capperColumns } from '../videos/index.js';
-import { purchases, sales, users, videos } from '#server/db/schema.js';
+import { paymentIntents, picks, purchases, sales, users, videos } from '#server/db/schema.js';
 
 export type PurchaseRow = typeof purchases.$inferSelect;
+
+/** What a purchase shows of its pick: where it stands (open, started, graded) and its result. */
+const pickStanding = {
+  commitment: picks.commitment,
+  postedAt: picks.postedAt,
+  legCount: picks.legCount,
+  locksAt: picks.locksAt,
+  result: picks.result,
+  unitsWon: picks.unitsWon,
+  selfReported: picks.selfReported,
+  removed: picks.removed,
+};
+export interface PickStandingRow {
+  locksAt: Date;
+  result: string | null;
+  unitsWon: number | null;
+  removed: string | null;
+}
 
 /**
  * Records a purchase and the seller's sale together. Returns undefined when this payment, or this
@@ -73,14 +91,40 @@ export async function listPurchasesOfUser(
       purchase: purchases,
       video: videos,
       capper: capperColumns,
+      pick: pickStanding,
     })
     .from(purchases)
     .leftJoin(videos, eq(videos.id, purchases.videoId))
     .leftJoin(users, eq(users.id, videos.userId))
+    .leftJoin(picks, eq(picks.videoId, purchases.videoId))
     .where(eq(purchases.userId, userId))
     .orderBy(desc(purchases.createdAt), desc(purchases.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/**
+ * One purchase, only if it is this buyer's (anyone else gets nothing, as if it did not exist), with its
+ * video, capper, pick and how it was paid.
+ */
+export async function findPurchaseOfBuyer(db: Executor, purchaseId: number, buyerId: number) {
+  const [row] = await db
+    .select({
+      purchase: purchases,
+      video: { id: videos.id, title: videos.title, selections: videos.emailInformation },
+      capper: capperColumns,
+      pick: { ...pickStanding, version: picks.version, parlay: picks.parlay, sealed: picks.sealed },
+      provider: paymentIntents.provider,
+      currency: paymentIntents.currency,
+    })
+    .from(purchases)
+    .leftJoin(videos, eq(videos.id, purchases.videoId))
+    .leftJoin(users, eq(users.id, videos.userId))
+    .leftJoin(picks, eq(picks.videoId, purchases.videoId))
+    .leftJoin(paymentIntents, eq(paymentIntents.id, purchases.paymentIntentId))
+    .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, buyerId)))
+    .limit(1);
+  return row;
 }
 
 export async function listSalesOfSeller(
@@ -102,6 +146,19 @@ export async function listSalesOfSeller(
     .orderBy(desc(sales.createdAt), desc(sales.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/** The seller's sales grouped by video: one row per video that sold (refunded sales are gone). */
+export async function salesByVideo(db: Executor, sellerId: number) {
+  return db
+    .select({
+      videoId: sales.videoId,
+      sales: sql<number>`count(*)::int`,
+      cents: sql<number>`coalesce(sum(${sales.amountCents}), 0)::bigint`,
+    })
+    .from(sales)
+    .where(eq(sales.sellerId, sellerId))
+    .groupBy(sales.videoId);
 }
 
 export async function salesTotals(db: Executor, sellerId: number): Promise<{ cents: number; count: number }> {

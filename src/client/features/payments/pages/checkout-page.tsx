@@ -95,7 +95,7 @@ function Checkout({ videoId }: { videoId: number }) {
             description: 'Thank you for purchasing this product.',
             variant: 'success',
           });
-          navigate('/dashboard?tab=purchased');
+          navigate(`/video/${videoId}#your-selections`);
         },
         onError: (error) => {
           // A 409 is a refund, explained in place (PaymentRefunded); anything else may be tried again.

@@ -1,14 +1,16 @@
 import { useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { CalendarDays, Play } from 'lucide-react';
+import { CalendarDays, Play, Receipt } from 'lucide-react';
 import { formatPrice } from '#common/money.js';
 import type { Purchase } from '#common/schemas/payments.js';
 import type { Video } from '#common/schemas/videos.js';
+import { buttonClasses } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '#client/components/ui/collapsible.tsx';
 import { formatDuration, formatShortDate } from '#client/lib/format.ts';
 import { DownloadOriginalLink } from '#client/features/videos/index.ts';
+import { OutcomeChip } from './outcome-chip';
 import { playableOf, PurchasePlayer } from './purchase-player';
 import { durationText, formatDetails, SelectionsDialog } from './selections-dialog';
 
@@ -37,6 +39,7 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
               {formatPrice(purchase.amount)}
             </span>
           </div>
+          {purchase.outcome && <OutcomeChip outcome={purchase.outcome} />}
           <p className="flex flex-wrap items-center gap-1.5 text-sm text-muted-foreground">
             <CalendarDays aria-hidden className="size-4" />
             Purchased {formatShortDate(purchase.purchaseDate)}
@@ -71,6 +74,10 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
           )}
           <div className="mt-auto flex flex-wrap gap-2 [&>*]:flex-1">
             <SelectionsDialog purchase={purchase} />
+            <Link href={`/purchases/${purchase.id}`} className={buttonClasses('outline', 'md')}>
+              <Receipt aria-hidden />
+              Receipt
+            </Link>
             {video && <DownloadOriginalLink video={video} />}
           </div>
         </div>
