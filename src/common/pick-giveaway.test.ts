@@ -108,6 +108,18 @@ describe('giveawayPhrases: a moneyline or spread side', () => {
   it('does not read a word inside another as the team or market', () => {
     expect(phrases('Knicksmlx and HTML tips', knicksMl)).toEqual([]);
   });
+
+  it("does not read a team name's digits as a line ('Bengals–49ers')", () => {
+    const niners: GiveawayLeg = {
+      home: 'San Francisco 49ers',
+      away: 'Cincinnati Bengals',
+      market: 'spread',
+      side: 'Cincinnati Bengals',
+      line: 4.5,
+    };
+    expect(phrases('Bengals–49ers: the number I trust', niners)).toEqual([]);
+    expect(phrases('Bengals +4.5 at the 49ers', niners)).toEqual(['Bengals +4.5']);
+  });
 });
 
 describe('giveawayPhrases: a total', () => {

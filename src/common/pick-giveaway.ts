@@ -85,13 +85,13 @@ const alternation = (aliases: readonly string[]) =>
 function numberPattern(value: number): string {
   const whole = Number.isInteger(value);
   const digits = escape(String(Math.abs(value)));
-  return `(?<![\\d.,])${digits}${whole ? '(?:\\.0)?' : ''}(?![\\d]|[.,]\\d|[-–]\\d)`;
+  return `(?<![\\d.,])${digits}${whole ? '(?:\\.0)?' : ''}(?![\\d\\p{L}]|[.,]\\d|[-–]\\d)`;
 }
 
 /** A sign as people type it: ASCII, the minus sign or a dash. */
 const SIGN = '[+\\-−–]';
-/** A spread or odds figure with its sign: -3.5, +7, -150, (+3.5). */
-const SIGNED_NUMBER = `\\(?${SIGN}\\s?\\d+(?:[.,]\\d+)?\\)?(?![\\d])`;
+/** A spread or odds figure with its sign: -3.5, +7, -150, (+3.5); not a name's digits ('Bengals–49ers'). */
+const SIGNED_NUMBER = `\\(?${SIGN}\\s?\\d+(?:[.,]\\d+)?\\)?(?![\\d\\p{L}])`;
 /** Words that name a market next to a team: moneyline, spread, to win, to cover. */
 const MARKET_AFTER_TEAM =
   "(?:ML|money[\\s-]?line|moneyline|spread|ATS|against\\s+the\\s+spread|to\\s+win|to\\s+cover|covers?|pk|pick'?em)";
