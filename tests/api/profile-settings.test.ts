@@ -92,9 +92,9 @@ describe('display name and bio', () => {
   it('needs a signed-in user', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/profile' })).statusCode).toBe(401);
     expect((await patch(null, { displayName: 'Nobody' })).statusCode).toBe(401);
-    expect((await putAvatar(null, { name: 'a.png', content: pictures.png, type: 'image/png' })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await putAvatar(null, { name: 'a.png', content: pictures.png, type: 'image/png' })).statusCode,
+    ).toBe(401);
     expect((await t.app.inject({ method: 'DELETE', url: '/api/profile/avatar' })).statusCode).toBe(401);
   });
 
@@ -123,17 +123,28 @@ describe('display name and bio', () => {
       bio,
       avatarUrl: null,
     });
-    const readBack = await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie: alice.cookie } });
+    const readBack = await t.app.inject({
+      method: 'GET',
+      url: '/api/profile',
+      headers: { cookie: alice.cookie },
+    });
     expect(readBack.json<Profile>()).toEqual(saved.json<Profile>());
 
-    const shortName = await patch(alice, { displayName: 'Sharp Shooter', bio: 'NBA sides.\nBankroll first.' });
+    const shortName = await patch(alice, {
+      displayName: 'Sharp Shooter',
+      bio: 'NBA sides.\nBankroll first.',
+    });
     expect(shortName.statusCode).toBe(200);
     expect(await publicProfile(alice.username)).toMatchObject({
       displayName: 'Sharp Shooter',
       bio: 'NBA sides.\nBankroll first.',
     });
     // The signed-in session shows the new name too, not a cached one.
-    const session = await t.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: alice.cookie } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie: alice.cookie },
+    });
     expect(session.json<{ user: { displayName: string } }>().user.displayName).toBe('Sharp Shooter');
   });
 
@@ -146,7 +157,12 @@ describe('display name and bio', () => {
   it("edits only the signed-in user's own profile", async () => {
     const before = await publicProfile(alice.username);
     // No route takes a user: a body naming another user changes nothing of theirs.
-    const response = await patch(bob, { displayName: 'Bob', bio: null, username: alice.username, id: alice.id });
+    const response = await patch(bob, {
+      displayName: 'Bob',
+      bio: null,
+      username: alice.username,
+      id: alice.id,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json<Profile>().username).toBe(bob.username);
     expect(await publicProfile(alice.username)).toEqual(before);
@@ -187,7 +203,9 @@ describe('avatar', () => {
     expect(webp.statusCode, webp.body).toBe(200);
     const url = webp.json<Profile>().avatarUrl!;
     expect(url).toMatch(/\.png\?v=/);
-    expect(await storedKeys(t, `avatars/${alice.id}/`)).toEqual([url.slice('/media/'.length, url.indexOf('?'))]);
+    expect(await storedKeys(t, `avatars/${alice.id}/`)).toEqual([
+      url.slice('/media/'.length, url.indexOf('?')),
+    ]);
   });
 
   it('refuses a file that is not a picture, even named .png, and one that does not decode', async () => {
@@ -243,7 +261,9 @@ describe('avatar', () => {
     expect(removed.statusCode).toBe(200);
     expect(removed.json<Profile>().avatarUrl).toBeNull();
     expect(await storedKeys(t, `avatars/${bob.id}/`)).toEqual([]);
-    expect((await t.app.inject({ method: 'GET', url: bobs.json<Profile>().avatarUrl! })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: bobs.json<Profile>().avatarUrl! })).statusCode).toBe(
+      404,
+    );
     expect((await publicProfile(bob.username)).avatarUrl).toBeNull();
     expect((await publicProfile(alice.username)).avatarUrl).toBe(alices);
   });

@@ -17,7 +17,8 @@ export const DISPLAY_NAME_ONE_LINE = 'Display name must be on one line.';
 export const BIO_TOO_LONG = `Bio must be at most ${BIO_MAX_LENGTH} characters.`;
 export const AVATAR_TOO_LARGE = 'The picture is larger than 2 MB. Please choose a smaller one.';
 export const AVATAR_FORMAT = 'Please choose a PNG, JPEG or WebP picture.';
-export const AVATAR_UNREADABLE = 'This picture could not be read. Please choose another PNG, JPEG or WebP file.';
+export const AVATAR_UNREADABLE =
+  'This picture could not be read. Please choose another PNG, JPEG or WebP file.';
 export const AVATAR_MISSING = 'Please choose a picture to upload.';
 
 /** Blank means "none": the field is cleared, not kept as spaces. */
@@ -34,7 +35,9 @@ export const ProfileUpdateSchema = z
   .object({
     displayName: optionalText(DISPLAY_NAME_MAX_LENGTH, DISPLAY_NAME_TOO_LONG)
       .refine((value) => value === null || !/[\r\n]/.test(value), DISPLAY_NAME_ONE_LINE)
-      .meta({ description: `1–${DISPLAY_NAME_MAX_LENGTH} characters after trimming; blank or null clears it` }),
+      .meta({
+        description: `1–${DISPLAY_NAME_MAX_LENGTH} characters after trimming; blank or null clears it`,
+      }),
     bio: optionalText(BIO_MAX_LENGTH, BIO_TOO_LONG).meta({
       description: `At most ${BIO_MAX_LENGTH} characters after trimming; blank or null clears it`,
     }),
@@ -57,6 +60,7 @@ export const AvatarFormDataSchema = z.object({
   [AVATAR_FILE_FIELD]: z.unknown().meta({
     type: 'string',
     format: 'binary',
-    description: 'A PNG, JPEG or WebP picture of at most 2 MB: kept as a 256 px square, cropped at its centre',
+    description:
+      'A PNG, JPEG or WebP picture of at most 2 MB: kept as a 256 px square, cropped at its centre',
   }),
 });
