@@ -18,7 +18,7 @@ import {
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
-import { capperRoutes } from './features/cappers/index.js';
+import { capperRoutes, profileRoutes } from './features/cappers/index.js';
 import { demoRoutes } from './features/demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
@@ -297,6 +297,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('market', market);
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
+  await app.register(profileRoutes, { db, storage, onProfileChanged: onVideoChanged });
   // The feed is fetched by the workers (or the one ROLE=all instance), not once per web instance.
   await app.register(resultsRoutes, { db, feed: runsBackgroundWork ? config.resultsFeed : undefined });
   await app.register(earningsRoutes, { db });

@@ -123,6 +123,7 @@ let p2: Video; // NBA moneyline at +150, 2u: 90-100 → loss -2 (graded 45 days 
 let p3: Video; // NFL spread -3 at -110, 1u: 20-17 → push (graded after p1)
 let p4: Video; // NFL total over 40.5 at +120, 1u: 30-20 → win +1.2 (graded 120 days ago)
 let openPick: Video;
+let openStartsAt: string;
 let startedPick: Video;
 
 beforeAll(async () => {
@@ -144,7 +145,9 @@ beforeAll(async () => {
       title: 'Pick four',
     },
   );
-  openPick = await postOk(capper, [await leg(), await leg()], { title: 'Still open' });
+  const openLegs = [await leg(), await leg()];
+  openStartsAt = openLegs.map((one) => String(one.startsAt)).sort()[0]!;
+  openPick = await postOk(capper, openLegs, { title: 'Still open' });
   startedPick = await postOk(capper, [await leg()], { title: 'Under way' });
   await t.database.db.execute(
     sql`update picks set locks_at = now() - interval '1 minute' where video_id = ${startedPick.id}`,
@@ -293,6 +296,11 @@ describe("a capper's record", () => {
       legCount: 2,
       status: 'open',
       selfReported: false,
+      // The storefront sells it: the price as charged, its league, and when sales close.
+      price: openPick.price,
+      league: 'NBA',
+      startsAt: openStartsAt,
+      onSale: true,
     });
     expect(profile.open.find((pick) => pick.videoId === startedPick.id)!.status).toBe('started');
     expect(profile.graded.map((pick) => pick.videoId)).not.toContain(openPick.id);

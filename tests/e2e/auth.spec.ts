@@ -28,7 +28,15 @@ test('register, see the account menu, sign out and sign back in', async ({ page 
   const menu = page.getByRole('menu');
   await expect(menu).toContainText(credentials.username);
   await expect(menu.getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
-  await expect(menu.getByRole('menuitem', { name: 'Your Profile' })).toHaveAttribute('href', '/dashboard');
+  // The public page others see; its settings are a separate item.
+  await expect(menu.getByRole('menuitem', { name: 'Your Profile' })).toHaveAttribute(
+    'href',
+    `/cappers/${credentials.username}`,
+  );
+  await expect(menu.getByRole('menuitem', { name: 'Profile settings' })).toHaveAttribute(
+    'href',
+    '/settings/profile',
+  );
   await expect(menu.getByRole('menuitem', { name: 'Admin Dashboard' })).toHaveCount(0);
 
   await menu.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -49,7 +57,7 @@ test('register, see the account menu, sign out and sign back in', async ({ page 
 });
 
 test('the account menu items navigate', async ({ page }) => {
-  await registerAndLogin(page);
+  const { username } = await registerAndLogin(page);
   await page.goto('/');
   await accountMenuButton(page).click();
   await page.getByRole('menuitem', { name: 'Dashboard' }).click();
@@ -64,7 +72,8 @@ test('the account menu items navigate', async ({ page }) => {
   await page.getByRole('menuitem', { name: 'Your Profile' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menu')).toHaveCount(0);
-  await expect(page).toHaveURL('/dashboard');
+  await expect(page).toHaveURL(`/cappers/${username}`);
+  await expect(page.getByRole('heading', { level: 1, name: username })).toBeVisible();
 });
 
 test('the account menu opens from the keyboard on a fresh page and gives focus back', async ({ page }) => {

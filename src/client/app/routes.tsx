@@ -56,6 +56,10 @@ const CapperPage = lazyPage(
   () => import('../features/cappers/pages/capper-page'),
   (m) => m.CapperPage,
 );
+const ProfileSettingsPage = lazyPage(
+  () => import('../features/cappers/pages/profile-settings-page'),
+  (m) => m.ProfileSettingsPage,
+);
 const LeaderboardPage = lazyPage(
   () => import('../features/cappers/pages/leaderboard-page'),
   (m) => m.LeaderboardPage,
@@ -110,6 +114,11 @@ export function AppRoutes() {
           <Route path="/edit-video/:id">
             <RequireAuth>
               <EditVideoPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/settings/profile">
+            <RequireAuth>
+              <ProfileSettingsPage />
             </RequireAuth>
           </Route>
           <Route path="/admin">

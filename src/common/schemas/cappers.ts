@@ -66,6 +66,10 @@ export const OpenPickSchema = z.object({
   legCount: z.int(),
   status: z.enum(['open', 'started']),
   selfReported: z.boolean().meta({ description: 'A leg is self-reported: the pick will not count' }),
+  price: z.number().meta({ description: 'Dollars, as charged' }),
+  league: z.string(),
+  startsAt: IsoTime.meta({ description: "The first leg's start: sales close then" }),
+  onSale: z.boolean().meta({ description: 'Its video is ready to sell (an upload being processed is not yet)' }),
 });
 export type OpenPick = z.infer<typeof OpenPickSchema>;
 

@@ -5,6 +5,7 @@ import {
   LayoutDashboard,
   LogIn,
   LogOut,
+  Settings,
   ShieldCheck,
   Trophy,
   Upload,
@@ -96,8 +97,14 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
                 <DrawerLink href="/dashboard" icon={<LayoutDashboard aria-hidden />}>
                   Dashboard
                 </DrawerLink>
-                <DrawerLink href="/dashboard" icon={<UserRound aria-hidden />}>
+                <DrawerLink
+                  href={`/cappers/${encodeURIComponent(user.username)}`}
+                  icon={<UserRound aria-hidden />}
+                >
                   Your Profile
+                </DrawerLink>
+                <DrawerLink href="/settings/profile" icon={<Settings aria-hidden />}>
+                  Profile settings
                 </DrawerLink>
                 {user.isAdmin && (
                   <DrawerLink href="/admin" icon={<ShieldCheck aria-hidden />}>

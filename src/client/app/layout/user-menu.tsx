@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { LayoutDashboard, LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from 'lucide-react';
 import type { User } from '#common/schemas/auth.js';
 import {
   DropdownMenu,
@@ -42,10 +42,17 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
             Dashboard
           </Link>
         </DropdownMenuItem>
+        {/* The public page others see: the storefront of open picks and the record. */}
         <DropdownMenuItem asChild>
-          <Link href="/dashboard">
+          <Link href={`/cappers/${encodeURIComponent(user.username)}`}>
             <UserRound aria-hidden />
             Your Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/settings/profile">
+            <Settings aria-hidden />
+            Profile settings
           </Link>
         </DropdownMenuItem>
         {user.isAdmin && (

@@ -38,6 +38,9 @@ export interface OpenPickRow {
   locksAt: Date;
   legCount: number;
   selfReported: boolean;
+  priceCents: number;
+  league: string;
+  onSale: boolean;
 }
 
 /** The capper's row with their other counts and open picks: one statement, one round trip. */
@@ -57,8 +60,9 @@ export async function findCapper(
           where p.user_id = u.id and p.graded_at is not null and ${SELF_REPORTED}) as "selfReported",
         (select coalesce(json_agg(o order by o."postedAt" desc, o."videoId" desc), '[]') from (
           select p.video_id as "videoId", p.title, p.commitment, p.posted_at as "postedAt",
-            p.locks_at as "locksAt", p.leg_count as "legCount", p.self_reported as "selfReported"
-          from picks p
+            p.locks_at as "locksAt", p.leg_count as "legCount", p.self_reported as "selfReported",
+            v.price_cents as "priceCents", p.league, v.transcoding_status = 'ready' as "onSale"
+          from picks p join videos v on v.id = p.video_id
           where p.user_id = u.id and p.result is null and p.removed is null
           order by p.posted_at desc, p.video_id desc
           limit ${openLimit}) o) as open

@@ -1,6 +1,7 @@
 // A capper's record (docs/decisions/020, 025): the profile, the leaderboard and the record badges. Every
 // figure comes from recordSummary (src/common/pick-grading.ts), so a record reads the same everywhere.
 import { clvSummary } from '#common/clv.js';
+import { centsToDollars } from '#common/money.js';
 import { isoSeconds, parseSealed } from '#common/pick-seal.js';
 import { recordSummary, summariseRecord, type RecordSummary } from '#common/pick-grading.js';
 import {
@@ -121,6 +122,10 @@ async function loadHead(db: Db, username: string, now: Date): Promise<ProfileHea
       legCount: pick.legCount,
       status: now >= pick.locksAt ? ('started' as const) : ('open' as const),
       selfReported: pick.selfReported,
+      price: centsToDollars(pick.priceCents),
+      league: pick.league,
+      startsAt: isoSeconds(pick.locksAt),
+      onSale: pick.onSale,
     })),
     selfReported: selfReported.map(revealed),
     selfReportedTotal: others.selfReported,

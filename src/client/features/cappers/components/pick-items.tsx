@@ -1,9 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
-import type { GradedPick, OpenPick } from '#common/schemas/cappers.js';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { Button } from '#client/components/ui/button.tsx';
+import { Lock, ShoppingCart } from 'lucide-react';
+import { formatPrice } from '#common/money.js';
+import type { GradedPick, OpenPick } from '#common/schemas/cappers.js';
+import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
+import { authPath } from '#client/lib/auth-redirect.ts';
 import { cn } from '#client/lib/cn.ts';
+import { useUser } from '#client/features/auth/index.ts';
 import { LegBindingTag, PickLegsList } from '#client/features/picks/index.ts';
 import { betsCount, formatClv, formatUnits, trendClass } from './record-figures';
 
@@ -106,15 +110,76 @@ export function GradedPickItem({ pick }: { pick: GradedPick }) {
   );
 }
 
-/** An open pick stays sealed: only its commitment, post time and number of legs are public. */
-export function OpenPickItem({ pick }: { pick: OpenPick }) {
+/** A started pick's place of the Buy link: said, not offered (sales close at the first leg's start). */
+function SalesClosed() {
+  return (
+    <p
+      className="inline-flex w-fit items-center gap-1.5 rounded-md bg-muted px-3 py-1.5 text-sm font-semibold text-muted-foreground"
+      data-testid="sales-closed"
+    >
+      <Lock aria-hidden className="size-4" />
+      Sales closed
+    </p>
+  );
+}
+
+/** Buy for a pick still on sale; a visitor signs in first and comes back to the checkout, as on cards. */
+function OpenPickAction({ pick, titleId, own }: { pick: OpenPick; titleId: string; own: boolean }) {
+  const { data: user } = useUser();
+  if (pick.status === 'started') return <SalesClosed />;
+  if (own) return <p className="text-sm text-muted-foreground">Your pick: on sale to everyone else.</p>;
+  if (!pick.onSale)
+    return <p className="text-sm text-muted-foreground">On sale once its video is processed.</p>;
+  const checkout = `/checkout/${pick.videoId}`;
+  return (
+    <Link
+      href={user ? checkout : authPath({ next: checkout })}
+      className={buttonClasses('primary', 'sm')}
+      aria-describedby={titleId}
+    >
+      <ShoppingCart aria-hidden />
+      Buy for {formatPrice(pick.price)}
+    </Link>
+  );
+}
+
+/**
+ * An open pick for sale: its price as charged, league and first game's start, Buy (or Sales closed once
+ * under way). It stays sealed: only its commitment, post time and number of legs are public.
+ */
+export function OpenPickItem({ pick, capperUsername }: { pick: OpenPick; capperUsername: string }) {
+  const titleId = useId();
+  const { data: user } = useUser();
+  const own = user?.username.toLowerCase() === capperUsername.toLowerCase();
   return (
     <li>
-      <Card className="grid gap-2 p-4">
-        <div className="flex flex-wrap items-start justify-between gap-2">
-          <Link href={`/video/${pick.videoId}`} className="font-semibold hover:underline">
-            {pick.title}
-          </Link>
+      <Card className="grid gap-3 p-4" data-testid="open-pick">
+        <div className="flex items-start justify-between gap-3">
+          <div className="grid min-w-0 gap-1">
+            <Link
+              id={titleId}
+              href={`/video/${pick.videoId}`}
+              className="font-semibold [overflow-wrap:anywhere] hover:underline"
+            >
+              {pick.title}
+            </Link>
+            <span className="text-sm text-muted-foreground">
+              <span className="font-medium text-foreground">{pick.league}</span> ·{' '}
+              {pick.status === 'started' ? 'Started' : 'Starts'}{' '}
+              <time dateTime={pick.startsAt} data-testid="open-pick-start">
+                {formatTime(pick.startsAt)}
+              </time>
+            </span>
+          </div>
+          <span
+            className="shrink-0 rounded-lg bg-primary/10 px-2 py-0.5 text-base font-bold text-primary tabular-nums"
+            data-testid="open-pick-price"
+          >
+            <span className="sr-only">Price </span>
+            {formatPrice(pick.price)}
+          </span>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-3">
           <span className="flex flex-wrap items-center gap-2">
             {pick.selfReported && <LegBindingTag market={false} detail="will not count" />}
             <span className="rounded-full bg-muted px-2.5 py-0.5 text-xs font-semibold">
@@ -122,6 +187,7 @@ export function OpenPickItem({ pick }: { pick: OpenPick }) {
               {pick.legCount === 1 ? 'leg' : 'legs'}, sealed
             </span>
           </span>
+          <OpenPickAction pick={pick} titleId={titleId} own={own} />
         </div>
         <span className="text-xs text-muted-foreground">Posted {formatTime(pick.postedAt)}</span>
         <Commitment value={pick.commitment} />

@@ -15,6 +15,7 @@ import { useCapper } from '../api/get-capper';
 import { GradedPickItem, OpenPickItem, SelfReportedTable } from '../components/pick-items';
 import { RecordStats } from '../components/record-stats';
 import {
+  betsInPicks,
   clvTrendClass,
   formatRecordClv,
   formatRoi,
@@ -27,7 +28,10 @@ import { UnitsChart } from '../components/units-chart';
 
 const PAGE_SIZE = 20;
 
-/** Issue 14: a capper's public record — by period and league, charted, every graded pick, open picks. */
+/**
+ * A capper's storefront: who they are, the open picks on sale (price, Buy), then the verified record by
+ * period and league, charted, then every graded pick.
+ */
 export function CapperPage() {
   const { username = '' } = useParams<{ username: string }>();
   const [offset, setOffset] = useState(0);
@@ -56,6 +60,8 @@ export function CapperPage() {
   return (
     <div className="mx-auto grid w-full max-w-5xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
       <CapperHeader profile={data} />
+      {/* A storefront: what can be bought now comes first, then the record that backs it, then history. */}
+      <OpenPicksSection profile={data} />
       <RecordSection profile={data} />
       <section aria-labelledby="chart-heading" className="grid gap-4">
         <h2 id="chart-heading" className="text-lg font-semibold tracking-tight">
@@ -67,9 +73,14 @@ export function CapperPage() {
       </section>
       <LeagueSection profile={data} />
       <section aria-labelledby="graded-heading" className="grid gap-4" aria-busy={isPlaceholderData}>
-        <h2 id="graded-heading" className="text-lg font-semibold tracking-tight">
-          Graded picks ({data.gradedTotal.toLocaleString('en-US')})
-        </h2>
+        <div className="grid gap-1">
+          <h2 id="graded-heading" className="text-lg font-semibold tracking-tight">
+            Graded picks ({data.gradedTotal.toLocaleString('en-US')})
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            History: every counted pick, newest grade first, with its legs revealed. Free to read.
+          </p>
+        </div>
         {data.graded.length === 0 ? (
           <p className="rounded-card border border-dashed bg-card p-8 text-center text-muted-foreground">
             No graded picks yet. Picks are graded from the final score once every leg has finished.
@@ -105,41 +116,74 @@ export function CapperPage() {
           </>
         )}
       </section>
-      <section aria-labelledby="open-heading" className="grid gap-4">
-        <h2 id="open-heading" className="text-lg font-semibold tracking-tight">
-          Open picks ({data.open.length})
-        </h2>
-        {data.open.length === 0 ? (
-          <p className="rounded-card border border-dashed bg-card p-8 text-center text-muted-foreground">
-            No open picks right now.
-          </p>
-        ) : (
-          <ul className="grid gap-3">
-            {data.open.map((pick) => (
-              <OpenPickItem key={pick.videoId} pick={pick} />
-            ))}
-          </ul>
-        )}
-      </section>
       <SelfReportedSection profile={data} />
       <Unverified profile={data} />
     </div>
   );
 }
 
+/** Picks still sealed: on sale until their first game starts, then "Sales closed" until graded. */
+function OpenPicksSection({ profile }: { profile: CapperProfile }) {
+  const onSale = profile.open.filter((pick) => pick.status === 'open').length;
+  return (
+    <section aria-labelledby="open-heading" className="grid gap-4">
+      <div className="grid gap-1">
+        <h2 id="open-heading" className="text-lg font-semibold tracking-tight">
+          Open picks ({profile.open.length})
+        </h2>
+        {profile.open.length > 0 && (
+          <p className="text-sm text-muted-foreground">
+            {onSale === 0 ? 'None on sale: their first games have started.' : `${onSale} on sale.`} Each stays
+            sealed until its games are graded; sales close when its first game starts.
+          </p>
+        )}
+      </div>
+      {profile.open.length === 0 ? (
+        <p className="rounded-card border border-dashed bg-card p-8 text-center text-muted-foreground">
+          No open picks right now.
+        </p>
+      ) : (
+        <ul className="grid gap-3 md:grid-cols-2">
+          {profile.open.map((pick) => (
+            <OpenPickItem key={pick.videoId} pick={pick} capperUsername={profile.capper.username} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function CapperHeader({ profile }: { profile: CapperProfile }) {
   const { capper } = profile;
   const name = capper.displayName ?? capper.username;
+  const record = profile.records.all;
   return (
     <header className="flex flex-wrap items-center gap-4">
-      <Avatar name={capper.username} src={capper.avatarUrl} className="size-20 text-3xl" />
+      <span data-testid="capper-avatar" className="contents">
+        <Avatar name={name} src={capper.avatarUrl} className="size-20 text-3xl" />
+      </span>
       <div className="grid min-w-0 flex-1 gap-1">
         {/* anywhere, not break-word: a long name without spaces must also narrow the header's width on a phone */}
         <h1 className="text-3xl font-bold tracking-tight [overflow-wrap:anywhere]">{name}</h1>
         {capper.displayName && (
           <p className="text-muted-foreground [overflow-wrap:anywhere]">@{capper.username}</p>
         )}
-        {capper.bio && <p className="max-w-prose whitespace-pre-line">{capper.bio}</p>}
+        {capper.bio && (
+          <p className="max-w-prose whitespace-pre-line [overflow-wrap:anywhere]" data-testid="capper-bio">
+            {capper.bio}
+          </p>
+        )}
+        <p className="text-sm font-medium tabular-nums" data-testid="record-summary">
+          {record.graded === 0 ? (
+            <span className="text-muted-foreground">Verified record: no graded picks yet</span>
+          ) : (
+            <>
+              Verified {formatWlp(record)} ·{' '}
+              <span className={trendClass(record.unitsWon)}>{formatUnits(record.unitsWon)}</span> · ROI{' '}
+              {formatRoi(record)} · {betsInPicks(record)}
+            </>
+          )}
+        </p>
       </div>
     </header>
   );
@@ -197,61 +241,101 @@ function LeagueSection({ profile }: { profile: CapperProfile }) {
           No graded picks in any league yet.
         </p>
       ) : (
-        <Card className="overflow-x-auto">
-          {/* Seven columns: on a phone the table scrolls sideways in its card rather than breaking figures. */}
-          <table className="w-full text-sm whitespace-nowrap">
-            <caption className="sr-only">All-time record in each league</caption>
-            <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  League
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  W-L-P
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Win %
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Units
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  ROI
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  CLV
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  Bets
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y">
-              {profile.byLeague.map(({ league, record }) => (
-                <tr key={league}>
-                  <th scope="row" className="px-4 py-3 text-left font-medium">
-                    {league}
-                  </th>
-                  <td className="px-4 py-3 text-right tabular-nums">{formatWlp(record)}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">{formatWinPct(record)}</td>
-                  <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(record.unitsWon))}>
+        <>
+          {/* Phones: a card per league with every figure labelled; from `md` up, the table. Only one of the
+              two is displayed at a time. Should the table ever be wider than its card, it scrolls in a
+              labelled region a keyboard can reach. */}
+          <ul aria-label="All-time record in each league" className="grid gap-2 md:hidden">
+            {profile.byLeague.map(({ league, record }) => (
+              <li key={league} className="grid gap-2 rounded-card border bg-card p-4 shadow-xs">
+                <div className="flex items-baseline justify-between gap-3">
+                  <span className="font-semibold">{league}</span>
+                  <span className={cn('font-semibold tabular-nums', trendClass(record.unitsWon))}>
                     {formatUnits(record.unitsWon)}
-                  </td>
-                  <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(record.roi))}>
-                    {formatRoi(record)}
-                  </td>
-                  <td className={cn('px-4 py-3 text-right tabular-nums', clvTrendClass(record))}>
-                    {formatRecordClv(record)}
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{record.graded}</td>
+                  </span>
+                </div>
+                <dl className="grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
+                  {leagueFigures(record).map((figure) => (
+                    <div key={figure.label} className="grid gap-0.5">
+                      <dt className="text-xs text-muted-foreground">{figure.label}</dt>
+                      <dd className={cn('font-medium tabular-nums', figure.tone)}>{figure.value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </li>
+            ))}
+          </ul>
+          <Card
+            role="region"
+            aria-label="All-time record in each league, table"
+            tabIndex={0}
+            className="hidden overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 md:block"
+          >
+            <table className="w-full text-sm whitespace-nowrap">
+              <caption className="sr-only">All-time record in each league</caption>
+              <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    League
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    W-L-P
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Win %
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Units
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    ROI
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    CLV
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Bets
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
+              </thead>
+              <tbody className="divide-y">
+                {profile.byLeague.map(({ league, record }) => (
+                  <tr key={league}>
+                    <th scope="row" className="px-4 py-3 text-left font-medium">
+                      {league}
+                    </th>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatWlp(record)}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatWinPct(record)}</td>
+                    <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(record.unitsWon))}>
+                      {formatUnits(record.unitsWon)}
+                    </td>
+                    <td className={cn('px-4 py-3 text-right tabular-nums', trendClass(record.roi))}>
+                      {formatRoi(record)}
+                    </td>
+                    <td className={cn('px-4 py-3 text-right tabular-nums', clvTrendClass(record))}>
+                      {formatRecordClv(record)}
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums">{record.graded}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+        </>
       )}
     </section>
   );
+}
+
+/** A league's figures for its card on a phone: the table's columns, each with its label. */
+function leagueFigures(record: CapperProfile['records']['all']) {
+  return [
+    { label: 'W-L-P', value: formatWlp(record), tone: '' },
+    { label: 'Win %', value: formatWinPct(record), tone: '' },
+    { label: 'ROI', value: formatRoi(record), tone: trendClass(record.roi) },
+    { label: 'CLV', value: formatRecordClv(record), tone: clvTrendClass(record) },
+    { label: 'Bets', value: String(record.graded), tone: '' },
+  ];
 }
 
 /** docs/decisions/025: graded picks with a self-reported leg, shown for what they are and never counted. */
