@@ -20,6 +20,7 @@ export function formatResultUnits(units: number): string {
 /** 'Won +1.8u' / 'Lost −1u' / 'Push' / 'Void': units only where they moved. */
 export function resultText(result: PickResultWord, unitsWon: number | null | undefined): string {
   const word = RESULT_WORD[result];
-  if ((result === 'win' || result === 'loss') && unitsWon != null) return `${word} ${formatResultUnits(unitsWon)}`;
+  if ((result === 'win' || result === 'loss') && unitsWon != null)
+    return `${word} ${formatResultUnits(unitsWon)}`;
   return word;
 }

@@ -207,10 +207,7 @@ test('the profile links to /log, which shows the checkpoint, the key, the comman
     'href',
     `/cappers/${capper.username}`,
   );
-  await expect(ours.getByRole('link', { name: video.title })).toHaveAttribute(
-    'href',
-    `/video/${video.id}`,
-  );
+  await expect(ours.getByRole('link', { name: video.title })).toHaveAttribute('href', `/video/${video.id}`);
 
   // Without a capper the command names none; a name no username could be is left out of it.
   await page.goto('/log?capper=x%3B%20rm%20-rf%20~');

@@ -59,7 +59,9 @@ export const LogPicksSchema = z
         title: z
           .string()
           .nullable()
-          .meta({ description: "The pick's title; null when nothing of it may be shown (removed by moderation)" }),
+          .meta({
+            description: "The pick's title; null when nothing of it may be shown (removed by moderation)",
+          }),
         deleted: z.boolean().meta({ description: 'The video is gone: the entries stay, the page does not' }),
       }),
     ),

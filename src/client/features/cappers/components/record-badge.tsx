@@ -34,7 +34,10 @@ function signed(value: number, digits: number): string {
  * counts are bets (a parlay is one), as on the profile.
  */
 export function recordLine(record: BadgeRecord): string {
-  const parts = [`Verified ${record.wins}-${record.losses}-${record.pushes}`, `${signed(record.unitsWon, 1)}u`];
+  const parts = [
+    `Verified ${record.wins}-${record.losses}-${record.pushes}`,
+    `${signed(record.unitsWon, 1)}u`,
+  ];
   if (record.roi !== null) parts.push(`ROI ${signed(record.roi, 0)}%`);
   if (record.clv) parts.push(`CLV ${signed(record.clv.average, 1)}%`);
   return parts.join(' · ');

@@ -30,7 +30,8 @@ export function useLogPicks(pages: readonly (readonly number[])[]): {
     queries: pages.map((ids) => getLogPicksQueryOptions(ids)),
     combine: (results) => {
       const picks = new Map<number, LogPick>();
-      for (const result of results) for (const pick of result.data?.picks ?? []) picks.set(pick.videoId, pick);
+      for (const result of results)
+        for (const pick of result.data?.picks ?? []) picks.set(pick.videoId, pick);
       return { picks, failed: results.some((result) => result.isError) };
     },
   });

@@ -422,14 +422,13 @@ function HowToCheck() {
           close when the first game starts.
         </li>
         <li>
-          <strong>Graded from the final scores.</strong> Each leg is graded by rule from its game&apos;s
-          final score, which is logged too; a correction is logged with the score before and after and the
-          reason.
+          <strong>Graded from the final scores.</strong> Each leg is graded by rule from its game&apos;s final
+          score, which is logged too; a correction is logged with the score before and after and the reason.
         </li>
         <li>
           <strong>Every grade in a public log.</strong> Posting, grading, scores and corrections are appended
-          to this log, which can only grow. On any pick&apos;s page, <em>Verify log</em> checks its entries
-          in your browser; the command under{' '}
+          to this log, which can only grow. On any pick&apos;s page, <em>Verify log</em> checks its entries in
+          your browser; the command under{' '}
           <a href="#verify-heading" className="font-medium text-primary hover:underline">
             Verify it yourself
           </a>{' '}
