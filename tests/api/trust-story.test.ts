@@ -106,8 +106,8 @@ describe("a pick's log entries", () => {
     ]);
     expect(pick.corrections).toEqual([
       expect.objectContaining({
-        before: 'final 100-112',
-        after: 'final 100-99',
+        before: 'final 112-100',
+        after: 'final 99-100',
         reason: 'Scorer’s error fixed',
       }),
     ]);
