@@ -90,7 +90,7 @@ describe("a pick's log entries", () => {
       t.database.db,
       game.eventId,
       { status: 'final', homeScore: 99, awayScore: 100 },
-      { id: admin.id, username: admin.username },
+      { id: admin.id },
       'Scorer’s error fixed',
       new Date(LATER + HOUR),
     );
