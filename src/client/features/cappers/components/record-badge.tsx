@@ -81,7 +81,7 @@ export function RecordBadge({ username, among, className }: RecordBadgeProps) {
     <span className={cn('inline-grid min-w-0 justify-items-start gap-1', className)}>
       <span
         data-testid="record-badge"
-        className="inline-flex w-fit max-w-full items-center rounded-full bg-primary/10 px-2.5 py-0.5 text-xs font-semibold text-primary tabular-nums"
+        className="inline-flex w-fit max-w-full items-center rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-900 tabular-nums"
       >
         {recordLine(record)}
       </span>
