@@ -138,7 +138,14 @@ for (const size of [
       await expect(page.getByTestId('log-order')).toContainText('Newest first');
       const rows = page.getByRole('list', { name: 'Log entries, newest first' }).getByRole('listitem');
       const ours = rows.filter({ has: page.getByRole('link', { name: title }) });
-      for (let i = 0; i < 5 && (await ours.count()) === 0; i++) {
+      // The titles load a page at a time, after the entries: wait for them before looking further back.
+      const found = async () =>
+        expect
+          .poll(() => ours.count(), { timeout: 5_000 })
+          .toBeGreaterThan(0)
+          .then(() => true)
+          .catch(() => false);
+      for (let i = 0; i < 5 && !(await found()); i++) {
         await page.getByRole('button', { name: 'Older entries' }).click();
         await expect(page.getByRole('button', { name: 'Loading…' })).toHaveCount(0);
       }
