@@ -115,6 +115,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/log/checkpoint',
       'GET /api/log/entries',
       'GET /api/log/key',
+      'GET /api/log/picks',
       'GET /api/log/proof/consistency',
       'GET /api/log/proof/inclusion',
       'GET /api/log/tile/{level}/{path}',

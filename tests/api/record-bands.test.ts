@@ -155,9 +155,16 @@ async function expectBadges() {
   const names = cappers.map((capper) => capper.username).join(',');
   const response = await t.app.inject({ method: 'GET', url: `/api/records?usernames=${names}` });
   expect(response.statusCode, response.body).toBe(200);
-  const want: Records = {};
+  const want: Record<string, RecordSummary> = {};
   for (const capper of cappers) want[capper.username] = all.get(capper.id) ?? summariseRecord([]);
-  expect(response.json<Records>()).toEqual(want);
+  // The badges' last results are the cards' dots (trust-story.test.ts); the figures are these.
+  const figures: Record<string, RecordSummary> = {};
+  for (const [name, record] of Object.entries(response.json<Records>())) {
+    const { lastResults, ...summary } = record;
+    expect(lastResults.length).toBeLessThanOrEqual(Math.min(10, summary.picks));
+    figures[name] = summary;
+  }
+  expect(figures).toEqual(want);
 }
 
 beforeAll(async () => {

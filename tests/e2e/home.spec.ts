@@ -3,7 +3,7 @@ import { E2E_SUPPORT_PHONE } from '../setup/e2e-env';
 import { fakeVideo, serveHomeList } from './catalog-helpers';
 import { expect, test } from './fixtures';
 
-test('the home page shows the hero with the 10% cut and the support phone, and the empty state', async ({
+test('the home page shows the hero with what verified means and the support phone, and the empty state', async ({
   page,
 }) => {
   // Other tests add videos to the shared database; the empty catalog is this page's answer to an empty list.
@@ -11,8 +11,11 @@ test('the home page shows the hero with the 10% cut and the support phone, and t
   const response = await page.goto('/');
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle('PickReel');
-  const hero = page.getByRole('region', { name: 'Winning picks, straight from the cappers.' });
-  await expect(hero).toContainText('10% cut');
+  const hero = page.getByRole('region', { name: 'Sports picks you can check.' });
+  await expect(hero.getByTestId('hero-verified')).toContainText('Verified means sealed before the game');
+  // The cut is the sellers' business: the footer states it, not the bettors' hero.
+  await expect(hero).not.toContainText('10% cut');
+  await expect(page.getByRole('contentinfo')).toContainText('10% cut');
   // The phone comes from the SUPPORT_PHONE setting, through the config the server writes into the page.
   await expect(hero).toContainText(E2E_SUPPORT_PHONE);
   await expect(page.getByRole('heading', { level: 2, name: "Today's Picks" })).toBeVisible();

@@ -204,7 +204,7 @@ test("a pick is graded from the game's final score, and its page and the capper'
   await page.goto(`/video/${video.id}`);
   const panel = page.getByTestId('pick-seal-panel');
   await expect(panel.getByTestId('pick-status')).toHaveText('Graded');
-  await expect(panel.getByTestId('pick-result')).toHaveText('Win · +0.7u');
+  await expect(panel.getByTestId('pick-result')).toHaveText('Won +0.7u');
   const leg = panel.getByRole('list', { name: 'Revealed legs' }).getByTestId('pick-leg');
   await expect(leg).toContainText(`${game.home} moneyline`);
   await expect(leg.getByTestId('leg-status')).toHaveText('Status: Won');

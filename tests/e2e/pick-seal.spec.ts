@@ -150,7 +150,7 @@ test('once started the owner is told the pick stays on the record; once graded a
   await page.goto(`/video/${video.id}`);
   const panel = sealedPanel(page);
   await expect(panel.getByTestId('pick-status')).toHaveText('Graded');
-  await expect(panel.getByTestId('pick-result')).toHaveText('Win · +0.9u');
+  await expect(panel.getByTestId('pick-result')).toHaveText('Won +0.9u');
   await expect(panel.getByTestId('commitment')).toHaveText(pick.commitment);
   await expect(panel.getByRole('list', { name: 'Revealed legs' })).toContainText(`${leg.home} -1.5`);
   await expect(panel.getByRole('list', { name: 'Revealed legs' })).toContainText('-110');

@@ -168,7 +168,16 @@ export const RecordsQuerySchema = z.object({
     .refine((names) => names.length <= MAX_RECORD_USERNAMES, TOO_MANY_NAMES),
 });
 
+/** A card's record badge: the all-time record and the capper's latest counted picks' results. */
+export const BadgeRecordSchema = RecordSummarySchema.extend({
+  lastResults: z
+    .array(z.enum(PICK_RESULTS))
+    .max(10)
+    .meta({ description: "The latest counted picks' results, up to 10, oldest first (newest last)" }),
+}).meta({ id: 'BadgeRecord' });
+export type BadgeRecord = z.infer<typeof BadgeRecordSchema>;
+
 export const RecordsSchema = z
-  .record(z.string(), RecordSummarySchema)
+  .record(z.string(), BadgeRecordSchema)
   .meta({ id: 'Records', description: "Each known capper's all-time record, by username" });
 export type Records = z.infer<typeof RecordsSchema>;

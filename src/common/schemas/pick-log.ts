@@ -36,3 +36,35 @@ export const ConsistencyProofSchema = z
   .object({ first: z.int(), second: z.int(), hashes: z.array(Base64) })
   .meta({ id: 'ConsistencyProof' });
 export type ConsistencyProof = z.infer<typeof ConsistencyProofSchema>;
+
+/** GET /api/log/picks: the most videos one request may name (two pages of /log's entries). */
+export const MAX_LOG_PICKS = 100;
+const LOG_PICKS_MESSAGE = `Please give up to ${MAX_LOG_PICKS} video ids, separated by commas`;
+
+export const LogPicksQuerySchema = z.object({
+  videoIds: z
+    .string({ error: LOG_PICKS_MESSAGE })
+    .max(MAX_LOG_PICKS * 12, LOG_PICKS_MESSAGE)
+    .regex(/^\d{1,10}(,\d{1,10})*$/, LOG_PICKS_MESSAGE)
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .refine((ids) => ids.length <= MAX_LOG_PICKS, LOG_PICKS_MESSAGE)
+    .refine((ids) => ids.every((id) => id >= 1 && id <= 2_147_483_647), LOG_PICKS_MESSAGE),
+});
+
+export const LogPicksSchema = z
+  .object({
+    picks: z.array(
+      z.object({
+        videoId: z.int(),
+        title: z
+          .string()
+          .nullable()
+          .meta({
+            description: "The pick's title; null when nothing of it may be shown (removed by moderation)",
+          }),
+        deleted: z.boolean().meta({ description: 'The video is gone: the entries stay, the page does not' }),
+      }),
+    ),
+  })
+  .meta({ id: 'LogPicks' });
+export type LogPicks = z.infer<typeof LogPicksSchema>;

@@ -21,6 +21,9 @@ export const PickLogRefSchema = z.object({
   index: z.int().meta({ description: 'The entry number in the log, from 0' }),
   type: z.enum(LOG_ENTRY_TYPES),
   at: IsoTime,
+  title: z.string().meta({
+    description: "What the entry says, in words: 'Sealed — version 1', 'Graded: Won +1.8u', 'Settled: Knicks 112 – Celtics 108'",
+  }),
 });
 export type PickLogRef = z.infer<typeof PickLogRefSchema>;
 

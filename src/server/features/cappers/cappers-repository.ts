@@ -205,6 +205,17 @@ export interface TotalsRow {
   clvBeat: number;
 }
 
+/** A counted pick's result, as the record badges' last-ten dots show them. */
+export type PickResultRow = 'win' | 'loss' | 'push' | 'void';
+
+/** A capper's totals with their latest counted results (oldest first): what a card's record badge shows. */
+export interface BadgeTotalsRow extends TotalsRow {
+  lastResults: PickResultRow[];
+}
+
+/** How many of a capper's latest results a record badge shows. */
+export const LAST_RESULTS = 10;
+
 /** A capper's totals in one league and one age band of grading: 0 within 30 days, 1 within 90, 2 older. */
 export interface BandTotalsRow extends TotalsRow {
   league: string;
@@ -345,11 +356,15 @@ export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]
   });
 }
 
-/** All-time totals of these cappers (by username, any case); a capper with no graded pick has zeros. */
-export async function totalsOf(db: Executor, usernames: readonly string[]): Promise<TotalsRow[]> {
+/**
+ * All-time totals of these cappers (by username, any case) and their latest counted results; a capper with
+ * no graded pick has zeros. The results come in the same statement, by picks_user_graded_idx (ten rows a
+ * capper), so a page of badges stays one round trip.
+ */
+export async function totalsOf(db: Executor, usernames: readonly string[]): Promise<BadgeTotalsRow[]> {
   const lowered = usernames.map((name) => name.toLowerCase());
   // Every band of every league is all time, whatever the clock says.
-  return rowsOf<TotalsRow>(
+  const rows = rowsOf<TotalsRow & { lastResults: unknown }>(
     await db.execute(sql`
       select u.id as "userId", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl",
         coalesce(sum(b.wins), 0)::int as wins, coalesce(sum(b.losses), 0)::int as losses,
@@ -358,10 +373,16 @@ export async function totalsOf(db: Executor, usernames: readonly string[]): Prom
         coalesce(sum(b.units_won), 0)::float8 as "unitsWon",
         coalesce(sum(b.units_risked), 0)::float8 as "unitsRisked",
         coalesce(sum(b.clv_bets), 0)::int as "clvBets", coalesce(sum(b.clv_sum), 0)::float8 as "clvSum",
-        coalesce(sum(b.clv_beat), 0)::int as "clvBeat"
+        coalesce(sum(b.clv_beat), 0)::int as "clvBeat",
+        (select coalesce(json_agg(r.result order by r.graded_at, r.video_id), '[]') from (
+          select p.result, p.graded_at, p.video_id from picks p
+          where p.user_id = u.id and p.graded_at is not null and ${COUNTED}
+          order by p.graded_at desc, p.video_id desc
+          limit ${LAST_RESULTS}) r) as "lastResults"
       from users u
       left join record_bands b on b.user_id = u.id
       where lower(u.username) = any(${sql.param(lowered)}::text[])
       group by u.id`),
   );
+  return rows.map((row) => ({ ...row, lastResults: fromJson<PickResultRow[]>(row.lastResults) }));
 }

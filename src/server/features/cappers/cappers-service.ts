@@ -12,6 +12,7 @@ import {
   type Leaderboard,
   type LeaderboardPeriod,
   type LeaderboardSort,
+  type BadgeRecord,
   type Records,
 } from '#common/schemas/cappers.js';
 import type { League } from '#common/schemas/picks.js';
@@ -23,6 +24,7 @@ import {
   listGradedPicks,
   listBandTotals,
   totalsOf,
+  type BadgeTotalsRow,
   type GradedPickRow,
   type BandTotalsRow,
   type TotalsRow,
@@ -267,14 +269,14 @@ export async function recordsOf(db: Db, usernames: readonly string[]): Promise<R
 }
 
 // The names asked for in one tick are read in one query, whichever request asked for them.
-let pending: { db: Db; names: Set<string>; result: Promise<Map<string, TotalsRow>> } | null = null;
+let pending: { db: Db; names: Set<string>; result: Promise<Map<string, BadgeTotalsRow>> } | null = null;
 
-function batchedTotals(db: Db, name: string): Promise<{ username: string; record: RecordSummary } | null> {
+function batchedTotals(db: Db, name: string): Promise<{ username: string; record: BadgeRecord } | null> {
   if (!pending || pending.db !== db) {
     const batch = {
       db,
       names: new Set<string>(),
-      result: null as unknown as Promise<Map<string, TotalsRow>>,
+      result: null as unknown as Promise<Map<string, BadgeTotalsRow>>,
     };
     batch.result = Promise.resolve().then(async () => {
       if (pending === batch) pending = null;
@@ -286,6 +288,8 @@ function batchedTotals(db: Db, name: string): Promise<{ username: string; record
   pending.names.add(name.toLowerCase());
   return pending.result.then((rows) => {
     const row = rows.get(name.toLowerCase());
-    return row ? { username: row.username, record: summaryFromTotals(row) } : null;
+    return row
+      ? { username: row.username, record: { ...summaryFromTotals(row), lastResults: row.lastResults } }
+      : null;
   });
 }

@@ -214,6 +214,8 @@ export interface LogRefRow {
   idx: number;
   type: string;
   at: Date;
+  /** The entry as logged: the page's title for it is read from its own fields. */
+  bytes: Uint8Array;
 }
 
 /**
@@ -221,15 +223,20 @@ export interface LogRefRow {
  * prices), in log order.
  */
 export async function entriesOfVideo(db: Executor, videoId: number): Promise<LogRefRow[]> {
-  const rows = rowsOf<{ idx: string | number; type: string; at: Date | string }>(
+  const rows = rowsOf<{ idx: string | number; type: string; at: Date | string; bytes: unknown }>(
     await db.execute(sql`
-      select idx, type, at from log_entries where video_id = ${videoId}
+      select idx, type, at, bytes from log_entries where video_id = ${videoId}
       union all
-      select e.idx, e.type, e.at from log_entries e
+      select e.idx, e.type, e.at, e.bytes from log_entries e
       where e.event_id in (select l.event_id from pick_legs l where l.video_id = ${videoId})
       order by idx`),
   );
-  return rows.map((row) => ({ idx: Number(row.idx), type: row.type, at: new Date(row.at) }));
+  return rows.map((row) => ({
+    idx: Number(row.idx),
+    type: row.type,
+    at: new Date(row.at),
+    bytes: asBytes(row.bytes),
+  }));
 }
 
 export interface CheckpointRow {
@@ -275,5 +282,29 @@ export async function claimIdentity(db: Executor, identity: IdentityRow): Promis
 export async function changeIdentityKey(db: Executor, verifierKey: string): Promise<void> {
   await db.execute(
     sql`update log_identity set verifier_key = ${verifierKey}, key_changed_at = now() where id = 1`,
+  );
+}
+
+export interface LogPickRow {
+  videoId: number;
+  title: string | null;
+  deleted: boolean;
+}
+
+/**
+ * The titles the /log page shows beside entries: the pick's own (kept with its record when the video goes),
+ * none for a pick removed by moderation or never known; `deleted` when the video is gone.
+ */
+export async function logPickTitles(db: Executor, videoIds: readonly number[]): Promise<LogPickRow[]> {
+  if (!videoIds.length) return [];
+  return rowsOf<LogPickRow>(
+    await db.execute(sql`
+      select ids.id as "videoId",
+        case when p.removed is distinct from 'moderation' then coalesce(v.title, p.title) end as title,
+        v.id is null as deleted
+      from unnest(${sql.param(videoIds)}::int[]) as ids(id)
+      left join picks p on p.video_id = ids.id
+      left join videos v on v.id = ids.id
+      order by ids.id`),
   );
 }

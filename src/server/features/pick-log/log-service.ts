@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   entryBytes,
   LOG_FORMAT_VERSION,
+  parseEntry,
   type EvidenceEntry,
   type LogEntryType,
   type LoggedBets,
@@ -24,6 +25,7 @@ import {
   rootFromFrontier,
   type NodeId,
 } from '#common/pick-log/merkle.js';
+import { entryTitle } from '#common/pick-log/entry-title.js';
 import { isoSeconds, type SealedPick } from '#common/pick-seal.js';
 import { LOG_ENTRIES_PAGE, type ConsistencyProof, type InclusionProof } from '#common/schemas/pick-log.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
@@ -339,5 +341,19 @@ export async function consistencyProof(
 /** A pick's entries in the log, for its page (GET /api/picks/{videoId}). */
 export async function logRefsOf(db: Executor, videoId: number): Promise<PickLogRef[]> {
   const rows = await entriesOfVideo(db, videoId);
-  return rows.map((row) => ({ index: row.idx, type: row.type as LogEntryType, at: isoSeconds(row.at) }));
+  return rows.map((row) => ({
+    index: row.idx,
+    type: row.type as LogEntryType,
+    at: isoSeconds(row.at),
+    title: titleOf(row.bytes, row.type as LogEntryType),
+  }));
+}
+
+/** The entry's title from its bytes; an entry this server cannot read (never expected) is named by type. */
+function titleOf(bytes: Uint8Array, type: LogEntryType): string {
+  try {
+    return entryTitle(parseEntry(bytes));
+  } catch {
+    return type;
+  }
 }

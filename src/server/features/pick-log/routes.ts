@@ -9,13 +9,16 @@ import {
   InclusionProofSchema,
   LogEntriesQuerySchema,
   LogEntriesSchema,
+  LogPicksQuerySchema,
+  LogPicksSchema,
+  MAX_LOG_PICKS,
 } from '#common/schemas/pick-log.js';
 import { parseTileLevel, parseTileRefPath } from '#common/pick-log/tiles.js';
 import type { Db } from '#server/db/client.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import type { LogKey } from './log-key.js';
-import type { CheckpointRow } from './log-repository.js';
+import { logPickTitles, type CheckpointRow } from './log-repository.js';
 import {
   consistencyProof,
   entriesBetween,
@@ -95,6 +98,19 @@ export async function pickLogRoutes(
       },
     },
     async (request) => entriesBetween(db, checkpoints, request.query.start, request.query.end),
+  );
+
+  api.get(
+    '/api/log/picks',
+    {
+      schema: {
+        summary: 'The picks that log entries name: their titles',
+        description: `For the /log page: each video id's pick title (null when removed by moderation or unknown) and whether the video is gone. Up to ${MAX_LOG_PICKS} ids, comma-separated.`,
+        querystring: LogPicksQuerySchema,
+        response: { 200: LogPicksSchema },
+      },
+    },
+    async (request) => ({ picks: await logPickTitles(db, request.query.videoIds) }),
   );
 
   api.get(

@@ -12,7 +12,7 @@ import {
   type PickLogVerification,
   type VerifyProgress,
 } from '../lib/verify-pick-log';
-import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime } from '../lib/log-format';
+import { entryLabel, formatLogTime } from '../lib/log-format';
 
 /**
  * issue 15, on the video page below the Sealed pick: where this pick stands in the public log, and a Verify
@@ -64,7 +64,8 @@ type State =
 function PickLogDetails({ pick }: { pick: PickView }) {
   const [state, setState] = useState<State>({ step: 'idle' });
   const running = useRef(false);
-  const refs = [...pick.log].sort((a, b) => a.index - b.index);
+  // Oldest first by the time each entry records, log position among equal times.
+  const refs = [...pick.log].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.index - b.index);
   const checks = new Map<number, EntryCheck>(
     state.step === 'done' ? state.result.entries.map((check) => [check.index, check]) : [],
   );
@@ -102,14 +103,23 @@ function PickLogDetails({ pick }: { pick: PickView }) {
         </p>
       ) : (
         <>
-          <ol className="grid gap-2" aria-label="Log entries" data-testid="pick-log-entries">
+          <p className="-mb-2 text-xs text-muted-foreground" data-testid="pick-log-order">
+            Oldest first; #number is the entry&apos;s place in the log.
+          </p>
+          <ol className="grid gap-2" aria-label="Log entries, oldest first" data-testid="pick-log-entries">
             {refs.map((ref) => {
               const check = checks.get(ref.index);
               return (
-                <li key={ref.index} className="grid gap-1 rounded-lg border p-3 text-sm">
+                <li
+                  key={ref.index}
+                  className="grid gap-1 rounded-lg border p-3 text-sm"
+                  data-testid="pick-log-entry"
+                >
                   <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
                     <span className="font-mono font-semibold tabular-nums">{entryLabel(ref.index)}</span>
-                    <span className="font-semibold">{ENTRY_TYPE_LABEL[ref.type]}</span>
+                    <span className="min-w-0 font-semibold break-words" data-testid="pick-log-entry-title">
+                      {ref.title}
+                    </span>
                     <time dateTime={ref.at} className="text-muted-foreground">
                       {formatLogTime(ref.at)}
                     </time>

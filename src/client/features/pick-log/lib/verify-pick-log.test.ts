@@ -93,9 +93,9 @@ const LOG: LogEntry[] = [
 ];
 
 const REFS: PickLogRef[] = [
-  { index: 1, type: 'posted', at: '2026-11-25T18:30:00Z' },
-  { index: 3, type: 'revised', at: '2026-11-25T19:00:00Z' },
-  { index: 5, type: 'graded', at: '2026-11-26T03:00:00Z' },
+  { index: 1, type: 'posted', at: '2026-11-25T18:30:00Z', title: 'Sealed — version 1' },
+  { index: 3, type: 'revised', at: '2026-11-25T19:00:00Z', title: 'Revised — version 2' },
+  { index: 5, type: 'graded', at: '2026-11-26T03:00:00Z', title: 'Graded: Won +0.9u' },
 ];
 
 const GRADED_PICK: PickLogSubject = {
@@ -402,8 +402,8 @@ describe("the pick's grade, recomputed from the logged score", () => {
     const log: LogEntry[] = [...LOG.slice(0, 5), outcome, graded];
     const refs: PickLogRef[] = [
       ...REFS.slice(0, 2),
-      { index: 5, type: 'settled', at: outcome.at },
-      { index: 6, type: 'graded', at: graded.at },
+      { index: 5, type: 'settled', at: outcome.at, title: 'Settled' },
+      { index: 6, type: 'graded', at: graded.at, title: 'Graded' },
     ];
     return { log, refs };
   }

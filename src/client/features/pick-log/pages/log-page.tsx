@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { AlertTriangle, ScrollText } from 'lucide-react';
 import { PRODUCT_NAME, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '#common/constants.js';
@@ -20,7 +20,12 @@ import { useLogCheckpoint } from '../api/get-log-checkpoint';
 import { useRecentLogEntries, type RecentEntriesPage } from '../api/get-log-entries';
 import { useLogKey } from '../api/get-log-key';
 import { CopyText } from '#client/components/ui/copy-text.tsx';
-import { ENTRY_TYPE_LABEL, entryLabel, formatLogTime, gameOutcomeLabel } from '../lib/log-format';
+import { entryTitle } from '#common/pick-log/entry-title.js';
+import { useLogPicks, type LogPick } from '../api/get-log-picks';
+import { entryLabel, formatLogTime } from '../lib/log-format';
+
+/** The explanation the home page's "How to check it" opens at. */
+const HOW_TO_CHECK_ID = 'how-to-check';
 
 // The registration rule's characters (schemas/auth.ts): nothing a shell would read as more than a word, so
 // a link cannot put anything else into the command a visitor copies.
@@ -38,6 +43,11 @@ export function LogPage() {
   const capper = capperOf(useSearch());
   const checkpoint = useLogCheckpoint();
   const parsed = checkpoint.data === undefined ? null : parseNote(checkpoint.data);
+  // Arriving from "How to check it" (a link within the app, which does not scroll to its anchor).
+  useEffect(() => {
+    const id = window.location.hash.slice(1);
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, []);
 
   return (
     <div className="mx-auto grid w-full max-w-5xl min-w-0 gap-10 px-4 py-8 sm:px-6 lg:px-8">
@@ -53,6 +63,8 @@ export function LogPage() {
           a program that does not trust {PRODUCT_NAME}.
         </p>
       </header>
+
+      <HowToCheck />
 
       <Section id="checkpoint-heading" title="Latest checkpoint">
         {checkpoint.isPending ? (
@@ -226,21 +238,37 @@ function VerifyCommand({ capper }: { capper: string | null }) {
 type DecodedRow = { index: number } & ({ entry: LogEntry } | { error: string });
 
 function decodeRows(page: RecentEntriesPage): DecodedRow[] {
-  // Newest first: the page's last entry is the highest index.
-  return page.entries
-    .map((text, i): DecodedRow => {
-      const index = page.start + i;
-      try {
-        return { index, entry: parseEntry(fromBase64(text)) };
-      } catch (error) {
-        return { index, error: errorMessage(error) };
-      }
-    })
-    .reverse();
+  return page.entries.map((text, i): DecodedRow => {
+    const index = page.start + i;
+    try {
+      return { index, entry: parseEntry(fromBase64(text)) };
+    } catch (error) {
+      return { index, error: errorMessage(error) };
+    }
+  });
+}
+
+/**
+ * Newest first by the time each entry states (a game's result states when the game was settled, which may
+ * be before an entry logged earlier), the later log position first among equal times; unreadable entries
+ * by position, after the readable ones of their page.
+ */
+function newestFirst(a: DecodedRow, b: DecodedRow): number {
+  const at = (row: DecodedRow) => ('entry' in row ? Date.parse(row.entry.at) : -Infinity);
+  return at(b) - at(a) || b.index - a.index;
+}
+
+/** The video ids a page's pick entries name: the titles are asked for a page at a time. */
+function videoIdsOf(rows: readonly DecodedRow[]): number[] {
+  const ids = new Set<number>();
+  for (const row of rows) if ('entry' in row && 'videoId' in row.entry) ids.add(row.entry.videoId);
+  return [...ids];
 }
 
 function RecentEntries({ treeSize }: { treeSize: number }) {
   const entries = useRecentLogEntries(treeSize);
+  const pages = (entries.data?.pages ?? []).map(decodeRows);
+  const titles = useLogPicks(pages.map(videoIdsOf));
   if (treeSize === 0)
     return (
       <p className="rounded-card border border-dashed bg-card p-8 text-center text-muted-foreground">
@@ -251,12 +279,15 @@ function RecentEntries({ treeSize }: { treeSize: number }) {
   // A failed "Older entries" keeps the pages already shown (the query is in error with its data).
   if (entries.data === undefined)
     return <LoadError what="the entries" error={entries.error} retry={() => void entries.refetch()} />;
-  const rows = entries.data.pages.flatMap(decodeRows);
+  const rows = pages.flat().sort(newestFirst);
   return (
     <div className="grid gap-4">
+      <p className="text-sm text-muted-foreground" data-testid="log-order">
+        Newest first, by the time each entry records. The number is the entry&apos;s place in the log.
+      </p>
       <ol className="grid gap-2" aria-label="Log entries, newest first" data-testid="log-entries">
         {rows.map((row) => (
-          <EntryRow key={row.index} row={row} />
+          <EntryRow key={row.index} row={row} titles={titles} />
         ))}
       </ol>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -283,7 +314,15 @@ function RecentEntries({ treeSize }: { treeSize: number }) {
   );
 }
 
-function EntryRow({ row }: { row: DecodedRow }) {
+const ROW = 'grid gap-1 rounded-lg border bg-card p-3 text-sm sm:grid-cols-[auto_1fr_auto] sm:gap-x-3';
+
+function EntryRow({
+  row,
+  titles,
+}: {
+  row: DecodedRow;
+  titles: { picks: Map<number, LogPick>; failed: boolean };
+}) {
   if ('error' in row) {
     return (
       <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-destructive/40 p-3 text-sm">
@@ -293,38 +332,110 @@ function EntryRow({ row }: { row: DecodedRow }) {
     );
   }
   const { entry } = row;
+  const time = (
+    <time dateTime={entry.at} className="text-muted-foreground sm:text-right">
+      {formatLogTime(entry.at)}
+    </time>
+  );
   if (!('videoId' in entry))
     return (
-      <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border bg-card p-3 text-sm">
+      <li className={ROW} data-testid="log-entry">
         <span className="font-mono font-semibold tabular-nums">{entryLabel(row.index)}</span>
-        <span className="font-semibold">{ENTRY_TYPE_LABEL[entry.type]}</span>
         <span className="min-w-0 break-words">
-          {entry.league}: {gameOutcomeLabel(entry)}
+          <span className="font-semibold">{entryTitle(entry)}</span>
+          <span className="text-muted-foreground"> · {entry.league}</span>
         </span>
-        <time dateTime={entry.at} className="text-muted-foreground sm:ml-auto">
-          {formatLogTime(entry.at)}
-        </time>
+        {time}
       </li>
     );
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border bg-card p-3 text-sm">
+    <li className={ROW} data-testid="log-entry">
       <span className="font-mono font-semibold tabular-nums">{entryLabel(row.index)}</span>
-      <span className="font-semibold">
-        {entry.type === 'corrected' ? `Leg ${entry.leg + 1} corrected` : ENTRY_TYPE_LABEL[entry.type]}
+      <span className="grid min-w-0 gap-0.5">
+        <PickTitle videoId={entry.videoId} titles={titles} />
+        <span className="break-words text-muted-foreground">
+          <span className="font-medium text-foreground">{entryTitle(entry)}</span> · by{' '}
+          <Link
+            href={`/cappers/${encodeURIComponent(entry.capper)}`}
+            className="font-medium break-all text-primary hover:underline"
+          >
+            {entry.capper}
+          </Link>
+        </span>
       </span>
-      <Link
-        href={`/cappers/${encodeURIComponent(entry.capper)}`}
-        className="min-w-0 font-medium break-all text-primary hover:underline"
-      >
-        {entry.capper}
-      </Link>
-      <Link href={`/video/${entry.videoId}`} className="text-primary hover:underline">
-        Video {entry.videoId}
-      </Link>
-      <time dateTime={entry.at} className="text-muted-foreground sm:ml-auto">
-        {formatLogTime(entry.at)}
-      </time>
+      {time}
     </li>
+  );
+}
+
+/** The pick's title, linked while its video exists; "deleted pick" once it is gone. */
+function PickTitle({
+  videoId,
+  titles,
+}: {
+  videoId: number;
+  titles: { picks: Map<number, LogPick>; failed: boolean };
+}) {
+  const pick = titles.picks.get(videoId);
+  if (!pick) {
+    // Not loaded (yet, or the titles failed): the entry still links to its pick.
+    return titles.failed ? (
+      <Link href={`/video/${videoId}`} className="font-semibold text-primary hover:underline">
+        Pick {videoId}
+      </Link>
+    ) : (
+      <Skeleton className="h-5 w-48 max-w-full" />
+    );
+  }
+  if (pick.deleted)
+    return (
+      <span className="font-semibold break-words text-muted-foreground" data-testid="log-pick-title">
+        {pick.title ? `${pick.title} (deleted pick)` : 'deleted pick'}
+      </span>
+    );
+  return (
+    <Link
+      href={`/video/${videoId}`}
+      className="font-semibold break-words text-primary hover:underline"
+      data-testid="log-pick-title"
+    >
+      {pick.title ?? 'Removed pick'}
+    </Link>
+  );
+}
+
+/** What "verified" means and the ways to check it: where the home page's "How to check it" leads. */
+function HowToCheck() {
+  return (
+    <section
+      id={HOW_TO_CHECK_ID}
+      aria-labelledby="how-to-check-title"
+      className="grid scroll-mt-24 gap-4 rounded-card border bg-card p-5"
+    >
+      <h2 id="how-to-check-title" className="text-lg font-semibold tracking-tight">
+        What &ldquo;verified&rdquo; means, and how to check it
+      </h2>
+      <ol className="grid list-decimal gap-3 pl-5 text-sm marker:font-semibold">
+        <li>
+          <strong>Sealed before the game.</strong> When a capper posts a pick, its SHA-256 commitment is
+          published and logged here: the legs cannot change afterwards without changing that value, and sales
+          close when the first game starts.
+        </li>
+        <li>
+          <strong>Graded from the final scores.</strong> Each leg is graded by rule from its game&apos;s final
+          score, which is logged too; a correction is logged with the score before and after and the reason.
+        </li>
+        <li>
+          <strong>Every grade in a public log.</strong> Posting, grading, scores and corrections are appended
+          to this log, which can only grow. On any pick&apos;s page, <em>Verify log</em> checks its entries in
+          your browser; the command under{' '}
+          <a href="#verify-heading" className="font-medium text-primary hover:underline">
+            Verify it yourself
+          </a>{' '}
+          checks the whole log, or one capper&apos;s record, without trusting {PRODUCT_NAME}.
+        </li>
+      </ol>
+    </section>
   );
 }
 

@@ -18,7 +18,7 @@ export function LegBindingTag({
     <span
       className={cn(
         'inline-flex w-fit items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium',
-        market ? 'bg-primary/10 text-primary' : 'bg-amber-100 text-amber-900',
+        market ? 'bg-emerald-50 text-emerald-900' : 'bg-amber-100 text-amber-900',
         className,
       )}
       title={market ? undefined : 'Self-reported: never counted in the verified record'}

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Lock, PenLine, ShieldAlert } from 'lucide-react';
-import { formatUnits } from '#common/pick-grading.js';
+import { resultText } from '#common/pick-result-text.js';
 import type { Correction, LegState, PickView } from '#common/schemas/pick-views.js';
 import type { Video } from '#common/schemas/videos.js';
 import { Button } from '#client/components/ui/button.tsx';
@@ -21,13 +21,6 @@ const STATUS_TEXT: Record<PickView['status'], { label: string; detail: string }>
   open: { label: 'Open', detail: 'No leg has started yet.' },
   started: { label: 'Started', detail: 'Locked: the legs and selections can no longer change.' },
   graded: { label: 'Graded', detail: 'Every leg is settled: the whole pick is revealed below.' },
-};
-
-const RESULT_TEXT: Record<NonNullable<PickView['result']>, string> = {
-  win: 'Win',
-  loss: 'Loss',
-  push: 'Push',
-  void: 'Void',
 };
 
 type PanelProps = {
@@ -170,10 +163,7 @@ function SealedPickDetails({ pick, canSeeLegs }: { pick: PickView; canSeeLegs: b
         </Fact>
         {pick.result && (
           <Fact term="Result">
-            <span data-testid="pick-result">
-              {RESULT_TEXT[pick.result]}
-              {pick.unitsWon !== undefined && ` · ${formatUnits(pick.unitsWon)}`}
-            </span>
+            <span data-testid="pick-result">{resultText(pick.result, pick.unitsWon)}</span>
           </Fact>
         )}
       </dl>

@@ -1,10 +1,13 @@
 import { Link } from 'wouter';
-import { Phone, ShieldCheck, Upload } from 'lucide-react';
-import { PLATFORM_CUT_PERCENT, PRODUCT_NAME } from '#common/constants.js';
+import { ArrowRight, Phone, ShieldCheck, Upload } from 'lucide-react';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { appConfig } from '#client/lib/app-config.ts';
 
-// spec 1: the home banner states the platform's cut and the support phone.
+/** Where the hero's "how to check it" leads: the log page's explanation of what verified means. */
+export const HOW_TO_CHECK_HREF = '/log#how-to-check';
+
+// The home banner says what "verified" means and where to check it, and gives the support phone (spec 1);
+// the platform's cut is the sellers' business: the footer, sign-in and payouts state it.
 export function HeroBanner() {
   const phone = appConfig.supportPhone;
   return (
@@ -23,14 +26,21 @@ export function HeroBanner() {
       <div className="grid max-w-3xl gap-6">
         <p className="inline-flex w-fit items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-emerald-300 ring-1 ring-white/15">
           <ShieldCheck aria-hidden className="size-4" />
-          Cappers keep {100 - PLATFORM_CUT_PERCENT}% of every sale
+          Sealed · Graded · Publicly logged
         </p>
         <h1 id="hero-title" className="text-3xl font-extrabold tracking-tight text-balance sm:text-5xl">
-          Winning picks, straight from the cappers.
+          Sports picks you can check.
         </h1>
-        <p className="max-w-2xl text-lg text-slate-300">
-          Watch free previews, buy the daily winners you trust, or sell your own. {PRODUCT_NAME} only takes a{' '}
-          <strong className="font-semibold text-white">{PLATFORM_CUT_PERCENT}% cut</strong> of each sale.
+        <p className="max-w-2xl text-lg text-slate-300" data-testid="hero-verified">
+          <strong className="font-semibold text-white">Verified</strong> means sealed before the game, graded
+          from the final scores, and every grade in a public log anyone can check.{' '}
+          <Link
+            href={HOW_TO_CHECK_HREF}
+            className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-emerald-300 underline underline-offset-4 hover:text-emerald-200"
+          >
+            How to check it
+            <ArrowRight aria-hidden className="size-4" />
+          </Link>
         </p>
         <div className="flex flex-wrap items-center gap-3">
           <Link href="/upload" className={buttonClasses('accent', 'lg')}>

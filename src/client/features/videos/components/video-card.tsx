@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useId } from 'react';
 import { Link } from 'wouter';
 import { BookOpen, Lock, ShoppingCart } from 'lucide-react';
 import { formatPrice } from '#common/money.js';
+import { resultText } from '#common/pick-result-text.js';
 import type { Video } from '#common/schemas/videos.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { authPath } from '#client/lib/auth-redirect.ts';
@@ -133,11 +134,23 @@ export function VideoCard({
           <span aria-hidden>·</span>
           <span className="tracking-wide uppercase">{video.category}</span>
         </p>
-        <div className="flex min-w-0 flex-wrap gap-2">
-          <PickSealBadge pick={video.pick} />
-          {/* issue 14: the capper's verified record; the grid's cards ask for theirs in one request. */}
-          <RecordBadge username={video.capper.username} among={recordsAmong} />
-        </div>
+        {/* The pick's own status and the capper's record, each under its name: an unverified pick by a
+            capper with a verified record is two facts, not a contradiction. */}
+        <dl className="grid gap-1.5 text-xs">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+            <dt className="w-24 shrink-0 font-medium text-muted-foreground">This pick</dt>
+            <dd className="min-w-0">
+              <PickSealBadge pick={video.pick} />
+            </dd>
+          </div>
+          <div className="flex min-w-0 flex-wrap items-start gap-x-2 gap-y-1">
+            <dt className="w-24 shrink-0 pt-0.5 font-medium text-muted-foreground">Capper&apos;s record</dt>
+            {/* As tall as a record with its dots: a capper without one does not move the card once loaded. */}
+            <dd className="min-h-[38px] min-w-0">
+              <RecordBadge username={video.capper.username} among={recordsAmong} />
+            </dd>
+          </div>
+        </dl>
         <div className="relative z-10 mt-auto pt-2">
           <CardActions video={video} titleId={titleId} onWatch={playback.play} />
         </div>
@@ -172,14 +185,17 @@ function CardActions({ video, titleId, onWatch }: { video: Video; titleId: strin
   if (video.pick?.status === 'started') return <SalesClosed />;
   if (video.pick?.status === 'graded') {
     return (
-      <Link
-        href={`/video/${video.id}`}
-        className={buttonClasses('secondary', 'sm')}
-        aria-describedby={titleId}
-      >
-        <BookOpen aria-hidden />
-        Graded · Free to read
-      </Link>
+      <div className="flex flex-wrap items-center gap-2">
+        {video.pick.result && <ResultChip result={video.pick.result} unitsWon={video.pick.unitsWon} />}
+        <Link
+          href={`/video/${video.id}`}
+          className={buttonClasses('secondary', 'sm')}
+          aria-describedby={titleId}
+        >
+          <BookOpen aria-hidden />
+          Free to read
+        </Link>
+      </div>
     );
   }
   // spec 2: signed-out visitors are sent to sign in first.
@@ -192,6 +208,38 @@ function CardActions({ video, titleId, onWatch }: { video: Video; titleId: strin
       <ShoppingCart aria-hidden />
       Buy Winners
     </Link>
+  );
+}
+
+const RESULT_STYLE: Record<NonNullable<NonNullable<Video['pick']>['result']>, string> = {
+  win: 'bg-emerald-100 text-emerald-900 ring-emerald-700/30',
+  loss: 'bg-red-100 text-red-900 ring-red-700/30',
+  push: 'bg-muted text-foreground ring-border',
+  void: 'bg-muted text-muted-foreground ring-border',
+};
+
+/** A graded pick's result in words and colour: 'Won +1.8u', 'Lost −1u', 'Push', 'Void'. */
+export function ResultChip({
+  result,
+  unitsWon,
+  className,
+}: {
+  result: NonNullable<NonNullable<Video['pick']>['result']>;
+  unitsWon: number | null | undefined;
+  className?: string;
+}) {
+  return (
+    <p
+      className={cn(
+        'inline-flex w-fit items-center rounded-md px-3 py-1.5 text-sm font-bold tabular-nums ring-1 ring-inset',
+        RESULT_STYLE[result],
+        className,
+      )}
+      data-testid="pick-result-chip"
+    >
+      <span className="sr-only">Result: </span>
+      {resultText(result, unitsWon)}
+    </p>
   );
 }
 
