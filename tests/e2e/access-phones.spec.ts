@@ -173,12 +173,12 @@ test.describe('at desktop width', () => {
     const { capper, admin } = await capperWithPayouts(playwright, { baseURL, extraHTTPHeaders });
     await loginViaApi(page, capper.credentials);
     await page.goto('/dashboard');
-    const region = page.getByRole('region', { name: 'Payout requests', exact: true });
+    const region = page.getByRole('region', { name: 'Payout requests table' });
     await expect(region.getByRole('table')).toBeVisible();
     await expect(region).toHaveAttribute('tabindex', '0');
     await expectNoAxeViolations(page);
     await page.goto('/dashboard/analytics');
-    await expect(page.getByRole('region', { name: 'Your videos' }).getByRole('table')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Your videos table' }).getByRole('table')).toBeVisible();
     await expectNoAxeViolations(page);
     await Promise.all([capper.api.dispose(), admin.dispose()]);
   });

@@ -37,7 +37,10 @@ export function PayoutRequests() {
         </h2>
         <ResponsiveTable
           table={
-            <ScrollRegion aria-label="Payout requests" className="border-t focus-visible:-outline-offset-2">
+            <ScrollRegion
+              aria-label="Payout requests table"
+              className="border-t focus-visible:-outline-offset-2"
+            >
               <table className="w-full text-sm">
                 <caption className="sr-only">Your payout requests and where each stands</caption>
                 <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">

@@ -227,7 +227,10 @@ function PerVideo({ analytics }: { analytics: Analytics }) {
         <ResponsiveTable
           table={
             <Card>
-              <ScrollRegion aria-label="Your videos" className="rounded-card focus-visible:-outline-offset-2">
+              <ScrollRegion
+                aria-label="Your videos table"
+                className="rounded-card focus-visible:-outline-offset-2"
+              >
                 <table className="w-full text-sm">
                   <caption className="sr-only">
                     Views, sales, revenue and conversion for each of your videos
