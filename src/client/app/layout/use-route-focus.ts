@@ -1,10 +1,13 @@
 import { useEffect, useRef } from 'react';
 
-/** Where a visitor is typing or working on the new page: never taken away from them. */
-function isBusy(element: Element | null, main: HTMLElement): boolean {
+/**
+ * Where a visitor is typing, or what they focused on the new page while it loaded: never taken from them.
+ * The link they clicked to get here (`clicked`) does not count.
+ */
+function isBusy(element: Element | null, main: HTMLElement, clicked: Element | null): boolean {
   if (!element || element === document.body || element === main) return false;
-  if (main.contains(element)) return true;
-  return element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
+  if (element.matches('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return true;
+  return element !== clicked && main.contains(element);
 }
 
 /**
@@ -21,11 +24,12 @@ export function useFocusHeadingOnNavigation(location: string, mainId: string) {
     shown.current = location;
     const main = document.getElementById(mainId);
     if (first || !changed || !main) return;
+    const clicked = document.activeElement;
 
     const focusHeading = (): boolean => {
       const heading = main.querySelector<HTMLElement>('h1');
       if (!heading) return false;
-      if (isBusy(document.activeElement, main)) return true;
+      if (isBusy(document.activeElement, main, clicked)) return true;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
       // The layout already scrolls a new page to its top; focusing must not scroll it elsewhere.
       heading.focus({ preventScroll: true });
