@@ -1,6 +1,6 @@
 // Issue 12 'The browser's own checks': Lighthouse's four categories (performance, accessibility, best
-// practices, SEO) and CLS on every page a newcomer sees first: `/`, `/videos`, `/video/{id}`, `/auth`
-// signed out and `/dashboard` signed in. Mobile preset (Lighthouse's defaults), median of 3 runs per page.
+// practices, SEO) and CLS on every page a newcomer sees first: `/`, `/videos`, `/video/{id}`,
+// `/leaderboard`, a capper's page, `/auth` signed out and `/dashboard` signed in. Mobile preset (Lighthouse's defaults), median of 3 runs per page.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromiumPath } from '../lib/chromium.mjs';
@@ -23,7 +23,7 @@ const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'B
 
 export default {
   description:
-    'issue 12: Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /auth and signed-in /dashboard',
+    'issue 12: Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /leaderboard, /cappers/{name}, /auth and signed-in /dashboard',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');
@@ -165,7 +165,14 @@ async function pageList(url) {
     { label: '/', path: '/' },
     { label: '/videos', path: '/videos' },
     { label: '/video/{id}', path: `/video/${video.id}` },
+    { label: '/leaderboard', path: '/leaderboard' },
+    // A capper's storefront: the seeded capper of the video above, else the demo capper.
+    {
+      label: '/cappers/{name}',
+      path: `/cappers/${encodeURIComponent(video.capper?.username ?? DASHBOARD_USER.username)}`,
+    },
     { label: '/auth', path: '/auth' },
     { label: '/dashboard (signed in)', path: '/dashboard', headers: { Cookie: setCookie.split(';')[0] } },
+    // The receipt page, `/purchases/{id}` signed in as the buyer, belongs here once that route exists.
   ];
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
+import { useFocusHeadingOnNavigation } from './use-route-focus';
 
 export function AppLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
@@ -12,6 +13,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     if (shown.current !== null && shown.current !== location) window.scrollTo(0, 0);
     shown.current = location;
   }, [location]);
+  useFocusHeadingOnNavigation(location, 'main');
 
   return (
     <div className="flex min-h-dvh flex-col">

@@ -24,6 +24,7 @@ import {
 } from '#client/components/ui/sheet.tsx';
 import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
 import { BrandMark } from './brand';
+import { focusIsOnNewPage } from './use-route-focus';
 import { UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';
 
@@ -60,7 +61,7 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
       <SheetContent
         onCloseAutoFocus={(event) => {
           event.preventDefault();
-          triggerRef.current?.focus();
+          if (!focusIsOnNewPage()) triggerRef.current?.focus();
         }}
       >
         <SheetHeader>

@@ -9,6 +9,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '#client/components/ui/dropdown-menu.tsx';
+import { keepFocusOnNewPage } from './use-route-focus';
 import { ACCOUNT_TRIGGER_CLASSES, UserAvatar } from './user-avatar';
 import { useSignOut } from './use-sign-out';
 
@@ -22,7 +23,7 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
       >
         <UserAvatar username={user.username} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent>
+      <DropdownMenuContent onCloseAutoFocus={keepFocusOnNewPage}>
         <DropdownMenuLabel className="grid gap-0.5">
           <span className="truncate font-semibold" data-testid="menu-username">
             {user.username}

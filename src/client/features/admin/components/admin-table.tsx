@@ -1,6 +1,7 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
+import { ScrollRegion } from '#client/components/ui/scroll-region.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
@@ -12,27 +13,21 @@ type AdminTableProps = {
 };
 
 /**
- * A real table that scrolls sideways on a phone. The region is focusable so keyboard users can scroll it too,
- * and the row-header column (`StickyHeaderCell`) stays in view while the rest slides under it. The region is
- * `relative` so that what is absolutely positioned inside (the sr-only 'None') scrolls with the table instead
- * of widening the page (issue 12).
+ * A real table that scrolls sideways where it does not fit, in a focusable region so keyboard users can
+ * scroll it too; the row-header column (`StickyHeaderCell`) stays in view while the rest slides under it.
+ * Panels with buttons in their rows show cards on a phone instead (`ResponsiveTable`).
  */
 export function AdminTable({ caption, children }: AdminTableProps) {
   const captionId = useId();
   return (
-    <div
-      role="region"
-      aria-labelledby={captionId}
-      tabIndex={0}
-      className="relative overflow-x-auto rounded-xl border focus-visible:outline-offset-2"
-    >
+    <ScrollRegion aria-labelledby={captionId} className="rounded-xl border">
       <table className="w-full border-separate border-spacing-0 text-left text-sm">
         <caption id={captionId} className="sr-only">
           {caption}
         </caption>
         {children}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

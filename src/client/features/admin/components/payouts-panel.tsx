@@ -2,6 +2,7 @@ import { Check, LoaderCircle, X } from 'lucide-react';
 import { formatDollars } from '#common/money.js';
 import type { PayoutStatus } from '#common/schemas/earnings.js';
 import { Button } from '#client/components/ui/button.tsx';
+import { CardList, DataCard, DataField, ResponsiveTable } from '#client/components/ui/responsive-table.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { useDecidePayout } from '../api/decide-payout';
 import { useAdminPayouts, type AdminPayout } from '../api/get-admin-payouts';
@@ -42,35 +43,45 @@ export function PayoutsPanel({ onReject }: PayoutsPanelProps) {
       empty="No payout requests yet"
     >
       {(payouts) => (
-        <AdminTable caption="Payout requests">
-          <thead>
-            <tr>
-              <HeaderCell sticky>Capper</HeaderCell>
-              <HeaderCell className="text-right">Amount</HeaderCell>
-              <HeaderCell className="text-right">Fee</HeaderCell>
-              <HeaderCell className="text-right">Net</HeaderCell>
-              <HeaderCell>Method</HeaderCell>
-              <HeaderCell>Details</HeaderCell>
-              <HeaderCell>Requested</HeaderCell>
-              <HeaderCell>Status</HeaderCell>
-              <HeaderCell>Actions</HeaderCell>
-            </tr>
-          </thead>
-          <tbody>
-            {payouts.map((payout) => (
-              <PayoutRow key={payout.id} payout={payout} onReject={onReject} />
-            ))}
-          </tbody>
-        </AdminTable>
+        <ResponsiveTable
+          table={
+            <AdminTable caption="Payout requests">
+              <thead>
+                <tr>
+                  <HeaderCell sticky>Capper</HeaderCell>
+                  <HeaderCell className="text-right">Amount</HeaderCell>
+                  <HeaderCell className="text-right">Fee</HeaderCell>
+                  <HeaderCell className="text-right">Net</HeaderCell>
+                  <HeaderCell>Method</HeaderCell>
+                  <HeaderCell>Details</HeaderCell>
+                  <HeaderCell>Requested</HeaderCell>
+                  <HeaderCell>Status</HeaderCell>
+                  <HeaderCell>Actions</HeaderCell>
+                </tr>
+              </thead>
+              <tbody>
+                {payouts.map((payout) => (
+                  <PayoutRow key={payout.id} payout={payout} onReject={onReject} />
+                ))}
+              </tbody>
+            </AdminTable>
+          }
+          cards={
+            <CardList label="Payout requests">
+              {payouts.map((payout) => (
+                <PayoutCard key={payout.id} payout={payout} onReject={onReject} />
+              ))}
+            </CardList>
+          }
+        />
       )}
     </AdminListPanel>
   );
 }
 
-function PayoutRow({ payout, onReject }: { payout: AdminPayout; onReject: PayoutsPanelProps['onReject'] }) {
-  const decide = useDecidePayout();
-  const what = `${formatDollars(payout.amount)} payout to ${payout.username}`;
+type PayoutProps = { payout: AdminPayout; onReject: PayoutsPanelProps['onReject'] };
 
+function PayoutRow({ payout, onReject }: PayoutProps) {
   return (
     <Row>
       <StickyHeaderCell>
@@ -90,49 +101,83 @@ function PayoutRow({ payout, onReject }: { payout: AdminPayout; onReject: Payout
         <LocalDate iso={payout.createdAt} />
       </Cell>
       <Cell>
-        <span className="grid justify-items-start gap-0.5">
-          <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLE[payout.status])}>
-            {STATUS_LABEL[payout.status]}
-          </span>
-          {payout.decidedAt && (
-            <span className="text-xs text-muted-foreground">
-              <LocalDate iso={payout.decidedAt} />
-            </span>
-          )}
-        </span>
+        <PayoutStatusBadge payout={payout} />
       </Cell>
       <Cell>
-        {payout.status === 'pending' ? (
-          <div className="flex gap-2">
-            <Button
-              size="sm"
-              aria-label={`Mark paid: ${what}`}
-              disabled={decide.isPending}
-              aria-busy={decide.isPending}
-              onClick={() => decide.mutate({ payout, status: 'paid' })}
-            >
-              {decide.isPending ? (
-                <LoaderCircle aria-hidden className="animate-spin" />
-              ) : (
-                <Check aria-hidden />
-              )}
-              Mark paid
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              aria-label={`Reject: ${what}`}
-              disabled={decide.isPending}
-              onClick={(event) => onReject(payout, event.currentTarget)}
-            >
-              <X aria-hidden />
-              Reject
-            </Button>
-          </div>
-        ) : (
-          <None />
-        )}
+        {payout.status === 'pending' ? <PayoutActions payout={payout} onReject={onReject} /> : <None />}
       </Cell>
     </Row>
+  );
+}
+
+/** On a phone: the same request as a card, its buttons in full view (no sideways scroll to reach them). */
+function PayoutCard({ payout, onReject }: PayoutProps) {
+  return (
+    <DataCard
+      title={payout.username}
+      actions={payout.status === 'pending' && <PayoutActions payout={payout} onReject={onReject} />}
+    >
+      <DataField label="Amount" numeric>
+        {formatDollars(payout.amount)}
+      </DataField>
+      <DataField label="Fee" numeric>
+        {formatDollars(payout.fee)}
+      </DataField>
+      <DataField label="Net" numeric>
+        <span className="font-semibold">{formatDollars(payout.net)}</span>
+      </DataField>
+      <DataField label="Method">{METHOD_LABEL[payout.paymentMethod] ?? payout.paymentMethod}</DataField>
+      <DataField label="Details">{payout.accountDetails}</DataField>
+      <DataField label="Requested">
+        <LocalDate iso={payout.createdAt} />
+      </DataField>
+      <DataField label="Status">
+        <PayoutStatusBadge payout={payout} />
+      </DataField>
+    </DataCard>
+  );
+}
+
+function PayoutStatusBadge({ payout }: { payout: AdminPayout }) {
+  return (
+    <span className="inline-grid justify-items-start gap-0.5">
+      <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLE[payout.status])}>
+        {STATUS_LABEL[payout.status]}
+      </span>
+      {payout.decidedAt && (
+        <span className="text-xs text-muted-foreground">
+          <LocalDate iso={payout.decidedAt} />
+        </span>
+      )}
+    </span>
+  );
+}
+
+function PayoutActions({ payout, onReject }: PayoutProps) {
+  const decide = useDecidePayout();
+  const what = `${formatDollars(payout.amount)} payout to ${payout.username}`;
+  return (
+    <div className="flex gap-2 *:flex-1">
+      <Button
+        size="sm"
+        aria-label={`Mark paid: ${what}`}
+        disabled={decide.isPending}
+        aria-busy={decide.isPending}
+        onClick={() => decide.mutate({ payout, status: 'paid' })}
+      >
+        {decide.isPending ? <LoaderCircle aria-hidden className="animate-spin" /> : <Check aria-hidden />}
+        Mark paid
+      </Button>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-label={`Reject: ${what}`}
+        disabled={decide.isPending}
+        onClick={(event) => onReject(payout, event.currentTarget)}
+      >
+        <X aria-hidden />
+        Reject
+      </Button>
+    </div>
   );
 }

@@ -1,16 +1,20 @@
+import { useId } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { RegisterSchema, type Register, type RegisterInput } from '#common/schemas/auth.js';
 import { Button } from '#client/components/ui/button.tsx';
+import { FormAlert } from '#client/components/ui/form-alert.tsx';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { Input } from '#client/components/ui/input.tsx';
+import { errorMessage } from '#client/lib/error-message.ts';
 import { useRegister } from '../api/register';
 
 type RegisterFormProps = { onSuccess: () => void; onSwitchToLogin: () => void };
 
 export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) {
   const registerUser = useRegister();
+  const alertId = useId();
   const {
     register,
     handleSubmit,
@@ -38,7 +42,18 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-5" aria-label="Register">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-5"
+      aria-label="Register"
+      aria-describedby={registerUser.error ? alertId : undefined}
+    >
+      <FormAlert
+        id={alertId}
+        title="Registration failed"
+        message={registerUser.error ? errorMessage(registerUser.error) : null}
+      />
       <FormField label="Username" error={errors.username?.message}>
         <Input autoComplete="username" autoCapitalize="none" spellCheck={false} {...register('username')} />
       </FormField>

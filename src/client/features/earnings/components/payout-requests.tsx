@@ -1,6 +1,8 @@
 import { formatDollars } from '#common/money.js';
 import type { PayoutStatus } from '#common/schemas/earnings.js';
 import { Card } from '#client/components/ui/card.tsx';
+import { CardList, DataCard, DataField, ResponsiveTable } from '#client/components/ui/responsive-table.tsx';
+import { ScrollRegion } from '#client/components/ui/scroll-region.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { formatShortDate } from '#client/lib/format.ts';
 import { usePayouts } from '../api/get-payouts';
@@ -33,58 +35,88 @@ export function PayoutRequests() {
         <h2 id="payout-requests-heading" className="px-5 pt-5 pb-3 text-lg font-semibold tracking-tight">
           Payout requests
         </h2>
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="border-y bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
-              <tr>
-                <th scope="col" className="px-5 py-2 font-semibold">
-                  Requested
-                </th>
-                <th scope="col" className="px-5 py-2 text-right font-semibold">
-                  Amount
-                </th>
-                <th scope="col" className="px-5 py-2 text-right font-semibold">
-                  Fee
-                </th>
-                <th scope="col" className="px-5 py-2 text-right font-semibold">
-                  You receive
-                </th>
-                <th scope="col" className="px-5 py-2 font-semibold">
-                  Method
-                </th>
-                <th scope="col" className="px-5 py-2 font-semibold">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y">
+        <ResponsiveTable
+          table={
+            <ScrollRegion
+              aria-label="Payout requests table"
+              className="border-t focus-visible:-outline-offset-2"
+            >
+              <table className="w-full text-sm">
+                <caption className="sr-only">Your payout requests and where each stands</caption>
+                <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
+                  <tr>
+                    <th scope="col" className="px-5 py-2 font-semibold">
+                      Requested
+                    </th>
+                    <th scope="col" className="px-5 py-2 text-right font-semibold">
+                      Amount
+                    </th>
+                    <th scope="col" className="px-5 py-2 text-right font-semibold">
+                      Fee
+                    </th>
+                    <th scope="col" className="px-5 py-2 text-right font-semibold">
+                      You receive
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-semibold">
+                      Method
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-semibold">
+                      Status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y">
+                  {payouts.map((payout) => (
+                    <tr key={payout.id}>
+                      <td className="px-5 py-2.5 whitespace-nowrap">{formatShortDate(payout.createdAt)}</td>
+                      <td className="px-5 py-2.5 text-right tabular-nums">{formatDollars(payout.amount)}</td>
+                      <td className="px-5 py-2.5 text-right text-muted-foreground tabular-nums">
+                        {formatDollars(payout.fee)}
+                      </td>
+                      <td className="px-5 py-2.5 text-right font-medium tabular-nums">
+                        {formatDollars(payout.net)}
+                      </td>
+                      <td className="px-5 py-2.5">{paymentMethodLabel(payout.paymentMethod)}</td>
+                      <td className="px-5 py-2.5">
+                        <StatusBadge status={payout.status} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
+          }
+          cards={
+            <CardList label="Payout requests" className="px-4 pb-4">
               {payouts.map((payout) => (
-                <tr key={payout.id}>
-                  <td className="px-5 py-2.5 whitespace-nowrap">{formatShortDate(payout.createdAt)}</td>
-                  <td className="px-5 py-2.5 text-right tabular-nums">{formatDollars(payout.amount)}</td>
-                  <td className="px-5 py-2.5 text-right text-muted-foreground tabular-nums">
+                <DataCard key={payout.id} title={formatShortDate(payout.createdAt)} className="shadow-none">
+                  <DataField label="Amount" numeric>
+                    {formatDollars(payout.amount)}
+                  </DataField>
+                  <DataField label="Fee" numeric>
                     {formatDollars(payout.fee)}
-                  </td>
-                  <td className="px-5 py-2.5 text-right font-medium tabular-nums">
-                    {formatDollars(payout.net)}
-                  </td>
-                  <td className="px-5 py-2.5">{paymentMethodLabel(payout.paymentMethod)}</td>
-                  <td className="px-5 py-2.5">
-                    <span
-                      className={cn(
-                        'inline-flex rounded-full px-2 py-0.5 text-xs font-semibold',
-                        STATUS_STYLES[payout.status],
-                      )}
-                    >
-                      {STATUS_LABELS[payout.status]}
-                    </span>
-                  </td>
-                </tr>
+                  </DataField>
+                  <DataField label="You receive" numeric>
+                    <span className="font-medium">{formatDollars(payout.net)}</span>
+                  </DataField>
+                  <DataField label="Method">{paymentMethodLabel(payout.paymentMethod)}</DataField>
+                  <DataField label="Status">
+                    <StatusBadge status={payout.status} />
+                  </DataField>
+                </DataCard>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </CardList>
+          }
+        />
       </section>
     </Card>
+  );
+}
+
+function StatusBadge({ status }: { status: PayoutStatus }) {
+  return (
+    <span className={cn('inline-flex rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLES[status])}>
+      {STATUS_LABELS[status]}
+    </span>
   );
 }

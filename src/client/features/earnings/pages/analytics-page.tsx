@@ -5,6 +5,8 @@ import type { Analytics, AnalyticsBucket } from '#common/schemas/analytics.js';
 import { buttonClasses } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '#client/components/ui/collapsible.tsx';
+import { CardList, DataCard, DataField, ResponsiveTable } from '#client/components/ui/responsive-table.tsx';
+import { ScrollRegion } from '#client/components/ui/scroll-region.tsx';
 import { PageSpinner } from '#client/components/ui/spinner.tsx';
 import { cn } from '#client/lib/cn.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
@@ -164,38 +166,42 @@ function OverTime({ analytics }: { analytics: Analytics }) {
           />
           <Collapsible className="lg:col-span-3">
             <CollapsibleTrigger className="w-fit">Show the numbers as a table</CollapsibleTrigger>
-            <CollapsibleContent className="mt-2 overflow-x-auto">
-              <table className="w-full text-sm">
-                <caption className="sr-only">Sales, sales amount and views per period</caption>
-                <thead className="border-b text-left text-xs tracking-wide text-muted-foreground uppercase">
-                  <tr>
-                    <th scope="col" className="py-2 pr-4 font-semibold">
-                      {range === 'week' ? 'Week' : 'Day'}
-                    </th>
-                    <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                      Sales
-                    </th>
-                    <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                      Amount
-                    </th>
-                    <th scope="col" className="py-2 text-right font-semibold">
-                      Views
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y">
-                  {buckets.map((bucket) => (
-                    <tr key={bucket.start}>
-                      <th scope="row" className="py-1.5 pr-4 text-left font-normal">
-                        {bucketLabel(bucket, range)}
+            <CollapsibleContent className="mt-2">
+              <ScrollRegion aria-label="Sales, sales amount and views per period">
+                <table className="w-full text-sm">
+                  <caption className="sr-only">Sales, sales amount and views per period</caption>
+                  <thead className="border-b text-left text-xs tracking-wide text-muted-foreground uppercase">
+                    <tr>
+                      <th scope="col" className="py-2 pr-4 font-semibold">
+                        {range === 'week' ? 'Week' : 'Day'}
                       </th>
-                      <td className="py-1.5 pr-4 text-right tabular-nums">{bucket.sales}</td>
-                      <td className="py-1.5 pr-4 text-right tabular-nums">{formatDollars(bucket.revenue)}</td>
-                      <td className="py-1.5 text-right tabular-nums">{bucket.views}</td>
+                      <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                        Sales
+                      </th>
+                      <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                        Amount
+                      </th>
+                      <th scope="col" className="py-2 text-right font-semibold">
+                        Views
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody className="divide-y">
+                    {buckets.map((bucket) => (
+                      <tr key={bucket.start}>
+                        <th scope="row" className="py-1.5 pr-4 text-left font-normal">
+                          {bucketLabel(bucket, range)}
+                        </th>
+                        <td className="py-1.5 pr-4 text-right tabular-nums">{bucket.sales}</td>
+                        <td className="py-1.5 pr-4 text-right tabular-nums">
+                          {formatDollars(bucket.revenue)}
+                        </td>
+                        <td className="py-1.5 text-right tabular-nums">{bucket.views}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
             </CollapsibleContent>
           </Collapsible>
         </Card>
@@ -218,47 +224,87 @@ function PerVideo({ analytics }: { analytics: Analytics }) {
           </Link>
         </div>
       ) : (
-        <Card className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <caption className="sr-only">
-              Views, sales, revenue and conversion for each of your videos
-            </caption>
-            <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
-              <tr>
-                <th scope="col" className="px-5 py-3 font-semibold">
-                  Video
-                </th>
-                <th scope="col" className="px-5 py-3 text-right font-semibold">
-                  Views
-                </th>
-                <th scope="col" className="px-5 py-3 text-right font-semibold">
-                  Sales
-                </th>
-                <th scope="col" className="px-5 py-3 text-right font-semibold">
-                  Revenue
-                </th>
-                <th scope="col" className="px-5 py-3 text-right font-semibold">
-                  Conversion
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y">
+        <ResponsiveTable
+          table={
+            <Card>
+              <ScrollRegion
+                aria-label="Your videos table"
+                className="rounded-card focus-visible:-outline-offset-2"
+              >
+                <table className="w-full text-sm">
+                  <caption className="sr-only">
+                    Views, sales, revenue and conversion for each of your videos
+                  </caption>
+                  <thead className="border-b bg-muted/60 text-left text-xs tracking-wide text-muted-foreground uppercase">
+                    <tr>
+                      <th scope="col" className="px-5 py-3 font-semibold">
+                        Video
+                      </th>
+                      <th scope="col" className="px-5 py-3 text-right font-semibold">
+                        Views
+                      </th>
+                      <th scope="col" className="px-5 py-3 text-right font-semibold">
+                        Sales
+                      </th>
+                      <th scope="col" className="px-5 py-3 text-right font-semibold">
+                        Revenue
+                      </th>
+                      <th scope="col" className="px-5 py-3 text-right font-semibold">
+                        Conversion
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y">
+                    {analytics.videos.map((video) => (
+                      <tr key={video.id}>
+                        <th scope="row" className="max-w-xs px-5 py-3 text-left font-medium">
+                          <Link href={`/video/${video.id}`} className="line-clamp-2 hover:underline">
+                            {video.title}
+                          </Link>
+                        </th>
+                        <td className="px-5 py-3 text-right tabular-nums">
+                          {video.views.toLocaleString('en-US')}
+                        </td>
+                        <td className="px-5 py-3 text-right tabular-nums">
+                          {video.sales.toLocaleString('en-US')}
+                        </td>
+                        <td className="px-5 py-3 text-right tabular-nums">{formatDollars(video.revenue)}</td>
+                        <td className="px-5 py-3 text-right tabular-nums">{percent(video.conversion)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
+            </Card>
+          }
+          cards={
+            <CardList label="Your videos">
               {analytics.videos.map((video) => (
-                <tr key={video.id}>
-                  <th scope="row" className="max-w-xs px-5 py-3 text-left font-medium">
-                    <Link href={`/video/${video.id}`} className="line-clamp-2 hover:underline">
+                <DataCard
+                  key={video.id}
+                  title={
+                    <Link href={`/video/${video.id}`} className="hover:underline">
                       {video.title}
                     </Link>
-                  </th>
-                  <td className="px-5 py-3 text-right tabular-nums">{video.views.toLocaleString('en-US')}</td>
-                  <td className="px-5 py-3 text-right tabular-nums">{video.sales.toLocaleString('en-US')}</td>
-                  <td className="px-5 py-3 text-right tabular-nums">{formatDollars(video.revenue)}</td>
-                  <td className="px-5 py-3 text-right tabular-nums">{percent(video.conversion)}</td>
-                </tr>
+                  }
+                >
+                  <DataField label="Views" numeric>
+                    {video.views.toLocaleString('en-US')}
+                  </DataField>
+                  <DataField label="Sales" numeric>
+                    {video.sales.toLocaleString('en-US')}
+                  </DataField>
+                  <DataField label="Revenue" numeric>
+                    {formatDollars(video.revenue)}
+                  </DataField>
+                  <DataField label="Conversion" numeric>
+                    {percent(video.conversion)}
+                  </DataField>
+                </DataCard>
               ))}
-            </tbody>
-          </table>
-        </Card>
+            </CardList>
+          }
+        />
       )}
     </section>
   );
