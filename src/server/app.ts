@@ -19,7 +19,7 @@ import {
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
 import { capperRoutes, profileRoutes } from './features/cappers/index.js';
-import { demoRoutes } from './features/demo/index.js';
+import { demoRoutes, ensureDemoToken } from './features/demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
   cancelIntentsOfClosedPicks,
@@ -246,7 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : new SandboxProvider(db));
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
-  await app.register(demoRoutes, { db });
+  await app.register(demoRoutes, { db, token: ensureDemoToken(config.dataDir) });
   // issue 15: picks sealed before the log existed are logged once, before the first checkpoint is signed.
   const backfilled = await backfillPickLog(db);
   if (backfilled)

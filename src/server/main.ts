@@ -42,6 +42,7 @@ async function main(): Promise<void> {
           seedDemo: config.seedDemo,
           host: config.host,
           market: app.market !== null,
+          dataDir: config.dataDir,
         });
 
   let closing = false;

@@ -34,7 +34,8 @@ import {
 import { EMPTY_CATALOG_HINT, offerDemoContent } from '#server/features/demo/demo-on-start.js';
 import { seedDemoPicks } from '#server/features/demo/demo-picks-seed.js';
 import { demoPickPlan } from '#server/features/demo/demo-picks.js';
-import { seedDemo } from '#server/features/demo/demo-seed.js';
+import { DEMO_TOKEN_HEADER, seedDemo } from '#server/features/demo/demo-seed.js';
+import { readDemoToken } from '#server/features/demo/demo-token.js';
 import { correctEvent, type EventOutcome } from '#server/features/picks/grading-service.js';
 import { CLIP_SECONDS } from '#server/features/demo/demo-clips.js';
 import { mediaTools, run } from '#server/media/ffmpeg.js';
@@ -46,7 +47,13 @@ import { multipart, VALID_FIELDS } from '../setup/upload-requests.js';
 let t: TestApp;
 let url: string;
 const stop = new AbortController();
-const options = () => ({ db: t.database.db, seedDemo: true, host: '127.0.0.1', market: false });
+const options = () => ({
+  db: t.database.db,
+  seedDemo: true,
+  host: '127.0.0.1',
+  market: false,
+  dataDir: t.config.dataDir,
+});
 const hints = () => t.logs().split(EMPTY_CATALOG_HINT).length - 1;
 
 const list = demoVideos();
@@ -422,7 +429,11 @@ describe('demo content through the app', () => {
   it('adds nothing when run again against the running server, and no hint once there is content', async () => {
     const before = await counts();
     const lines: string[] = [];
-    const result = await seedDemo(url, { log: (line) => lines.push(line), signal: stop.signal });
+    const result = await seedDemo(url, {
+      log: (line) => lines.push(line),
+      signal: stop.signal,
+      token: readDemoToken(t.config.dataDir),
+    });
     expect(result).toMatchObject({ videos: list.length, added: 0, purchases: 0, ready: fileTitles.length });
     expect(await counts()).toEqual(before);
     expect(lines.join('\n')).toContain(`all ${list.length} demo videos are in the catalog already`);
@@ -464,7 +475,21 @@ describe('demo content through the app', () => {
       remoteAddress: '10.12.0.4',
     });
     const cookie = demoCapper.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const asDemo = await t.app.inject({ method: 'POST', url: '/api/demo/history', headers: { cookie } });
+    // A demo capper without the token in the server's DATA_DIR: anyone could register a demo name.
+    const withoutToken = await t.app.inject({ method: 'POST', url: '/api/demo/history', headers: { cookie } });
+    expect(withoutToken.statusCode).toBe(403);
+    expect(withoutToken.json().message).toMatch(/server's own machine/);
+    const wrongToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/history',
+      headers: { cookie, [DEMO_TOKEN_HEADER]: 'f'.repeat(64) },
+    });
+    expect(wrongToken.statusCode).toBe(403);
+    const asDemo = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/history',
+      headers: { cookie, [DEMO_TOKEN_HEADER]: readDemoToken(t.config.dataDir)! },
+    });
     expect(asDemo.statusCode).toBe(409);
     expect(await counts()).toEqual(before);
   });

@@ -25,6 +25,7 @@ import {
   MATCHUPS,
   localUrl,
   postDemoMarketPicks,
+  readDemoToken,
   seedDemo,
 } from '../features/demo/index.js';
 import { rowsOf } from '../db/rows.js';
@@ -169,7 +170,10 @@ async function seedInProcess(config: Config, database: Database): Promise<void> 
     await app.listen({ port: 0, host: '127.0.0.1' });
     app.mediaJobs.start();
     const { port } = app.server.address() as AddressInfo;
-    await seedDemo(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
+    await seedDemo(localUrl('127.0.0.1', port), {
+      log: (line) => console.log(line),
+      token: readDemoToken(config.dataDir),
+    });
     await postDemoMarketPicks(localUrl('127.0.0.1', port), { log: (line) => console.log(line) });
     // The market picks' clips are processed before this app closes, as the running server would.
     for (let waited = 0; waited < 180_000 && (await unprocessed(database.db)) > 0; waited += 1000)
@@ -195,7 +199,8 @@ async function main(): Promise<void> {
     if (more || total)
       throw new Error('bulk videos (--videos, --total) go straight into the database: stop the server first');
     console.log(`Seeding through the PickReel at ${url}.`);
-    await seedDemo(url, { log: (line) => console.log(line) });
+    // The graded history asks for the server's demo token, which a seed on its machine reads from DATA_DIR.
+    await seedDemo(url, { log: (line) => console.log(line), token: readDemoToken(loadConfig().dataDir) });
     // Market picks when that server has a market (SEED_DEMO's stand-in, or a provider).
     await postDemoMarketPicks(url, { log: (line) => console.log(line) });
   };

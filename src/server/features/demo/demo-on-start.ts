@@ -7,6 +7,7 @@ import type { Db } from '#server/db/client.js';
 import { runDemoMarketPicks } from './demo-market-picks.js';
 import { catalogContents } from './demo-repository.js';
 import { localUrl, seedDemo } from './demo-seed.js';
+import { readDemoToken } from './demo-token.js';
 
 export const EMPTY_CATALOG_HINT =
   'The catalog is empty. For demo content (cappers with graded picks, bettors, playable videos, purchases), start with ' +
@@ -19,6 +20,8 @@ export interface DemoOnStartOptions {
   host: string;
   /** Whether the app has a market: the demo cappers then post market picks while the server runs. */
   market: boolean;
+  /** The server's DATA_DIR, which holds the demo token. */
+  dataDir: string;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function offerDemoContent(
     const baseUrl = localUrl(options.host, port);
     log.info('SEED_DEMO: adding the demo content through this server, in the background');
     // The graded history comes with it, through POST /api/demo/history.
-    await seedDemo(baseUrl, { log: (line) => log.info(line), signal });
+    await seedDemo(baseUrl, { log: (line) => log.info(line), signal, token: readDemoToken(options.dataDir) });
     // Market picks on the games starting soon, through the API, now and while the server runs.
     if (options.market) runDemoMarketPicks(baseUrl, { log: (line) => log.info(line), signal });
   } catch (err) {

@@ -32,7 +32,12 @@ export interface DemoSeedOptions {
   signal?: AbortSignal;
   /** How long the media jobs may make no progress before the seed gives up; 2 minutes by default. */
   stallMs?: number;
+  /** The server's demo token (its DATA_DIR's), which the graded history's route asks for. */
+  token: string | null;
 }
+
+/** The header that carries the demo token. */
+export const DEMO_TOKEN_HEADER = 'x-pickreel-demo-token';
 
 export interface DemoSeedResult {
   /** Demo videos in the catalog after the run, and how many of them this run added. */
@@ -85,8 +90,9 @@ export class ApiClient {
     pathname: string,
     body?: FormData | object,
     allowed: number[] = [],
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; data: T }> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.cookies.size)
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (body && !(body instanceof FormData)) headers['content-type'] = 'application/json';
@@ -273,7 +279,13 @@ export async function seedDemo(baseUrl: string, options: DemoSeedOptions): Promi
   // The cappers' graded history: picks on past games, which only the server holding the database can add.
   const { data: history } = await cappers
     .get(DEMO_CAPPERS[0].username)!
-    .call<DemoHistoryResult>('POST', '/api/demo/history');
+    .call<DemoHistoryResult>(
+      'POST',
+      '/api/demo/history',
+      undefined,
+      [],
+      options.token ? { [DEMO_TOKEN_HEADER]: options.token } : {},
+    );
   log(
     history.posted || history.settled
       ? `Demo history: ${history.posted} picks posted, ${history.settled} games settled, ${history.graded} picks graded.`

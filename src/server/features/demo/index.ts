@@ -1,6 +1,7 @@
 // The demo feature's public entry (issue 13): what `npm start` offers at start and `npm run seed:demo` puts in.
 export { prepareDemoOnStart } from './demo-on-start.js';
 export { demoRoutes } from './demo-routes.js';
+export { ensureDemoToken, readDemoToken } from './demo-token.js';
 export { localUrl, seedDemo } from './demo-seed.js';
 export { DEMO_CAPPERS, DEMO_PASSWORD, DEMO_USERNAMES, EXTERNAL_LINKS, MATCHUPS } from './demo-content.js';
 export { seedDemoPicks } from './demo-picks-seed.js';
