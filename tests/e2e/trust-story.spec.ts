@@ -89,9 +89,9 @@ for (const size of [
       await expect(async () => {
         await page.goto(`/videos?q=${encodeURIComponent(title)}`);
         await expect(card.getByTestId('pick-result-chip')).toHaveText(/^Result: Won \+\d(\.\d)?u$/, {
-          timeout: 1_000,
+          timeout: 5_000,
         });
-      }).toPass({ timeout: 15_000 });
+      }).toPass({ timeout: 30_000 });
       await expect(card.getByRole('link', { name: 'Free to read' })).toBeVisible();
       await expect(card.getByRole('link', { name: 'Buy Winners' })).toHaveCount(0);
       await expect(card.getByText('This pick')).toBeVisible();
