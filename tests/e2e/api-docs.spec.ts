@@ -29,7 +29,7 @@ test('/api/docs renders the API document, within the CSP, from the server alone'
   // A known operation, with its summary from the route's schema.
   const operation = page.locator('.opblock-summary', { hasText: '/api/videos/featured' });
   await expect(operation).toBeVisible();
-  await expect(operation).toContainText('The most viewed videos');
+  await expect(operation).toContainText('Popular picks on sale');
   // Opened, it shows the response the schema declares.
   await operation.click();
   await expect(page.locator('.opblock-body').first()).toContainText('Video');

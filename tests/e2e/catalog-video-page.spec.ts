@@ -29,7 +29,7 @@ test('a visitor sees the details, counts a view, and is sent to sign in to buy',
   const main = page.getByRole('main');
   await expect(main).toContainText(`by ${capper.username}`);
   await expect(main).toContainText('Soccer');
-  await expect(page.getByTestId('video-price')).toHaveText('$42');
+  await expect(page.getByTestId('video-price')).toHaveText('$42.99');
   await expect(main).toContainText('2:05');
   // The view just counted shows at once.
   await expect(page.getByRole('definition').filter({ hasText: /^1$/ })).toBeVisible();

@@ -63,7 +63,10 @@ test('seed:demo beside a running server adds the graded history, as it does on i
   expect(seeded.stdout).toContain(`Seeding through the PickReel at ${origin}.`);
   expect(seeded.stdout).toMatch(/Demo history: \d+ picks posted, \d+ games settled, \d+ picks graded\./);
 
-  const profile = (await (await fetch(`${origin}/api/cappers/sharpshooter`)).json()) as CapperProfile;
+  // A new connection: the health checks' kept-alive one may have been closed by the server meanwhile.
+  const profile = (await (
+    await page.request.get(`${origin}/api/cappers/sharpshooter`)
+  ).json()) as CapperProfile;
   expect(profile.gradedTotal).toBeGreaterThan(30);
   await page.goto(`${origin}/cappers/sharpshooter`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

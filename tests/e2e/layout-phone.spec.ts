@@ -74,10 +74,11 @@ test.describe('on a phone', () => {
     for (const who of [buyer, capper]) {
       await loginViaApi(page, who.credentials);
       await page.goto(`/video/${video.id}`);
-      const selections = page.getByRole('region', { name: 'Winning Selections' });
-      await expect(selections).toContainText('Over 220.5 (1 unit)');
-      await expect(selections).toBeInViewport({ ratio: 1 });
-      await expect(page.getByRole('heading', { level: 1 })).toBeInViewport({ ratio: 1 });
+      // The selections come first, in large type, above the player and the title.
+      const selections = page.getByRole('region', { name: 'Your selections' });
+      await expect(selections.getByTestId('your-selections-text')).toContainText('Over 220.5 (1 unit)');
+      await expect(selections.getByTestId('your-selections-text')).toBeInViewport({ ratio: 1 });
+      await expect(selections.getByRole('heading', { name: 'Your selections' })).toBeInViewport({ ratio: 1 });
     }
     await Promise.all([capper.api.dispose(), buyer.api.dispose()]);
   });
