@@ -1,6 +1,7 @@
 // Issue 12 'The browser's own checks': Lighthouse's four categories (performance, accessibility, best
 // practices, SEO) and CLS on every page a newcomer sees first: `/`, `/videos`, `/video/{id}`,
-// `/leaderboard`, a capper's page, `/auth` signed out and `/dashboard` signed in. Mobile preset (Lighthouse's defaults), median of 3 runs per page.
+// `/leaderboard`, a capper's page, `/auth` signed out, `/dashboard` signed in and a buyer's receipt. Mobile
+// preset (Lighthouse's defaults), median of 3 runs per page.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromiumPath } from '../lib/chromium.mjs';
@@ -19,11 +20,13 @@ const TARGET = { performance: 95, accessibility: 100, 'best-practices': 100, seo
 const TARGET_CLS = 0.02;
 // The seed's demo capper: videos, sales and purchases of others, so the dashboard shows every section.
 const DASHBOARD_USER = { username: 'sharpshooter', password: 'demo-password' };
+// A demo bettor: the seed gives them purchases, so a receipt to open.
+const BUYER = { username: 'bettor_bob', password: 'demo-password' };
 const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'BP', seo: 'SEO' };
 
 export default {
   description:
-    'issue 12: Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /leaderboard, /cappers/{name}, /auth and signed-in /dashboard',
+    'issue 12: Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /leaderboard, /cappers/{name}, /auth, signed-in /dashboard and a receipt',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');
@@ -149,7 +152,16 @@ const failingText = (failing) => {
   return ids.length ? `; not passed: ${ids.join(', ')}` : '';
 };
 
-/** The pages, with the newest ready uploaded video and a session cookie for the dashboard. */
+/** A session cookie (`name=value`) for a demo account. */
+async function signIn(url, account) {
+  const login = await request(`${url}/api/login`, { method: 'POST', body: account });
+  if (login.status !== 200) throw new Error(`POST /api/login answered ${login.status}: ${login.body}`);
+  const setCookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('pickreel_sid='));
+  if (!setCookie) throw new Error('POST /api/login sent no pickreel_sid cookie');
+  return setCookie.split(';')[0];
+}
+
+/** The pages, with the newest ready uploaded video and session cookies for the dashboard and a receipt. */
 async function pageList(url) {
   const list = await request(`${url}/api/videos?limit=48`);
   if (list.status !== 200) throw new Error(`GET /api/videos answered ${list.status}`);
@@ -157,10 +169,13 @@ async function pageList(url) {
   const videos = Array.isArray(body) ? body : body.videos;
   const video = videos.find((v) => !v.isExternalVideo && v.thumbnailUrl) ?? videos[0];
   if (!video) throw new Error('the seeded catalog lists no video');
-  const login = await request(`${url}/api/login`, { method: 'POST', body: DASHBOARD_USER });
-  if (login.status !== 200) throw new Error(`POST /api/login answered ${login.status}: ${login.body}`);
-  const setCookie = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('pickreel_sid='));
-  if (!setCookie) throw new Error('POST /api/login sent no pickreel_sid cookie');
+  const capperCookie = await signIn(url, DASHBOARD_USER);
+  // A receipt: the demo bettor's newest purchase, seen by that bettor.
+  const buyer = await signIn(url, BUYER);
+  const bought = await request(`${url}/api/user/purchases`, { headers: { Cookie: buyer } });
+  if (bought.status !== 200) throw new Error(`GET /api/user/purchases answered ${bought.status}`);
+  const purchase = [JSON.parse(bought.body.toString())].flat()[0];
+  if (!purchase) throw new Error(`the demo bettor ${BUYER.username} has no purchase`);
   return [
     { label: '/', path: '/' },
     { label: '/videos', path: '/videos' },
@@ -172,7 +187,7 @@ async function pageList(url) {
       path: `/cappers/${encodeURIComponent(video.capper?.username ?? DASHBOARD_USER.username)}`,
     },
     { label: '/auth', path: '/auth' },
-    { label: '/dashboard (signed in)', path: '/dashboard', headers: { Cookie: setCookie.split(';')[0] } },
-    // The receipt page, `/purchases/{id}` signed in as the buyer, belongs here once that route exists.
+    { label: '/dashboard (signed in)', path: '/dashboard', headers: { Cookie: capperCookie } },
+    { label: '/purchases/{id} (receipt)', path: `/purchases/${purchase.id}`, headers: { Cookie: buyer } },
   ];
 }
