@@ -194,8 +194,16 @@ test.describe('at desktop width', () => {
     await postPick(capper.api, title, [newLeg(new Date(Date.now() + 7 * 24 * 3600_000))]);
     const heading = page.locator('main h1');
 
+    // The home page arrives prerendered and inert: a link clicked before the app has started is a page
+    // load of its own (src/client/home-boot.js), a first load, where focus rightly stays put.
+    await page.addInitScript(() =>
+      window.addEventListener('pickreel:ready', () =>
+        document.documentElement.setAttribute('data-e2e-live', ''),
+      ),
+    );
     await page.goto('/');
     await expect(heading).toBeVisible();
+    await expect(page.locator('html[data-e2e-live]')).toHaveCount(1);
     await expect(heading).not.toBeFocused();
 
     await page.getByRole('link', { name: 'See all picks' }).click();

@@ -63,14 +63,16 @@ test('signed in: the drawer shows the account, navigates and signs out', async (
   await expect(drawer).toBeHidden();
   await expect(page).toHaveURL('/upload');
   await expect(page.getByRole('heading', { level: 1, name: 'Upload a New Video' })).toBeVisible();
-  // Focus goes back to the button that opened the drawer.
-  await expect(menuButton).toBeFocused();
+  // A link that navigates takes focus to the new page's heading, as a page load would; the drawer does not
+  // hand it back to its button.
+  await expect(page.getByRole('heading', { level: 1, name: 'Upload a New Video' })).toBeFocused();
 
-  // Escape closes it too.
+  // Escape closes it too, and closing without navigating hands focus back to the button that opened it.
   await menuButton.click();
   await expect(drawer).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
+  await expect(menuButton).toBeFocused();
 
   await menuButton.click();
   await drawer.getByRole('button', { name: 'Sign out' }).click();
