@@ -115,7 +115,8 @@ function PurchaseMedia({ video }: { video: Video }) {
   };
 
   return (
-    <div className="relative aspect-video bg-slate-200">
+    // overflow-hidden: else the picture, once loaded, stretches the 16:9 box to its own height.
+    <div className="relative aspect-video overflow-hidden bg-slate-200">
       {playing && playable ? (
         <PurchasePlayer video={video} playable={playable} onStop={stop} />
       ) : (

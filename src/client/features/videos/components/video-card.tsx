@@ -143,8 +143,10 @@ export function VideoCard({
               <PickSealBadge pick={video.pick} />
             </dd>
           </div>
-          <div className="flex min-w-0 flex-wrap items-start gap-x-2 gap-y-1">
-            <dt className="w-24 shrink-0 pt-0.5 font-medium text-muted-foreground">Capper&apos;s record</dt>
+          {/* The record under its name, never beside it: whether a loaded record fits beside the name
+              depends on its length, so a row that wrapped only once loaded would move the cards below. */}
+          <div className="grid min-w-0 gap-1">
+            <dt className="font-medium text-muted-foreground">Capper&apos;s record</dt>
             {/* As tall as a record with its dots: a capper without one does not move the card once loaded. */}
             <dd className="min-h-[38px] min-w-0">
               <RecordBadge username={video.capper.username} among={recordsAmong} />
