@@ -124,6 +124,15 @@ describe('GET /api/openapi.json', () => {
       // a purchase's receipt
       'GET /api/purchases/{id}',
       'GET /api/user/sales/by-video',
+      // a capper's own profile settings, and the avatars they upload
+      'GET /api/profile',
+      'PATCH /api/profile',
+      'PUT /api/profile/avatar',
+      'DELETE /api/profile/avatar',
+      'GET /media/avatars/{path}',
+      'HEAD /media/avatars/{path}',
+      // the demo seed's graded history, through the server that holds the database
+      'POST /api/demo/history',
     ];
     expect(
       operations()

@@ -488,9 +488,20 @@ describe('record badges', () => {
     expect(response.statusCode, response.body).toBe(200);
     const records = response.json<Records>();
     expect(Object.keys(records).sort()).toEqual([admin.username, capper.username, moderated.username].sort());
-    expect(records[capper.username]).toEqual((await profileOf(capper.username)).records.all);
+    // The profile's all-time record, and its latest counted results, oldest first, for the card's dots.
+    const profile = await profileOf(capper.username);
+    const { lastResults, ...summary } = records[capper.username]!;
+    expect(summary).toEqual(profile.records.all);
+    expect(lastResults).toEqual(
+      profile.graded
+        .filter((pick) => !pick.selfReported)
+        .slice(0, 10)
+        .map((pick) => pick.result)
+        .reverse(),
+    );
+    expect(lastResults.length).toBeGreaterThan(0);
     expect(records[moderated.username]).toMatchObject({ losses: 1, graded: 1, unitsWon: -3 });
-    expect(records[admin.username]).toEqual(record({}));
+    expect(records[admin.username]).toEqual({ ...record({}), lastResults: [] });
   });
 
   it('refuses more than 60 names, or none', async () => {

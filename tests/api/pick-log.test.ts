@@ -143,7 +143,9 @@ describe('the log of a pick', () => {
     const before = await logSize();
     const video = await postPickVideo([newGame()]);
     let pick = await pickOf(video.id);
-    expect(pick.log).toEqual([{ index: before, type: 'posted', at: pick.postedAt }]);
+    expect(pick.log).toEqual([
+      { index: before, type: 'posted', at: pick.postedAt, title: 'Sealed — version 1' },
+    ]);
     expect(await entryAt(before)).toEqual({
       v: 2,
       type: 'posted',
