@@ -156,7 +156,7 @@ describe('deep catalog pages', () => {
       where id = (select id from videos where transcoding_status = 'processing' order by id limit 1)`);
     t.app.catalog.clear();
     await expectEveryDeepPageAsOffset('after a video became ready');
-  });
+  }, 120_000); // five rounds of every deep page in every order, each checked against OFFSET
 });
 
 describe('deep-page checkpoints', () => {

@@ -54,7 +54,7 @@ describe('the demo market picks', () => {
     );
     expect(legs!.priced).toBe(legs!.n);
     expect(await postDemoMarketPicks(url, { log: () => {} })).toBe(0);
-  });
+  }, 180_000); // every demo capper posts, and each pick uploads a clip of its own game
 
   it('are closed, graded from the final scores and given their CLV', async () => {
     const later = new Date(Date.now() + 2 * 3600_000);

@@ -175,7 +175,7 @@ export class DemoClipMaker {
         '-c:v',
         'libx264',
         '-preset',
-        'veryfast',
+        'ultrafast',
         '-crf',
         '28',
         '-pix_fmt',
