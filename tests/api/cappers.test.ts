@@ -494,7 +494,6 @@ describe('record badges', () => {
     expect(summary).toEqual(profile.records.all);
     expect(lastResults).toEqual(
       profile.graded
-        .filter((pick) => !pick.selfReported)
         .slice(0, 10)
         .map((pick) => pick.result)
         .reverse(),

@@ -79,22 +79,25 @@ export function DashboardPage() {
           <PurchasesGrid query={purchases} />
           <RefundedPayments />
         </section>
-        <section
-          aria-labelledby="sell-picks"
-          className="grid justify-items-start gap-3 rounded-card border border-dashed bg-card p-5"
-        >
-          <h2 id="sell-picks" className="text-lg font-semibold">
-            Sell your own picks
-          </h2>
-          <p className="text-muted-foreground">
-            Post a preview video with sealed legs; buyers unlock them, and every pick is graded from the final
-            scores.
-          </p>
-          <Link href="/upload" className={buttonClasses('outline', 'md')}>
-            <Upload aria-hidden />
-            Upload a pick
-          </Link>
-        </section>
+        {/* Below the purchases, drawn once they have loaded: shown earlier, the cards would push it down. */}
+        {purchases.isSuccess && (
+          <section
+            aria-labelledby="sell-picks"
+            className="grid justify-items-start gap-3 rounded-card border border-dashed bg-card p-5"
+          >
+            <h2 id="sell-picks" className="text-lg font-semibold">
+              Sell your own picks
+            </h2>
+            <p className="text-muted-foreground">
+              Post a preview video with sealed legs; buyers unlock them, and every pick is graded from the
+              final scores.
+            </p>
+            <Link href="/upload" className={buttonClasses('outline', 'md')}>
+              <Upload aria-hidden />
+              Upload a pick
+            </Link>
+          </section>
+        )}
       </DashboardFrame>
     );
   }
