@@ -120,9 +120,12 @@ function VideoDetails({ video }: { video: Video }) {
                   {capperName(video)}
                 </Link>
               </span>
-              {/* issue 14: the capper's verified record, where a buyer decides. */}
-              <RecordBadge username={video.capper.username} />
             </p>
+            {/* The capper's verified record, where a buyer decides. Its own line, as tall as the loading
+                badge and its dots, so the buy box below never moves when the record arrives. */}
+            <div className="min-h-[2.375rem]">
+              <RecordBadge username={video.capper.username} />
+            </div>
           </div>
         </div>
 
