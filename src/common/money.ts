@@ -1,4 +1,4 @@
-// Money is stored as integer cents; the API speaks dollars as numbers (docs/decisions/000 'Money').
+// Money is stored as integer cents; the API speaks dollars as numbers (docs/product-decisions.md 'Money').
 import { PLATFORM_CUT_PERCENT } from './constants.js';
 
 export function dollarsToCents(dollars: number): number {

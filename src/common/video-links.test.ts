@@ -308,7 +308,7 @@ describe('detectPlatform', () => {
     });
   });
 
-  it('knows nothing of the unnamed "video site" (docs/decisions/000 "Media": other hosts)', () => {
+  it('knows nothing of the unnamed "video site" (docs/product-decisions.md "Media": other hosts)', () => {
     expect(detectPlatform('https://videosite.example/watch?id=abc123')).toEqual({ platform: 'unknown' });
   });
 });

@@ -1,6 +1,6 @@
 // External video links: which platform a link points to, whether the upload form accepts it, and what the
 // video card embeds. One implementation for the form, the server and the card (spec 2 'Video card',
-// spec 5 'Upload form' and 'Video link platform detection', docs/decisions/000 'Media').
+// spec 5 'Upload form' and 'Video link platform detection', docs/product-decisions.md 'Media').
 import {
   hostIs,
   PLATFORM_LABELS,
@@ -218,7 +218,7 @@ function linkOf(url: URL, site: KnownSite | undefined, host: string): VideoLink 
 /**
  * Which platform an external link points to (spec 5 'Video link platform detection'). Anything that is not
  * an absolute http(s) link, carries credentials or is too long is `unknown`, as is any form not recognised.
- * The spec's unnamed "video site" cannot be identified (docs/decisions/000 'Media'), so it is `unknown` too.
+ * The spec's unnamed "video site" cannot be identified (docs/product-decisions.md 'Media'), so it is `unknown` too.
  */
 export function detectPlatform(input: string): VideoLink {
   const parsed = parseHttpUrl(input);

@@ -1,4 +1,4 @@
-// Every setting is read here, once, and parsed by one schema (docs/decisions/000 'Running it').
+// Every setting is read here, once, and parsed by one schema (docs/product-decisions.md 'Running it').
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';

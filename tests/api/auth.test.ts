@@ -112,7 +112,7 @@ describe('POST /api/register', () => {
     expect(response.json().phoneNumber).toBeNull();
   });
 
-  it('keeps an optional e-mail, trimmed, and the session user carries it (issue 12)', async () => {
+  it('keeps an optional e-mail, trimmed, and the session user carries it', async () => {
     const username = uniqueUsername('mail');
     const response = await post('/api/register', {
       username,

@@ -157,7 +157,7 @@ async function expectBadges() {
   expect(response.statusCode, response.body).toBe(200);
   const want: Record<string, RecordSummary> = {};
   for (const capper of cappers) want[capper.username] = all.get(capper.id) ?? summariseRecord([]);
-  // The badges' last results are the cards' dots (trust-story.test.ts); the figures are these.
+  // The badges' last results are the cards' dots (graded-picks.test.ts); the figures are these.
   const figures: Record<string, RecordSummary> = {};
   for (const [name, record] of Object.entries(response.json<Records>())) {
     const { lastResults, ...summary } = record;

@@ -1,4 +1,4 @@
-// The tus endpoint /api/uploads (docs/decisions/000 'Media'): sign-in, ids, limits, metadata, finishing into
+// The tus endpoint /api/uploads (docs/product-decisions.md 'Media'): sign-in, ids, limits, metadata, finishing into
 // a video.
 import {
   mkdirSync,
@@ -475,7 +475,7 @@ describe.skipIf(!inBucket())('tus in a bucket: a write landing after its instanc
   });
 });
 
-describe('tus: text the database cannot store (issue 11)', () => {
+describe('tus: text the database cannot store', () => {
   it('refuses a NUL in the file name or a field at creation, before any byte is sent', async () => {
     const before = (await tusFiles()).length;
     for (const fields of [
@@ -510,7 +510,7 @@ describe('tus: text the database cannot store (issue 11)', () => {
   });
 });
 
-describe('tus: every error is { message } JSON in product words (issue 11)', () => {
+describe('tus: every error is { message } JSON in product words', () => {
   const expectJsonMessage = (
     response: { headers: Record<string, unknown>; body: string },
     message: string,
@@ -578,7 +578,7 @@ describe('tus: every error is { message } JSON in product words (issue 11)', () 
   );
 });
 
-describe('tus: a finished upload is never lost to a server failure (issue 11)', () => {
+describe('tus: a finished upload is never lost to a server failure', () => {
   it('keeps the bytes when its video cannot be created, and a retry finishes it', async () => {
     const content = readFileSync(mediaFixture('h264Mov'));
     const title = 'Fails once: the database is away';
@@ -613,7 +613,7 @@ describe('tus: a finished upload is never lost to a server failure (issue 11)', 
   });
 });
 
-describe('tus: open uploads per user are capped (issue 11)', () => {
+describe('tus: open uploads per user are capped', () => {
   it(`refuses a ${OPEN_UPLOADS_MAX + 1}th unfinished upload until one is cancelled, finished or expired`, async () => {
     const user = await registerUser(t.app, {}, '10.6.1.1');
     const locations: string[] = [];
@@ -705,7 +705,7 @@ describe('tus: open uploads per user are capped (issue 11)', () => {
   });
 });
 
-describe('upload sweep (issue 11: a stale folder used to stop the server at start)', () => {
+describe('upload sweep (a stale folder used to stop the server at start)', () => {
   it('removes stale files and folders under uploads/incoming at start, keeps fresh ones, and goes on', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-sweep-'));
     const incoming = path.join(dataDir, 'uploads', 'incoming');

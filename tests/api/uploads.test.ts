@@ -334,7 +334,7 @@ describe('failed processing and retry', () => {
   });
 });
 
-describe('a server-side processing failure (issue 11: product words, details in the log)', () => {
+describe('a server-side processing failure (product words, details in the log)', () => {
   it('shows the owner a sentence, never the Node or ffmpeg text, and keeps that text in the job', async () => {
     await t.app.mediaJobs.runUntilIdle(); // the runner's start-up (scratch folder) is done
     const response = await upload(VALID_FIELDS, fixturePart('h264Mov'));
@@ -366,7 +366,7 @@ describe('a server-side processing failure (issue 11: product words, details in 
   });
 });
 
-describe('the media job queue: a job due long ago (issue 11)', () => {
+describe('the media job queue: a job due long ago', () => {
   it('takes a job due 60 days ago: its wait in milliseconds is past a 32-bit integer', async () => {
     const response = await upload(VALID_FIELDS, fixturePart('h264Mov'));
     expect(response.statusCode, response.body).toBe(201);
@@ -393,7 +393,7 @@ describe('the media job queue: a job due long ago (issue 11)', () => {
   });
 });
 
-describe('POST /api/videos: text the database cannot store (issue 11)', () => {
+describe('POST /api/videos: text the database cannot store', () => {
   it.each(['title', 'description', 'emailInformation'] as const)(
     'answers 400 to a NUL in %s, and keeps nothing',
     async (field) => {

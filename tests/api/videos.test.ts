@@ -383,7 +383,7 @@ describe('deleting', () => {
     expect((await del(video.id, admin.cookie)).statusCode).toBe(200);
   });
 
-  it('removes the files later, retried until the store takes it, when it fails after the commit (issue 16)', async () => {
+  it('removes the files later, retried until the store takes it, when it fails after the commit', async () => {
     const video = await createVideo(t, owner.id);
     await storeObject(t, `videos/${video.id}/video.mp4`, 'bytes');
     const removePrefix = vi

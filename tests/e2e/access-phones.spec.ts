@@ -10,7 +10,7 @@ import { adminApi, createLinkVideo, newAccount, uniqueTitle, type Account } from
 import { newLeg, postPick } from './pick-helpers';
 
 const require = createRequire(import.meta.url);
-// Served from the page's own origin, as browser-checks.spec.ts does: the CSP refuses inline scripts.
+// Served from the page's own origin, as page-audits.spec.ts does: the CSP refuses inline scripts.
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const AXE_URL_PATH = '/__access-checks/axe.min.js';
 const PHONE = { width: 390, height: 844 };

@@ -119,7 +119,7 @@ test('a taken username shows "Registration failed" with the server message', asy
   await expect(page).toHaveURL('/auth?tab=register');
 });
 
-test('a look-alike of a taken username shows the server message (issue 11)', async ({ page }) => {
+test('a look-alike of a taken username shows the server message', async ({ page }) => {
   const taken = await registerAndLogin(page, newCredentials('capper'));
   await page.context().clearCookies();
   await page.goto('/auth?tab=register');

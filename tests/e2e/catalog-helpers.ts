@@ -100,7 +100,7 @@ export async function uploadMovVideo(api: APIRequestContext, details: VideoDetai
   return video!;
 }
 
-/** Buys a video through the sandbox provider, as the checkout page does (docs/decisions/000 'Payments'). */
+/** Buys a video through the sandbox provider, as the checkout page does (docs/product-decisions.md 'Payments'). */
 export async function buyVideo(api: APIRequestContext, videoId: number): Promise<void> {
   const intent = await api.post('/api/create-payment-intent', { data: { videoId } });
   expect(intent.status(), await intent.text()).toBe(200);

@@ -1,4 +1,4 @@
-// /videos (docs/decisions/000 'Screens the spec does not show'): all selections, search (?q=), category and
+// /videos (docs/product-decisions.md 'Screens the spec does not show'): all selections, search (?q=), category and
 // sort in the URL, load more, empty states.
 import { randomBytes } from 'node:crypto';
 import { cardOf, createLinkVideo, expect, test } from './catalog-helpers';

@@ -1,4 +1,4 @@
-// The owner's edit and delete round trips (spec 2, 8; docs/decisions/000 'Screens the spec does not show',
+// The owner's edit and delete round trips (spec 2, 8; docs/product-decisions.md 'Screens the spec does not show',
 // /edit-video/{id}), and refusals.
 import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { loginViaApi, registerAndLogin, toasts } from './helpers';

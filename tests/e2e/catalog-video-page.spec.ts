@@ -1,4 +1,4 @@
-// /video/{id} (docs/decisions/000 'Screens the spec does not show', /video/{id}): details, the viewer's
+// /video/{id} (docs/product-decisions.md 'Screens the spec does not show', /video/{id}): details, the viewer's
 // state, selections, views, shares, not found.
 import { buyVideo, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { loginViaApi, registerAndLogin, toasts } from './helpers';
@@ -34,7 +34,7 @@ test('a visitor sees the details, counts a view, and is sent to sign in to buy',
   // The view just counted shows at once.
   await expect(page.getByRole('definition').filter({ hasText: /^1$/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Description' })).toContainText('Three plays.');
-  // No selections for a visitor: the server does not send them (docs/decisions/000 'Security overrides').
+  // No selections for a visitor: the server does not send them (docs/product-decisions.md 'Security overrides').
   await expect(page.getByRole('region', { name: 'Winning Selections' })).toHaveCount(0);
   await expect(main).not.toContainText('Secret winners');
   const aside = page.getByRole('complementary', { name: 'Buy and share' });

@@ -10,7 +10,7 @@ import { expect, marketGame, marketLeg, startMarketGame, test, untilCatalogSays 
 import { postPick } from './pick-helpers';
 
 const require = createRequire(import.meta.url);
-// axe-core served from the page's own origin (our CSP refuses an inline script), as browser-checks does.
+// axe-core served from the page's own origin (our CSP refuses an inline script), as page-audits.spec.ts does.
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const AXE_URL_PATH = '/__finding-checks/axe.min.js';
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000);

@@ -1,4 +1,4 @@
-// docs/decisions/000 'Live status' (issue 12): a video being processed updates itself on screen, its
+// docs/product-decisions.md 'Live status': a video being processed updates itself on screen, its
 // percentage and then its player, without a reload; nothing else is ever polled.
 import type { Page, Request } from '@playwright/test';
 import type { Video } from '#common/schemas/videos.js';

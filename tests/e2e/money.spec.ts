@@ -51,7 +51,7 @@ test('a bettor buys a video with 4242 and finds its selections on the purchase c
   await expect(page.getByText('Sandbox — no real charge')).toBeVisible();
   const summary = page.getByTestId('order-summary');
   await expect(page.getByTestId('order-title')).toHaveText(title);
-  // The amount charged, to the cent (docs/decisions/000 'Money'); cards keep whole dollars.
+  // The amount charged, to the cent (docs/product-decisions.md 'Money'); cards keep whole dollars.
   await expect(summary).toContainText('Price$12.00');
   await expect(summary).toContainText('Tax$0.00');
   await expect(summary).toContainText('Total$12.00');

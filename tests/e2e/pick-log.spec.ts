@@ -193,7 +193,7 @@ test('the profile links to /log, which shows the checkpoint, the key, the comman
     `npm run verify -- ${baseURL} --capper ${capper.username}`,
   );
 
-  // The latest 50 entries, then 50 more, newest first by their times (trust-story.spec.ts checks the order).
+  // The latest 50 entries, then 50 more, newest first by their times (graded-picks.spec.ts checks the order).
   const rows = page.getByRole('list', { name: 'Log entries, newest first' }).getByRole('listitem');
   await expect(rows).toHaveCount(50);
   await expect(rows.filter({ hasText: new RegExp(`^${entryLabel(size - 1)}\\D`) })).toHaveCount(1);

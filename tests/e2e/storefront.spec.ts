@@ -13,7 +13,7 @@ import { expect, finishMarketGame, marketGame, marketLeg, startMarketGame, test 
 import { postPick } from './pick-helpers';
 
 const require = createRequire(import.meta.url);
-// axe-core from npm, served from the page's own origin (the CSP refuses an inline script), as browser-checks does.
+// axe-core from npm, served from the page's own origin (the CSP refuses an inline script), as page-audits.spec.ts does.
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const AXE_URL_PATH = '/__storefront-checks/axe.min.js';
 

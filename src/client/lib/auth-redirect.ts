@@ -1,4 +1,4 @@
-// issue 12 (docs/decisions/000 'Accounts'): after signing in or registering, the user returns to the page
+// docs/product-decisions.md 'Accounts': after signing in or registering, the user returns to the page
 // that sent them to /auth. That page travels in the URL (`/auth?next=/checkout/12`) so a reload keeps it, and
 // it is only ever a path on this site: anything that could lead elsewhere (an open redirect) is dropped.
 import { useLocation, useSearch } from 'wouter';

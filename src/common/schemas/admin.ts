@@ -18,7 +18,7 @@ export const ManualEarningsSchema = z.object({
 });
 export type ManualEarnings = z.infer<typeof ManualEarningsSchema>;
 
-/** A row of the admin Users table. The Password column shows `hidden`, never a secret (docs/decisions/000 'Security overrides'). */
+/** A row of the admin Users table. The Password column shows `hidden`, never a secret (docs/product-decisions.md 'Security overrides'). */
 export const AdminUserSchema = z
   .object({
     id: z.int(),

@@ -20,7 +20,7 @@ export const PaymentCompleteSchema = z.object({
   videoId: VideoId,
 });
 
-/** The sandbox card form's confirmation, shaped as Stripe.js would send it (docs/decisions/000 'Payments'). */
+/** The sandbox card form's confirmation, shaped as Stripe.js would send it (docs/product-decisions.md 'Payments'). */
 export const SandboxConfirmSchema = z.object({
   clientSecret: z.string().min(1).max(255),
   card: z.object({

@@ -25,7 +25,7 @@ export const FILE_TOO_LARGE_MESSAGE = 'File too large';
 export const FILE_OR_URL_REQUIRED_MESSAGE = 'Either a video file or external URL is required';
 export const FILE_AND_URL_MESSAGE = 'Send either a video file or an external URL, not both';
 
-/** The field that carries the file in the multipart form (docs/decisions/000 'Media'). */
+/** The field that carries the file in the multipart form (docs/product-decisions.md 'Media'). */
 export const UPLOAD_FILE_FIELD = 'video';
 /** Longest video we accept a duration for: a day. */
 const MAX_DURATION_SECONDS = 24 * 60 * 60;

@@ -1,5 +1,5 @@
 // One schema, one set of migrations, one query API, two engines: embedded PGlite by default,
-// a PostgreSQL server through `pg` when DATABASE_URL is set (docs/decisions/000 'Running it').
+// a PostgreSQL server through `pg` when DATABASE_URL is set (docs/product-decisions.md 'Running it').
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Drizzle schema: every entity of spec section 3 plus what the product decisions add (docs/decisions/000).
+// Drizzle schema: every entity of spec section 3 plus what the product decisions add (docs/product-decisions.md).
 // Money is integer cents; timestamps carry a time zone; columns are snake_case.
 import {
   sql,
@@ -28,7 +28,7 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     username: text('username').notNull(),
     displayName: text('display_name'),
-    // argon2id PHC string; the spec's originalPassword is never stored (docs/decisions/000 'Security overrides').
+    // argon2id PHC string; the spec's originalPassword is never stored (docs/product-decisions.md 'Security overrides').
     passwordHash: text('password_hash').notNull(),
     email: text('email'),
     phoneNumber: text('phone_number'),
@@ -248,7 +248,7 @@ export const sales = pgTable(
     videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
     purchaseId: integer('purchase_id').references(() => purchases.id, { onDelete: 'set null' }),
     buyerId: integer('buyer_id').references(() => users.id, { onDelete: 'set null' }),
-    // The full price: the platform's 10% is taken as a fee on payouts (docs/decisions/000 'Money').
+    // The full price: the platform's 10% is taken as a fee on payouts (docs/product-decisions.md 'Money').
     amountCents: integer('amount_cents').notNull(),
     createdAt: createdAt(),
   },
@@ -306,7 +306,7 @@ export const videoShares = pgTable(
   ],
 );
 
-/** One row per counted view: a viewer counts at most once an hour (docs/decisions/000 'Screens the spec does not show'), and analytics plot them. */
+/** One row per counted view: a viewer counts at most once an hour (docs/product-decisions.md 'Screens the spec does not show'), and analytics plot them. */
 export const videoViews = pgTable(
   'video_views',
   {

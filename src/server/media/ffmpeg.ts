@@ -1,4 +1,4 @@
-// ffmpeg and ffprobe: where they are, and running them (docs/decisions/000 'Media').
+// ffmpeg and ffprobe: where they are, and running them (docs/product-decisions.md 'Media').
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -5,7 +5,7 @@ export const MOV_SIGNATURE_BYTES = 12;
 const CLASSIC_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
 
 /**
- * docs/decisions/000 'Security overrides': a MOV is recognised by its bytes, never by its name or type. It
+ * docs/product-decisions.md 'Security overrides': a MOV is recognised by its bytes, never by its name or type. It
  * either starts with an 'ftyp' atom whose major brand is QuickTime ('qt  '), or with one of the classic
  * atoms. An MP4 ('ftyp isom'), a PNG, text or an empty file is not a MOV.
  */

@@ -4,7 +4,7 @@ import type { SandboxConfirm, SandboxConfirmResponse } from '#common/schemas/pay
 export const CLOSED_INTENT_STATUSES = ['succeeded', 'canceled', 'refunded'];
 
 /**
- * What PickReel needs of a card payment provider: Stripe, or the built-in sandbox (docs/decisions/000
+ * What PickReel needs of a card payment provider: Stripe, or the built-in sandbox (docs/product-decisions.md
  * 'Payments').
  */
 export interface PaymentProvider {

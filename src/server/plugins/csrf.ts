@@ -4,7 +4,7 @@ import { forbidden } from '../lib/http-errors.js';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Cross-site request forgery (docs/decisions/000 'Security overrides'): a state-changing request is accepted
+ * Cross-site request forgery (docs/product-decisions.md 'Security overrides'): a state-changing request is accepted
  * only when the browser says it is same-origin (Sec-Fetch-Site), or, without that header, when Origin
  * (else Referer) names this site. Requests with neither header carry no victim's browser and pass.
  */

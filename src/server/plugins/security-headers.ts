@@ -5,7 +5,7 @@ import { DOCS_PREFIX } from './api-docs.js';
 
 /**
  * A Content-Security-Policy that allows what PickReel really embeds: the video hosts' players
- * (spec 2 'Video card'), Stripe's card element (docs/decisions/000 'Payments'), and nothing else.
+ * (spec 2 'Video card'), Stripe's card element (docs/product-decisions.md 'Payments'), and nothing else.
  */
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {

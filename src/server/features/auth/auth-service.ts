@@ -112,7 +112,7 @@ export async function newAdminNameProblem(db: Db, username: string): Promise<str
 }
 
 /**
- * ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (docs/decisions/000
+ * ADMIN_USERNAME + ADMIN_PASSWORD make sure that admin exists, with that password (docs/product-decisions.md
  * 'Running it').
  */
 export async function ensureAdmin(db: Db, admin: { username: string; password: string }): Promise<UserRow> {

@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 // Algorithm.Argon2id (an ambient const enum, which isolated modules cannot read).
 const ARGON2ID = 2;
 
-// OWASP's argon2id minimum: 19 MiB memory, 2 iterations, parallelism 1 (docs/decisions/000 'Security
+// OWASP's argon2id minimum: 19 MiB memory, 2 iterations, parallelism 1 (docs/product-decisions.md 'Security
 // overrides').
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

@@ -1,4 +1,4 @@
-// How usernames are compared (docs/decisions/000 'Accounts', issue 11): stored as typed, compared by a
+// How usernames are compared (docs/product-decisions.md 'Accounts'): stored as typed, compared by a
 // normalised key, and a new name is refused when its confusable skeleton matches an existing one's.
 import { createRequire } from 'node:module';
 import type unhomoglyphType from 'unhomoglyph';

@@ -4,7 +4,7 @@ import { ANALYTICS_RANGES, type Analytics } from '#common/schemas/analytics.js';
 import { seriesOfCapper, videoFiguresOfCapper } from './analytics-repository.js';
 
 /**
- * The capper's analytics page (docs/decisions/000 'Screens the spec does not show'): sales and views over
+ * The capper's analytics page (docs/product-decisions.md 'Screens the spec does not show'): sales and views over
  * time, and a per-video table.
  */
 export async function getAnalytics(db: Db, userId: number, range: 'day' | 'week'): Promise<Analytics> {

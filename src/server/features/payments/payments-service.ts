@@ -56,7 +56,7 @@ const isOpen = (row: IntentRow) => !CLOSED_INTENT_STATUSES.includes(row.status);
 
 /**
  * Starts a payment for a video. The amount comes from the database, never from the client; the intent is
- * bound to this video and this buyer; asking again returns the same open intent (docs/decisions/000
+ * bound to this video and this buyer; asking again returns the same open intent (docs/product-decisions.md
  * 'Payments'). At most one intent is open per buyer and video (issue 11): creation is serialised per pair in
  * this process (`locks`), and the database's unique index settles a race between two server instances.
  */

@@ -1,4 +1,4 @@
-// Resumable uploads over tus at /api/uploads (docs/decisions/000 'Media', docs/decisions/007): files above
+// Resumable uploads over tus at /api/uploads (docs/product-decisions.md 'Media', docs/decisions/007): files above
 // 50 MB, sent in 2 MB chunks, resumable after a dropped connection, a reload or a server restart. Here the
 // parts meet: the store (tus-store.ts), @tus/server (tus-server.ts), our own PATCH and DELETE
 // (tus-handlers.ts), finishing an upload once (tus-finish.ts) and the sweep (upload-sweeps.ts).

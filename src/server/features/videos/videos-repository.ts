@@ -370,7 +370,7 @@ export async function hasPurchased(db: Executor, userId: number, videoId: number
 
 /**
  * Counts a batch of views, each unless its viewer was counted for that video in the last hour
- * (docs/decisions/000 'Screens the spec does not show'), in one statement: the rows, and the videos' counters
+ * (docs/product-decisions.md 'Screens the spec does not show'), in one statement: the rows, and the videos' counters
  * by how many rows went in, under the videos' advisory locks (docs/decisions/024). Answers which (video,
  * viewer) pairs counted. A video deleted meanwhile counts nothing.
  */

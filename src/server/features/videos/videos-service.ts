@@ -30,7 +30,7 @@ export function viewerOf(user: UserRow | null): Viewer | null {
 
 /**
  * The one place a video becomes JSON. The winning selections leave the server only for the owner,
- * a buyer of this video, or an admin (docs/decisions/000 'Security overrides'), in every endpoint.
+ * a buyer of this video, or an admin (docs/product-decisions.md 'Security overrides'), in every endpoint.
  */
 export function toPublicVideo(
   { video, capper, isPurchased, pick }: VideoWithCapper,

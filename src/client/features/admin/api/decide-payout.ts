@@ -14,7 +14,7 @@ export async function decidePayout({ payout, status }: DecidePayoutInput): Promi
   await apiRequest('PATCH', `/api/admin/payouts/${payout.id}`, { status });
 }
 
-// The spec has no payout screen (docs/decisions/000 'Screens the spec does not show' adds the tab), so these toasts follow the admin ones' pattern.
+// The spec has no payout screen (docs/product-decisions.md 'Screens the spec does not show' adds the tab), so these toasts follow the admin ones' pattern.
 export function useDecidePayout() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -26,7 +26,7 @@ const STATUS_LABEL: Record<PayoutStatus, string> = { pending: 'Pending', paid: '
 
 type PayoutsPanelProps = { onReject: (payout: AdminPayout, opener: HTMLElement) => void };
 
-// docs/decisions/000 'Screens the spec does not show': the admin's third tab. Paying happens outside PickReel
+// docs/product-decisions.md 'Screens the spec does not show': the admin's third tab. Paying happens outside PickReel
 // (the capper's PayPal, bank...); here the admin records the outcome, and a rejection returns the amount to
 // the capper's balance.
 export function PayoutsPanel({ onReject }: PayoutsPanelProps) {

@@ -54,7 +54,7 @@ export function UsersPanel({ onEditEarnings, onDelete }: UsersPanelProps) {
                     </StickyHeaderCell>
                     <Cell>{user.email || <None />}</Cell>
                     <Cell className="tabular-nums">{user.phoneNumber || <None />}</Cell>
-                    {/* docs/decisions/000 'Security overrides': the column stays,
+                    {/* docs/product-decisions.md 'Security overrides': the column stays,
                     a secret never reaches the browser. */}
                     <Cell className="font-mono text-muted-foreground">{user.password}</Cell>
                     <Cell>

@@ -8,7 +8,7 @@ import { setSessionUser } from './session-cache';
 
 /**
  * spec 5: the form sends these fields; bio and avatarUrl stay empty at sign-up. The e-mail is optional
- * (docs/decisions/000 'Accounts') and left out when none was given.
+ * (docs/product-decisions.md 'Accounts') and left out when none was given.
  */
 export type RegisterPayload = {
   username: string;

@@ -27,8 +27,7 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
   const onSubmit = handleSubmit((values) =>
     registerUser.mutate(
       // spec 5: the form sends username, phoneNumber, password, bio and avatarUrl; the last two start empty.
-      // The API also takes an e-mail (docs/decisions/000 'Accounts'), sent only when one was typed (issue
-      // 12).
+      // The API also takes an e-mail (docs/product-decisions.md 'Accounts'), sent only when one was typed.
       {
         username: values.username,
         phoneNumber: values.phoneNumber ?? '',

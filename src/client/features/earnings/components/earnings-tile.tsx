@@ -18,7 +18,7 @@ const PayoutDialog = lazy(async () => ({ default: (await loadPayoutDialog()).Pay
 
 /**
  * spec 2 'Dashboard': the total, a Sales line, a Bonus line when there is a bonus, and 'Request Payout' when
- * the total is above 0. The payout maximum is what the ledger still allows (docs/decisions/000 'Security
+ * the total is above 0. The payout maximum is what the ledger still allows (docs/product-decisions.md 'Security
  * overrides'), shown too.
  */
 export function EarningsTile() {

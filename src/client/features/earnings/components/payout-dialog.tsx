@@ -210,7 +210,7 @@ function PayoutForm({ available, pending, onSubmit: submit }: PayoutFormProps) {
   );
 }
 
-/** docs/decisions/000 'Money': the dialog shows the amount, the 10% fee and what the capper receives. */
+/** docs/product-decisions.md 'Money': the dialog shows the amount, the 10% fee and what the capper receives. */
 function PayoutBreakdown({ amount }: { amount: unknown }) {
   const valid = typeof amount === 'number' && Number.isFinite(amount) && amount > 0;
   const { feeCents, netCents } = payoutBreakdown(valid ? dollarsToCents(amount) : 0);

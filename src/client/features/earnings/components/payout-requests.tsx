@@ -21,7 +21,7 @@ const STATUS_LABELS: Record<PayoutStatus, string> = {
 };
 
 /**
- * The capper's payout requests and where each stands (docs/decisions/000 'Screens the spec does not show':
+ * The capper's payout requests and where each stands (docs/product-decisions.md 'Screens the spec does not show':
  * pending / paid / rejected).
  */
 export function PayoutRequests() {

@@ -39,7 +39,7 @@ function rangeOf(search: string): AnalyticsRange {
 }
 
 /**
- * docs/decisions/000 'Screens the spec does not show': the dashboard's Analytics 'View' — sales and views
+ * docs/product-decisions.md 'Screens the spec does not show': the dashboard's Analytics 'View' — sales and views
  * over time, and a per-video table.
  */
 export function AnalyticsPage() {

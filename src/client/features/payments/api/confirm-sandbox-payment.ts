@@ -3,7 +3,7 @@ import type { SandboxConfirm, SandboxConfirmResponse } from '#common/schemas/pay
 import { apiJson } from '#client/lib/api-request.ts';
 
 /**
- * The sandbox provider's stand-in for Stripe.js's confirmCardPayment (docs/decisions/000 'Payments'). A 409 means
+ * The sandbox provider's stand-in for Stripe.js's confirmCardPayment (docs/product-decisions.md 'Payments'). A 409 means
  * the intent was canceled because the price changed (issue 11): nothing was charged.
  */
 export async function confirmSandboxPayment(input: SandboxConfirm): Promise<SandboxConfirmResponse> {

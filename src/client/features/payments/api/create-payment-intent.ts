@@ -6,7 +6,7 @@ export function paymentIntentQueryKey(videoId: number) {
   return ['/api/create-payment-intent', videoId] as const;
 }
 
-/** The amount is the server's, from the database; the client only names the video (docs/decisions/000 'Security overrides'). */
+/** The amount is the server's, from the database; the client only names the video (docs/product-decisions.md 'Security overrides'). */
 export async function createPaymentIntent(videoId: number): Promise<PaymentIntentResponse> {
   return apiJson<PaymentIntentResponse>('POST', '/api/create-payment-intent', { videoId });
 }

@@ -8,7 +8,7 @@ import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
 
 /**
  * spec 2 'Checkout', right column: what is being bought and for how much. Price and Total are the payment
- * intent's amount, to the cent: exactly what the card is charged (docs/decisions/000 'Money'); `amount` is
+ * intent's amount, to the cent: exactly what the card is charged (docs/product-decisions.md 'Money'); `amount` is
  * null until the intent is there.
  */
 export function OrderSummary({ video, amount }: { video: Video; amount: number | null }) {

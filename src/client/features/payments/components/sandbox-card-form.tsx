@@ -43,7 +43,7 @@ function validate(number: string, expiry: string, cvc: string): FieldErrors {
 }
 
 /**
- * The built-in provider's card form (docs/decisions/000 'Payments'): it sends the card to the sandbox the way
+ * The built-in provider's card form (docs/product-decisions.md 'Payments'): it sends the card to the sandbox the way
  * Stripe.js would send it to Stripe, and follows Stripe's test cards. Nothing is ever charged.
  */
 export function SandboxCardForm({

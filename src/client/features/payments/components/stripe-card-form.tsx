@@ -7,7 +7,7 @@ import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-pr
 import { PayButton, ProviderError } from './pay-button';
 
 // This module is imported only by the checkout page, and only when Stripe is the provider, so Stripe.js
-// (its script and its frames) never loads anywhere else (docs/decisions/000 'Payments').
+// (its script and its frames) never loads anywhere else (docs/product-decisions.md 'Payments').
 let stripePromise: Promise<Stripe | null> | null = null;
 
 function getStripe(publishableKey: string): Promise<Stripe | null> {

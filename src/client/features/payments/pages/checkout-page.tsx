@@ -232,7 +232,7 @@ function Checkout({ videoId }: { videoId: number }) {
           it is the right-hand column. */}
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="grid content-start gap-6 lg:col-start-2 lg:row-start-1">
-          {/* The amount the intent will charge, to the cent (docs/decisions/000 'Money');
+          {/* The amount the intent will charge, to the cent (docs/product-decisions.md 'Money');
               none while there is none. */}
           <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
           <WhatYouGet video={video.data} />

@@ -1,4 +1,4 @@
-// Sends an upload (spec 7 POST /api/videos; docs/decisions/000 'Media'): files up to 50 MB and links as one
+// Sends an upload (spec 7 POST /api/videos; docs/product-decisions.md 'Media'): files up to 50 MB and links as one
 // multipart request with real progress, larger files over tus in chunks (2 MB, or 32 MiB with media in a
 // bucket), resumable.
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -19,7 +19,7 @@ function holdsProcessing(data: Video | Video[] | undefined): boolean {
 type HeldBy<T> = { state: { data: T | undefined } };
 
 /**
- * docs/decisions/000 'Live status': nothing is polled, except a query whose videos include one being processed,
+ * docs/product-decisions.md 'Live status': nothing is polled, except a query whose videos include one being processed,
  * while something shows it (TanStack Query polls only queries in use, and not in a hidden tab). It also asks
  * again when shown, since what it holds may have finished meanwhile. Spread into a query's options.
  */

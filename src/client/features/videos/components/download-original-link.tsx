@@ -9,7 +9,7 @@ export function originalFileName(video: Pick<Video, 'title' | 'originalUrl'>): s
 }
 
 /**
- * docs/decisions/000 'Media': the uploaded original stays available to its owner and buyers ("direct download
+ * docs/product-decisions.md 'Media': the uploaded original stays available to its owner and buyers ("direct download
  * after purchase"). The server sends `originalUrl` only to them (and admins) and checks again on download.
  */
 export function DownloadOriginalLink({

@@ -64,7 +64,7 @@ function shareLinks(url: string, text: string): ShareLink[] {
 }
 
 /**
- * docs/decisions/000 'Screens the spec does not show', /video/{id}: copy link, X, Facebook, WhatsApp; each
+ * docs/product-decisions.md 'Screens the spec does not show', /video/{id}: copy link, X, Facebook, WhatsApp; each
  * records a share and bumps the count.
  */
 export function ShareButtons({ video }: { video: Video }) {

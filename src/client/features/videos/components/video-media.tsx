@@ -46,7 +46,7 @@ export function prefetchPlayer(video: Pick<Video, 'isExternalVideo'>): void {
 
 export type MediaStatus = 'ready' | 'pending' | 'processing' | 'failed';
 
-/** External links need no processing; our own files play once transcoded (docs/decisions/000 'Media'). */
+/** External links need no processing; our own files play once transcoded (docs/product-decisions.md 'Media'). */
 export function mediaStatusOf(video: Pick<Video, 'isExternalVideo' | 'transcodingStatus'>): MediaStatus {
   return video.isExternalVideo ? 'ready' : video.transcodingStatus;
 }

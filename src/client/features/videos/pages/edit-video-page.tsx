@@ -13,7 +13,7 @@ import { VideoGridError } from '../components/video-grid';
 import { VideoNotFound } from '../components/video-not-found';
 
 /**
- * docs/decisions/000 'Screens the spec does not show': the owner (or an admin) edits a video's details; the
+ * docs/product-decisions.md 'Screens the spec does not show': the owner (or an admin) edits a video's details; the
  * server refuses anyone else too.
  */
 export function EditVideoPage() {

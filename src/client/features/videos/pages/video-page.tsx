@@ -31,7 +31,7 @@ import { VideoNotFound } from '../components/video-not-found';
 import { prefetchPlayer, VideoMedia } from '../components/video-media';
 
 /**
- * docs/decisions/000 'Screens the spec does not show', /video/{id}. A malformed or missing id, or a video not
+ * docs/product-decisions.md 'Screens the spec does not show', /video/{id}. A malformed or missing id, or a video not
  * yet public, is 'Video not found'.
  */
 export function VideoPage() {

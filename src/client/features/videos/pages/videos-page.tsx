@@ -66,7 +66,7 @@ function describeResults(count: number, filters: Filters): string {
 }
 
 /**
- * docs/decisions/000 'Screens the spec does not show': /videos is the all-selections listing; `?q=` shows the
+ * docs/product-decisions.md 'Screens the spec does not show': /videos is the all-selections listing; `?q=` shows the
  * matches for that text (the navigation search sends people here). Category and sort live in the URL too, so
  * a filtered list can be shared.
  */

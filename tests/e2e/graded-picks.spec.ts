@@ -9,7 +9,7 @@ import { expect, finishMarketGame, marketGame, marketLeg, test, untilCatalogSays
 import { postPick } from './pick-helpers';
 
 const require = createRequire(import.meta.url);
-// Served from the page's own origin, as browser-checks.spec.ts does: the CSP refuses inline scripts.
+// Served from the page's own origin, as page-audits.spec.ts does: the CSP refuses inline scripts.
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const AXE_URL_PATH = '/__trust-story/axe.min.js';
 
