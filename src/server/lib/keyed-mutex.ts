@@ -1,22 +1,22 @@
+import { Mutex } from 'async-mutex';
+
 /**
- * Runs tasks with the same key one after another, in this process (tasks with other keys run freely).
- * Creating a payment intent is serialised per buyer and video with it, so concurrent checkouts of one
- * buyer agree on one intent; the database's unique index guards across server instances (issue 11).
- * Deliveries of one webhook event wait for each other too, so the event is handled once (issue 13).
+ * Runs tasks with the same key one after another, in this process (tasks with other keys run freely): an
+ * async-mutex Mutex per key with work in flight. async-mutex has no keyed lock, so the map of keys is ours.
+ * Payments serialise an intent's creation per buyer and video, and each webhook event's deliveries, with it.
  */
 export class KeyedMutex {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly mutexes = new Map<string, Mutex>();
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(() => task());
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
+    let mutex = this.mutexes.get(key);
+    if (!mutex) this.mutexes.set(key, (mutex = new Mutex()));
     try {
-      return await result;
+      return await mutex.runExclusive(task);
     } finally {
-      // The last one out forgets the key, so the map holds only keys with work in flight.
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+      // The last one out forgets the key (a waiter holds the mutex as soon as it is released), so the map
+      // holds only keys with work in flight.
+      if (!mutex.isLocked() && this.mutexes.get(key) === mutex) this.mutexes.delete(key);
     }
   }
 }
