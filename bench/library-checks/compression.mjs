@@ -2,7 +2,7 @@
 // alike (br q5 text mode, gzip 6, 1 KB threshold, JSON only), on real API JSON, over loopback; decision 030.
 // Usage, after `npm run build:server` and saving a built server's GET /api/openapi.json to a file:
 //   node bench/library-checks/compression.mjs "$PWD/dist/node" /tmp/openapi.json
-// Three rounds, the two taking turns; each: 32 clients for 3 s on 4 KB, 20 KB and the whole document,
+// Three rounds a run, the two taking turns; each: 32 clients for 3 s on 4 KB, 20 KB and the whole document,
 // then a tiny answer's latency while the 20 KB one is under load. Needs @fastify/compress installed.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
