@@ -1,4 +1,4 @@
-// Compressed response bodies (issue 12: JSON and pages go compressed to browsers that accept it).
+// Compressed response bodies: JSON and pages go compressed to browsers that accept it.
 import type { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import {
@@ -8,6 +8,7 @@ import {
   createGzip,
   gzip,
 } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 
 export type ContentEncoding = 'br' | 'gzip';
 
@@ -15,15 +16,14 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 // Browsers send a handful of distinct Accept-Encoding values: each is parsed once (bounded, so a client
-// sending a new one per request cannot grow it).
-const parsed = new Map<string, ContentEncoding | null>();
-const MAX_PARSED = 64;
+// sending a new one per request cannot grow it). `false`: the identity (the cache holds no null).
+const parsed = new LRUCache<string, ContentEncoding | false>({ max: 64 });
 
 /** br, else gzip, when Accept-Encoding allows it (q=0 refuses); null for the identity. */
 export function preferredEncoding(header: string | undefined): ContentEncoding | null {
   if (!header) return null;
   const known = parsed.get(header);
-  if (known !== undefined) return known;
+  if (known !== undefined) return known || null;
   const accepted = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
@@ -32,8 +32,7 @@ export function preferredEncoding(header: string | undefined): ContentEncoding |
   }
   const allows = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
   const encoding = allows('br') ? 'br' : allows('gzip') ? 'gzip' : null;
-  if (parsed.size >= MAX_PARSED) parsed.clear();
-  parsed.set(header, encoding);
+  parsed.set(header, encoding ?? false);
   return encoding;
 }
 

@@ -64,4 +64,15 @@ describe('TtlMap', () => {
     for (const key of ['a', 'b', 'c']) await map.get(key, load).value;
     expect(load).toHaveBeenCalledTimes(3);
   });
+
+  it('past maxEntries drops the least recently used entry, not the others', async () => {
+    const map = new TtlMap<string>({ ttlMs: TTL, maxEntries: 2 });
+    await filled(map, ['a', 'b']);
+    await map.get('a', () => Promise.resolve('unused')).value; // a used last: b is the least recent
+    await filled(map, ['c']);
+    const load = vi.fn((key: string) => Promise.resolve(`${key} again`));
+    expect(await map.get('a', () => load('a')).value).toBe('a old');
+    expect(await map.get('b', () => load('b')).value).toBe('b again');
+    expect(load.mock.calls.map(([key]) => key)).toEqual(['b']);
+  });
 });

@@ -1,5 +1,6 @@
 // Short-lived answers of slow reads, shared by the catalog's cache (features/videos) and the records' cache
-// (features/cappers).
+// (features/cappers). lru-cache holds the entries; the refresh policy is ours (decision 030).
+import { LRUCache } from 'lru-cache';
 
 /** One load's answer. `X`: what its user keeps beside it (the catalog: the answer's bytes, made once). */
 export type TtlEntry<T, X extends object = object> = {
@@ -15,15 +16,15 @@ export type TtlEntry<T, X extends object = object> = {
 
 export interface TtlMapOptions {
   ttlMs: number;
-  /** Past this many entries the map starts again empty. */
+  /** Past this many entries the least recently used go. */
   maxEntries: number;
   /** The oldest a settled entry may be served while its refresh waits: `ttlMs` unless said otherwise. */
   maxAgeMs?: number;
   /**
    * Background refreshes under way at once, at most (unbounded unless said). A client walking a thousand
    * keys would otherwise start a thousand refreshes in a second; on the embedded database's one connection
-   * they queued, and the misses behind them waited over a second (issue 14's profile p99: 1.23 s; 28 ms with
-   * one at a time). A refresh not started now is started by a later request, or the entry expires.
+   * they queue, and the misses behind them wait for all of them. A refresh not started now is started by a
+   * later request, or the entry expires.
    */
   maxRefreshes?: number;
 }
@@ -31,23 +32,22 @@ export interface TtlMapOptions {
 /**
  * Short-lived entries keyed by text: a miss under load runs one query, not one per waiting request. No
  * entry is served once its query was sent `ttlMs` ago or more, so what it shows lags the database by less
- * than `ttlMs`, whoever changed it (this process or another instance: issue 16). From half that age a
+ * than `ttlMs`, whoever changed it (this process or another instance, decision 024). From half that age a
  * settled entry is refreshed in the background while it is still served: requests do not all wait behind
- * one refresh that queues behind slow queries (issue 11: cached pages while slow searches run); with no
- * other writer a settled entry may be served up to `maxAgeMs` while that refresh waits. clear() and delete()
- * drop entries outright: nothing is served stale after a change this process made.
+ * one refresh that queues behind slow queries (cached pages while slow searches run); with no other writer
+ * a settled entry may be served up to `maxAgeMs` while that refresh waits. clear() and delete() drop
+ * entries outright: nothing is served stale after a change this process made.
  */
 export class TtlMap<T, X extends object = object> {
-  private readonly entries = new Map<string, TtlEntry<T, X>>();
+  private readonly entries: LRUCache<string, TtlEntry<T, X>>;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
   private readonly maxAgeMs: number;
   private readonly maxRefreshes: number;
   private refreshes = 0;
 
   constructor(options: TtlMapOptions) {
     this.ttlMs = options.ttlMs;
-    this.maxEntries = options.maxEntries;
+    this.entries = new LRUCache({ max: options.maxEntries });
     this.maxAgeMs = options.maxAgeMs ?? options.ttlMs;
     this.maxRefreshes = options.maxRefreshes ?? Infinity;
   }
@@ -73,11 +73,10 @@ export class TtlMap<T, X extends object = object> {
       return hit;
     }
     // Too old to serve: its refresh (sent later, so younger) answers if there is one, else a new load.
-    if (hit?.next && this.entries.get(key) === hit && now - hit.next.sentAt < this.maxAgeMs) {
+    if (hit?.next && now - hit.next.sentAt < this.maxAgeMs) {
       this.entries.set(key, hit.next);
       return hit.next;
     }
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     const entry = this.fill(key, load(), null);
     this.entries.set(key, entry);
     return entry;
@@ -89,7 +88,7 @@ export class TtlMap<T, X extends object = object> {
     value.then(
       () => {
         entry.settled = true;
-        if (stale && this.entries.get(key) === stale) this.entries.set(key, entry);
+        if (stale && this.entries.peek(key) === stale) this.entries.set(key, entry);
       },
       () => {
         // A failed load is never served: the stale entry may try again, a new one goes.
@@ -97,7 +96,7 @@ export class TtlMap<T, X extends object = object> {
           stale.refreshing = false;
           stale.next = undefined;
         }
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (this.entries.peek(key) === entry) this.entries.delete(key);
       },
     );
     return entry;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.js';
 import { forbidden, unauthorized } from '#server/lib/http-errors.js';
 import { deleteSession, findUserBySession, insertSession } from './sessions-repository.js';
@@ -39,7 +40,7 @@ interface CacheEntry {
 export class SessionStore {
   static readonly CACHE_TTL_MS = 5_000;
   static readonly CACHE_MAX_ENTRIES = 10_000;
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new LRUCache<string, CacheEntry>({ max: SessionStore.CACHE_MAX_ENTRIES });
   /** Lookups under way, by raw cookie. */
   private readonly loading = new Map<string, Promise<CacheEntry | null>>();
   /** Counts changes that make cached sessions stale (forget): a lookup begun before one is not cached. */
@@ -99,16 +100,8 @@ export class SessionStore {
     const entry = { user, sessionId, until: now + SessionStore.CACHE_TTL_MS };
     // A session ended or a user changed while this query ran: its answer may predate that, so it is
     // used for the requests that were waiting on it but not kept for later ones.
-    if (generation === this.generation) this.remember(raw, entry);
+    if (generation === this.generation) this.cache.set(raw, entry);
     return entry;
-  }
-
-  private remember(raw: string, entry: CacheEntry): void {
-    if (this.cache.size >= SessionStore.CACHE_MAX_ENTRIES) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(raw, entry);
   }
 
   async start(reply: FastifyReply, request: FastifyRequest, userId: number): Promise<void> {
@@ -146,9 +139,9 @@ export class SessionStore {
   private forget(match: (entry: CacheEntry) => boolean): void {
     this.generation += 1;
     this.loading.clear();
-    for (const [raw, entry] of this.cache) {
-      if (match(entry)) this.cache.delete(raw);
-    }
+    // Collected first: the cache's order is not to be changed while it is walked.
+    const gone = [...this.cache.entries()].filter(([, entry]) => match(entry));
+    for (const [raw] of gone) this.cache.delete(raw);
   }
 }
 

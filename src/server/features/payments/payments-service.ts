@@ -31,7 +31,7 @@ import {
   revokePurchase,
 } from '../purchases/index.js';
 import { lockPickForSale, SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
-import type { KeyedMutex } from './keyed-mutex.js';
+import type { KeyedMutex } from '#server/lib/keyed-mutex.js';
 import {
   cancelIntentRow,
   cancelOpenIntentsOfClosedPicks,

@@ -17,10 +17,10 @@ import {
 } from '#common/schemas/payments.js';
 import type { Db } from '#server/db/client.js';
 import { conflict } from '#server/lib/http-errors.js';
+import { KeyedMutex } from '#server/lib/keyed-mutex.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
-import { KeyedMutex } from './keyed-mutex.js';
 import { listRefundsOfBuyer } from './payments-repository.js';
 import {
   confirmSandboxPayment,

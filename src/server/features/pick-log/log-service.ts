@@ -2,6 +2,7 @@
 // runs inside the transaction of the action it records: the entry and the action commit or vanish together.
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import {
   entryBytes,
   LOG_FORMAT_VERSION,
@@ -276,13 +277,15 @@ export async function entriesBetween(
 /**
  * Stored nodes of level 8 and up (each covers 256 entries or more), kept once read: a node never changes
  * once written, and these are the ones every proof shares, so a proof at 1,000,000 entries reads ~8 rows
- * instead of ~25 (bench/README.md, `pick-log`). About 2 of every 256 nodes; dropped whole past a bound.
+ * instead of ~25 (bench/README.md, `pick-log`). About 2 of every 256 nodes; past a bound, the least used go.
  */
 export class UpperNodes {
   static readonly LEVEL = 8;
-  private readonly nodes = new Map<string, Uint8Array>();
+  private readonly nodes: LRUCache<string, Uint8Array>;
 
-  constructor(private readonly max = 50_000) {}
+  constructor(max = 50_000) {
+    this.nodes = new LRUCache({ max });
+  }
 
   async read(db: Executor, ids: readonly NodeId[]): Promise<Map<string, Uint8Array>> {
     const found = new Map<string, Uint8Array>();
@@ -294,7 +297,6 @@ export class UpperNodes {
     }
     if (!missing.length) return found;
     const stored = await readNodes(db, missing);
-    if (this.nodes.size >= this.max) this.nodes.clear();
     for (const id of missing) {
       const key = nodeKey(id);
       const hash = stored.get(key)!;

@@ -1,5 +1,6 @@
 // What crawlers ask for (issue 12): a real robots.txt, and a sitemap of the public pages and videos.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.js';
 import { EncodedBody, preferredEncoding } from '#server/lib/content-encoding.js';
 import { HttpError, badRequest, notFound } from '#server/lib/http-errors.js';
@@ -38,17 +39,18 @@ function sitemapIndex(locations: string[]): string {
 
 export async function seoRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
-  const cache = new Map<string, { body: Promise<EncodedBody | null>; until: number }>();
+  // Kept from the moment its build starts, so a burst waits on that one build.
+  const cache = new LRUCache<string, Promise<EncodedBody | null>>({ max: CACHE_ENTRIES, ttl: CACHE_MS });
 
   /** A generated file from the cache (one build at a time per file and origin); null when it does not exist. */
   function cached(key: string, build: () => Promise<string | null>): Promise<EncodedBody | null> {
-    const now = Date.now();
     const hit = cache.get(key);
-    if (hit && hit.until > now) return hit.body;
-    if (cache.size >= CACHE_ENTRIES) cache.clear();
+    if (hit) return hit;
     const body = build().then((text) => (text === null ? null : new EncodedBody(Buffer.from(text))));
-    cache.set(key, { body, until: now + CACHE_MS });
-    body.catch(() => cache.delete(key));
+    cache.set(key, body);
+    body.catch(() => {
+      if (cache.peek(key) === body) cache.delete(key);
+    });
     return body;
   }
 

@@ -25,11 +25,12 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue, type Options } from '@tus/s3-store';
 import { ERRORS, Upload } from '@tus/utils';
+import { LRUCache } from 'lru-cache';
 import { isNotFound } from '#server/media/s3-storage.js';
 
 /** What a part's stream buffers between the request and the store's request. */
 const PIPE_BUFFER = 1024 * 1024;
-/** Listings kept for the next append (see `listings`): past this many, they are dropped. */
+/** Listings kept for the next append (see `listings`): past this many, the least used go. */
 const LISTINGS_KEPT = 1000;
 
 const sizeOf = (parts: Part[]) => parts.reduce((sum, part) => sum + (part.Size ?? 0), 0);
@@ -103,7 +104,7 @@ export class StreamingS3Store extends S3Store {
    * parts add up to the append's offset, which the PATCH checked under the upload's lock: parts are only ever
    * added, so a listing with that sum is the current one; anything else is listed again.
    */
-  private readonly listings = new Map<string, Part[]>();
+  private readonly listings = new LRUCache<string, Part[]>({ max: LISTINGS_KEPT });
 
   constructor(options: Omit<Options, 'cache'>) {
     const cache = new AppendCache();
@@ -126,7 +127,6 @@ export class StreamingS3Store extends S3Store {
   protected override async retrieveParts(id: string, partNumberMarker?: string): Promise<Part[]> {
     const parts = await super.retrieveParts(id, partNumberMarker);
     if (partNumberMarker === undefined) {
-      if (this.listings.size >= LISTINGS_KEPT) this.listings.clear();
       this.listings.set(id, parts);
     }
     return parts;
