@@ -118,6 +118,8 @@ export default tseslint.config(
         { type: 'witness', pattern: 'src/witness', partialMatch: false },
         { type: 'feature', pattern: 'src/*/features/*', capture: ['side', 'feature'], partialMatch: false },
         { type: 'app', pattern: 'src/*/{app,scripts}', capture: ['side'], partialMatch: false },
+        // The demo's content and seed (docs/decisions/034): a client of the features, which know nothing of it.
+        { type: 'demo', pattern: 'src/server/demo', partialMatch: false },
         { type: 'shared', pattern: 'src/*/*', capture: ['side', 'folder'], partialMatch: false },
         // What sits at a side's root: app.ts, main.ts and config.ts; main.tsx and prerender-home.tsx.
         { type: 'app', pattern: 'src/*', capture: ['side'], partialMatch: false },
@@ -135,12 +137,26 @@ export default tseslint.config(
             { from: { element: { type: 'shared' } }, allow: [common, sharedOfSide] },
             { from: { element: { type: 'feature' } }, allow: [common, sharedOfSide, featureEntry] },
             {
+              from: { element: { type: 'demo' } },
+              allow: [
+                common,
+                { to: { element: { type: 'shared', captured: { side: 'server' } } } },
+                {
+                  to: {
+                    element: { type: 'feature', captured: { side: 'server' }, fileInternalPath: 'index.ts' },
+                  },
+                },
+                { to: { element: { type: 'demo' } } },
+              ],
+            },
+            {
               from: { element: { type: 'app' } },
               allow: [
                 common,
                 sharedOfSide,
                 featureEntry,
                 { to: { element: { type: 'app', captured: sameSide } } },
+                { to: { element: { type: 'demo', fileInternalPath: 'index.ts' } } },
                 {
                   to: {
                     element: { type: 'feature', captured: { side: 'client' }, fileInternalPath: 'pages/*' },
