@@ -476,7 +476,11 @@ describe('demo content through the app', () => {
     });
     const cookie = demoCapper.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     // A demo capper without the token in the server's DATA_DIR: anyone could register a demo name.
-    const withoutToken = await t.app.inject({ method: 'POST', url: '/api/demo/history', headers: { cookie } });
+    const withoutToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/history',
+      headers: { cookie },
+    });
     expect(withoutToken.statusCode).toBe(403);
     expect(withoutToken.json().message).toMatch(/server's own machine/);
     const wrongToken = await t.app.inject({
