@@ -102,7 +102,8 @@ export default tseslint.config(
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
     // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
     // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/
-    // (each a lazy chunk). The server and the client never import each other. Tests are outside the zones.
+    // (each a lazy chunk). The server's demo imports features through their index.ts and only the app imports it
+    // (docs/decisions/034). The server and the client never import each other. Tests are outside the zones.
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
