@@ -102,7 +102,8 @@ export default tseslint.config(
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
     // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
     // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/
-    // (each a lazy chunk). The server and the client never import each other. Tests are outside the zones.
+    // (each a lazy chunk). The server's demo imports features through their index.ts and only the app imports it
+    // (docs/decisions/034). The server and the client never import each other. Tests are outside the zones.
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
@@ -118,6 +119,8 @@ export default tseslint.config(
         { type: 'witness', pattern: 'src/witness', partialMatch: false },
         { type: 'feature', pattern: 'src/*/features/*', capture: ['side', 'feature'], partialMatch: false },
         { type: 'app', pattern: 'src/*/{app,scripts}', capture: ['side'], partialMatch: false },
+        // The demo's content and seed (docs/decisions/034): a client of the features, which know nothing of it.
+        { type: 'demo', pattern: 'src/server/demo', partialMatch: false },
         { type: 'shared', pattern: 'src/*/*', capture: ['side', 'folder'], partialMatch: false },
         // What sits at a side's root: app.ts, main.ts and config.ts; main.tsx and prerender-home.tsx.
         { type: 'app', pattern: 'src/*', capture: ['side'], partialMatch: false },
@@ -135,12 +138,26 @@ export default tseslint.config(
             { from: { element: { type: 'shared' } }, allow: [common, sharedOfSide] },
             { from: { element: { type: 'feature' } }, allow: [common, sharedOfSide, featureEntry] },
             {
+              from: { element: { type: 'demo' } },
+              allow: [
+                common,
+                { to: { element: { type: 'shared', captured: { side: 'server' } } } },
+                {
+                  to: {
+                    element: { type: 'feature', captured: { side: 'server' }, fileInternalPath: 'index.ts' },
+                  },
+                },
+                { to: { element: { type: 'demo' } } },
+              ],
+            },
+            {
               from: { element: { type: 'app' } },
               allow: [
                 common,
                 sharedOfSide,
                 featureEntry,
                 { to: { element: { type: 'app', captured: sameSide } } },
+                { to: { element: { type: 'demo', fileInternalPath: 'index.ts' } } },
                 {
                   to: {
                     element: { type: 'feature', captured: { side: 'client' }, fileInternalPath: 'pages/*' },

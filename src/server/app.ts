@@ -19,7 +19,7 @@ import {
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
 import { capperRoutes, profileRoutes } from './features/cappers/index.js';
-import { demoRoutes, ensureDemoToken } from './features/demo/index.js';
+import { demoRoutes, demoStandInAnchor, ensureDemoToken } from './demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
   cancelIntentsOfClosedPicks,
@@ -28,7 +28,6 @@ import {
 } from './features/payments/index.js';
 import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } from './features/picks/index.js';
 import { EspnScoreboard, OddsApiProvider, startMarketStandIn } from './features/market/index.js';
-import { demoStandInAnchor } from './features/demo/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';

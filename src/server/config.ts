@@ -86,7 +86,7 @@ const EnvSchema = z
         .regex(/^whsec_/, 'must start with whsec_')
         .optional(),
     ),
-    // issue 12: demo content on a fresh machine in one step (features/demo/demo-on-start.ts).
+    // Demo content on a fresh machine in one step (demo/demo-on-start.ts).
     SEED_DEMO: z.preprocess(emptyAsUndefined, booleanSetting()),
     // issue 14: final scores fetched from a results feed on a schedule (docs/results-feed.md).
     RESULTS_FEED_URL: z.preprocess(

@@ -5,7 +5,7 @@ import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db/client.js';
 import { ensureAdmin } from './features/auth/index.js';
-import { prepareDemoOnStart } from './features/demo/index.js';
+import { prepareDemoOnStart } from './demo/index.js';
 import { safeErrorMessage } from './lib/log-safety.js';
 import { logUnhandledRejections } from './lib/process-safety.js';
 import { useMediaTools } from './media/ffmpeg.js';

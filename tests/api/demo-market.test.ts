@@ -3,8 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapperProfile } from '#common/schemas/cappers.js';
-import { DEMO_CAPPERS } from '#server/features/demo/index.js';
-import { postDemoMarketPicks } from '#server/features/demo/demo-market-picks.js';
+import { DEMO_CAPPERS } from '#server/demo/index.js';
+import { postDemoMarketPicks } from '#server/demo/demo-market-picks.js';
 import { forgetRecords } from '#server/features/cappers/index.js';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';

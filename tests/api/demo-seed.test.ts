@@ -30,14 +30,14 @@ import {
   DEMO_USERNAMES,
   demoPurchases,
   demoVideos,
-} from '#server/features/demo/demo-content.js';
-import { EMPTY_CATALOG_HINT, offerDemoContent } from '#server/features/demo/demo-on-start.js';
-import { seedDemoPicks } from '#server/features/demo/demo-picks-seed.js';
-import { demoPickPlan } from '#server/features/demo/demo-picks.js';
-import { DEMO_TOKEN_HEADER, seedDemo } from '#server/features/demo/demo-seed.js';
-import { readDemoToken } from '#server/features/demo/demo-token.js';
+} from '#server/demo/demo-content.js';
+import { EMPTY_CATALOG_HINT, offerDemoContent } from '#server/demo/demo-on-start.js';
+import { seedDemoPicks } from '#server/demo/demo-picks-seed.js';
+import { demoPickPlan } from '#server/demo/demo-picks.js';
+import { DEMO_TOKEN_HEADER, seedDemo } from '#server/demo/demo-seed.js';
+import { readDemoToken } from '#server/demo/demo-token.js';
 import { correctEvent, type EventOutcome } from '#server/features/picks/grading-service.js';
-import { CLIP_SECONDS } from '#server/features/demo/demo-clips.js';
+import { CLIP_SECONDS } from '#server/demo/demo-clips.js';
 import { mediaTools, run } from '#server/media/ffmpeg.js';
 import { videoMediaKeys } from '#server/media/storage.js';
 import { storedBytes } from '../setup/stored-media.js';
@@ -476,7 +476,11 @@ describe('demo content through the app', () => {
     });
     const cookie = demoCapper.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     // A demo capper without the token in the server's DATA_DIR: anyone could register a demo name.
-    const withoutToken = await t.app.inject({ method: 'POST', url: '/api/demo/history', headers: { cookie } });
+    const withoutToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo/history',
+      headers: { cookie },
+    });
     expect(withoutToken.statusCode).toBe(403);
     expect(withoutToken.json().message).toMatch(/server's own machine/);
     const wrongToken = await t.app.inject({

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Video } from '#common/schemas/videos.js';
-import { demoVideos } from '#server/features/demo/demo-content.js';
+import { demoVideos } from '#server/demo/demo-content.js';
 import { packageRoot } from '#server/lib/package-root.js';
 import { freePort } from '../setup/free-port';
 import { expect, test } from './fixtures';

@@ -1,6 +1,6 @@
 // `npm run seed:demo [-- --videos N | --total N | --url URL]`: the demo content (4 cappers, 2 bettors, preview
 // clips, purchases, the cappers' graded history, market picks) for people trying PickReel, put in through the
-// app's own API (features/demo/demo-seed.ts), the same whichever way it runs. Where the server holds the
+// app's own API (demo/demo-seed.ts), the same whichever way it runs. Where the server holds the
 // embedded database, through that server; otherwise through the app started in this process on a free
 // port, with the same settings as `npm start` (DATA_DIR / DATABASE_URL). With --videos N, N more videos in
 // bulk for benchmarks (--total N: as many as make N in all), straight into the database: the server must
@@ -27,7 +27,7 @@ import {
   postDemoMarketPicks,
   readDemoToken,
   seedDemo,
-} from '../features/demo/index.js';
+} from '../demo/index.js';
 import { rowsOf } from '../db/rows.js';
 import { safeErrorMessage } from '../lib/log-safety.js';
 import { mediaTools, run, useMediaTools } from '../media/ffmpeg.js';

@@ -82,6 +82,152 @@ export async function settleEvent(
   return graded;
 }
 
+/** A past result to record at its own time: an event's score, or a prop's grade after it. */
+export type PastResult =
+  | { event: number; outcome: EventOutcome; at: Date }
+  | { leg: number; result: LegResult; reason: string; at: Date };
+
+/**
+ * Results of games already played, in the caller's transaction, for a feed that catches up on a history at
+ * once (the demo's): each event settled as settleEvent would have at its time (by the feed `source`), its
+ * legs graded by the same rule, each prop graded as gradeLegByHand would have (by PickReel itself, no admin,
+ * audited), and each pick graded from its legs as of its last leg's grade. In a few statements rather than
+ * one settlement after another, so a history of hundreds of games goes in at once.
+ */
+export async function recordPastResults(
+  tx: Executor,
+  results: readonly PastResult[],
+  source: string,
+): Promise<void> {
+  const settlements = results.filter((r): r is Extract<PastResult, { event: number }> => 'event' in r);
+  const props = results.filter((r): r is Extract<PastResult, { leg: number }> => 'leg' in r);
+  if (!settlements.length && !props.length) return;
+  const eventIds = settlements.map((r) => r.event);
+  const locked = new Map(
+    rowsOf<EventLocked>(
+      await tx.execute(sql`
+        select id, home, away, starts_at, status, home_score, away_score from events
+        where id = any(${sql.param(eventIds)}::int[]) order by id for update`),
+    ).map((event) => [event.id, event]),
+  );
+  for (const { event: id, outcome, at } of settlements) {
+    const event = locked.get(id);
+    if (!event) throw notFound('Event not found');
+    if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
+    if (outcome.status === 'final' && new Date(event.starts_at) > at)
+      throw badRequest(EVENT_NOT_STARTED_MESSAGE);
+  }
+  if (settlements.length) {
+    const scores = (side: 'homeScore' | 'awayScore') =>
+      settlements.map(({ outcome }) => (outcome.status === 'final' ? outcome[side] : null));
+    await tx.execute(sql`
+      update events set status = s.status, home_score = s.home, away_score = s.away, settled_at = s.at,
+        settled_by = null, source = ${source}
+      from (
+        select unnest(${sql.param(eventIds)}::int[]) as id,
+          unnest(${sql.param(settlements.map((r) => r.outcome.status))}::text[]) as status,
+          unnest(${sql.param(scores('homeScore'))}::int[]) as home,
+          unnest(${sql.param(scores('awayScore'))}::int[]) as away,
+          unnest(${sql.param(settlements.map((r) => r.at.toISOString()))}::timestamptz[]) as at
+      ) as s
+      where events.id = s.id`);
+    await logOutcomes(tx, eventIds);
+  }
+
+  // Every leg on these events by rule, graded at its event's settlement.
+  const legs = settlements.length
+    ? await jsonRowsOf<LegOnEvent & { event_id: number }>(
+        tx,
+        sql`select id, video_id, event_id, position, market, side, line, odds, units, result, void_reason, closing_fair
+          from pick_legs where event_id = any(${sql.param(eventIds)}::int[])`,
+      )
+    : [];
+  const settled = new Map(settlements.map((r) => [r.event, r]));
+  const graded: { id: number; result: LegResult | null; at: Date; reason: string | null }[] = [];
+  for (const leg of legs) {
+    const { outcome, at } = settled.get(leg.event_id)!;
+    const result = ruleGrade(leg, locked.get(leg.event_id)!, outcome, false);
+    if (result !== undefined) graded.push({ id: leg.id, result, at, reason: null });
+  }
+  // Props by hand after their events' scores, as gradeLegByHand allows them.
+  const propLegs = new Map(
+    rowsOf<{ id: number; video_id: number; market: Market; result: LegResult | null; status: string }>(
+      await tx.execute(sql`
+        select l.id, l.video_id, l.market, l.result, e.status from pick_legs l join events e on e.id = l.event_id
+        where l.id = any(${sql.param(props.map((r) => r.leg))}::int[]) order by l.id for update of l`),
+    ).map((leg) => [leg.id, leg]),
+  );
+  for (const prop of props) {
+    const leg = propLegs.get(prop.leg);
+    if (!leg) throw notFound('Leg not found');
+    if (SCORED_MARKETS.includes(leg.market)) throw badRequest(LEG_NOT_MANUAL_MESSAGE);
+    if (leg.status === 'postponed' || leg.status === 'cancelled') throw conflict(LEG_EVENT_VOID_MESSAGE);
+    // A correction names its admin on the pick's page: a history only grades what has no grade yet.
+    if (leg.result !== null) throw conflict('This leg already has its grade; an admin corrects it.');
+    graded.push({ id: prop.leg, result: prop.result, at: prop.at, reason: prop.reason });
+  }
+  if (graded.length)
+    await tx.execute(sql`
+      update pick_legs set result = g.result, graded_at = g.at, grade_reason = g.reason, graded_by = null
+      from (
+        select unnest(${sql.param(graded.map((g) => g.id))}::int[]) as id,
+          unnest(${sql.param(graded.map((g) => g.result))}::text[]) as result,
+          unnest(${sql.param(graded.map((g) => (g.result === null ? null : g.at.toISOString())))}::timestamptz[]) as at,
+          unnest(${sql.param(graded.map((g) => g.reason))}::text[]) as reason
+      ) as g
+      where pick_legs.id = any(${sql.param(graded.map((g) => g.id))}::int[]) and pick_legs.id = g.id`);
+  for (const prop of props)
+    await writeAudit(tx, {
+      actorId: null,
+      action: 'leg.grade',
+      targetType: 'pick_leg',
+      targetId: prop.leg,
+      before: { result: null },
+      after: { result: prop.result, reason: prop.reason },
+    });
+
+  // Each pick from its legs, as of its last leg's grade (regradePicks at each grade in turn would say so).
+  const videoIds = [
+    ...new Set([...legs.map((leg) => leg.video_id), ...[...propLegs.values()].map((leg) => leg.video_id)]),
+  ].sort((a, b) => a - b);
+  const picks = await picksBefore(tx, videoIds);
+  const rows = await jsonRowsOf<LegOfPick & { graded_at: string | null }>(
+    tx,
+    sql`select l.video_id, l.position, l.result, l.odds, l.units, l.closing_fair, l.graded_at from pick_legs l
+      where l.video_id = any(${sql.param(videoIds)}::int[]) order by l.video_id, l.position`,
+  );
+  const legsOf = new Map<number, typeof rows>();
+  for (const row of rows) {
+    const list = legsOf.get(row.video_id) ?? [];
+    list.push(row);
+    legsOf.set(row.video_id, list);
+  }
+  const updates: PickGradeUpdate[] = [];
+  for (const videoId of videoIds) {
+    const pick = picks.get(videoId);
+    const own = legsOf.get(videoId) ?? [];
+    if (!pick) continue;
+    const grades: LegGrade[] = own.map((row) => ({
+      result: row.result,
+      odds: row.odds,
+      units: Number(row.units),
+      closingFair: row.closing_fair === null ? null : Number(row.closing_fair),
+    }));
+    const grade = gradePick(grades, pick.parlay);
+    if (!grade) continue; // a leg on a game still to come
+    updates.push({
+      videoId,
+      result: grade.result,
+      unitsWon: grade.unitsWon,
+      unitsRisked: grade.unitsRisked,
+      bets: grade.bets,
+      clv: pickClv(grades, pick.parlay),
+      at: new Date(Math.max(...own.map((row) => Date.parse(row.graded_at!)))),
+    });
+  }
+  await writeGrades(tx, updates, picks);
+}
+
 /** An admin's correction of a settled event: logged with before and after, and every leg on it regraded. */
 export async function correctEvent(
   db: Db,
@@ -206,23 +352,8 @@ async function gradeEventLegs(
   const ids: number[] = [];
   const results: (LegResult | null)[] = [];
   for (const leg of legs) {
-    let result: LegResult | null;
-    // Void whatever the score: posted after the game's real start (market-sync.ts applyMovedStarts).
-    if (leg.void_reason !== null) continue;
-    if (outcome.status !== 'final') result = 'void';
-    else if (SCORED_MARKETS.includes(leg.market))
-      result = gradeScoredLeg(
-        {
-          market: leg.market as 'moneyline' | 'spread' | 'total',
-          side: leg.side,
-          line: leg.line === null ? null : Number(leg.line),
-          home: event.home,
-          away: event.away,
-        },
-        { home: outcome.homeScore, away: outcome.awayScore },
-      );
-    else if (wasVoid) result = null;
-    else continue; // a prop keeps its admin's grade
+    const result = ruleGrade(leg, event, outcome, wasVoid);
+    if (result === undefined) continue;
     ids.push(leg.id);
     results.push(result);
     leg.result = result;
@@ -253,6 +384,33 @@ async function gradeEventLegs(
   }
   await regradePicks(db, [...onEvent.keys()], now, onEvent);
   return { legs: ids.length, picks: onEvent.size };
+}
+
+/**
+ * A leg's grade by rule from its event's outcome: void for a postponed or cancelled event, from the score for
+ * the scored markets; undefined when the leg keeps what it has (void already, or a prop's admin grade).
+ */
+function ruleGrade(
+  leg: Pick<LegOnEvent, 'market' | 'side' | 'line' | 'void_reason'>,
+  event: { home: string; away: string },
+  outcome: EventOutcome,
+  wasVoid: boolean,
+): LegResult | null | undefined {
+  // Void whatever the score: posted after the game's real start (market-sync.ts applyMovedStarts).
+  if (leg.void_reason !== null) return undefined;
+  if (outcome.status !== 'final') return 'void';
+  if (SCORED_MARKETS.includes(leg.market))
+    return gradeScoredLeg(
+      {
+        market: leg.market as 'moneyline' | 'spread' | 'total',
+        side: leg.side,
+        line: leg.line === null ? null : Number(leg.line),
+        home: event.home,
+        away: event.away,
+      },
+      { home: outcome.homeScore, away: outcome.awayScore },
+    );
+  return wasVoid ? null : undefined; // a prop keeps its admin's grade
 }
 
 /** A prop or other leg, graded (or regraded) by an admin with a reason: logged, and its pick regraded. */

@@ -15,8 +15,8 @@ export {
   type PickContent,
   type PreparedPick,
 } from './picks-service.js';
-export { recordGrades, type PickGradeUpdate } from './grading-service.js';
-export { logOutcomes } from './evidence.js';
+// Results of games already played, recorded at once at their own times (a history a feed catches up on).
+export { recordPastResults, type PastResult } from './grading-service.js';
 export { MarketSync, useMarket, marketOf, type ScoresSource, type TickSummary } from './market-sync.js';
 export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';

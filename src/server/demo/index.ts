@@ -1,4 +1,5 @@
-// The demo feature's public entry (issue 13): what `npm start` offers at start and `npm run seed:demo` puts in.
+// The demo's entry for the app and scripts: what `npm start` offers at start, the history route, and what
+// `npm run seed:demo` puts in. The demo is a client of the features (through their entries); none imports it.
 export { prepareDemoOnStart } from './demo-on-start.js';
 export { demoRoutes } from './demo-routes.js';
 export { ensureDemoToken, readDemoToken } from './demo-token.js';

@@ -8,7 +8,7 @@ import { DemoHistoryResultSchema } from '#common/schemas/demo.js';
 import type { Db } from '#server/db/client.js';
 import { conflict, forbidden } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
-import { currentUser, requireUser } from '../auth/index.js';
+import { currentUser, requireUser } from '#server/features/auth/index.js';
 import { DEMO_CAPPERS } from './demo-content.js';
 import { seedDemoPicks } from './demo-picks-seed.js';
 import { catalogContents } from './demo-repository.js';
@@ -35,7 +35,9 @@ export async function demoRoutes(app: FastifyInstance, options: { db: Db; token:
         throw forbidden('Only a demo capper can add the demo history.');
       const given = request.headers[DEMO_TOKEN_HEADER];
       if (!sameToken(token, typeof given === 'string' ? given : undefined))
-        throw forbidden("The demo history is added only by a seed on the server's own machine (its DATA_DIR).");
+        throw forbidden(
+          "The demo history is added only by a seed on the server's own machine (its DATA_DIR).",
+        );
       if ((await catalogContents(db)).others)
         throw conflict('The catalog holds videos of other accounts: no demo history is added to it.');
       const lines: string[] = [];
