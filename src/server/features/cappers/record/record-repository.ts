@@ -1,14 +1,15 @@
-// Queries of a capper's record (docs/decisions/020, 025): graded picks by capper (picks_user_graded_idx) for
-// the profile; the leaderboard's and badges' totals from record_bands, which triggers on picks keep.
-import type { BetCounts } from '#common/pick-grading.js';
+// The record's queries (docs/decisions/020, 025, 033): graded picks by capper (picks_user_graded_idx) for the
+// profile; the leaderboard's and badges' totals from record_bands, which only this file writes: kept in the
+// transactions that change picks (changeBands), moved between age bands by their clock (moveClock).
+import type { BetCounts, RecordTotals } from '#common/pick-grading.js';
 import type { ClvTotals } from '#common/clv.js';
-import { sql } from '#server/db/drizzle.js';
-import type { Db, Executor } from '#server/db/client.js';
+import { sql, type SQL } from '#server/db/drizzle.js';
+import type { Executor } from '#server/db/client.js';
 import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
 
 /**
  * Picks that count on a record: graded, bound to the market (not self-reported), and not removed by
- * moderation (a capper's removal still counts). Written again in drizzle/0014_market.sql's trigger.
+ * moderation (a capper's removal still counts).
  */
 const COUNTED = sql`p.result is not null and p.removed is distinct from 'moderation' and not p.self_reported`;
 /** Graded self-reported picks: shown in their own table, never counted. */
@@ -187,22 +188,11 @@ export async function listGradedPicks(
 }
 
 /** A capper's totals over counted picks, as SQL sums them (exact: units are numeric(10,2)). */
-export interface TotalsRow {
+export interface TotalsRow extends RecordTotals {
   userId: number;
   username: string;
   displayName: string | null;
   avatarUrl: string | null;
-  /** Bets, by result. */
-  wins: number;
-  losses: number;
-  pushes: number;
-  voids: number;
-  picks: number;
-  unitsWon: number;
-  unitsRisked: number;
-  clvBets: number;
-  clvSum: number;
-  clvBeat: number;
 }
 
 /** A counted pick's result, as the record badges' last-ten dots show them. */
@@ -222,53 +212,131 @@ export interface BandTotalsRow extends TotalsRow {
   band: 0 | 1 | 2;
 }
 
-const iso = (date: Date) => date.toISOString();
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
- * Moves record_bands' clock forward to `now`: the counted picks whose grading time passed 30 or 90 days
- * since the clock's last move change band (read through picks_graded_idx: a few rows a read, all of 60 days
- * only after months without one). The clock's row lock keeps writers of grades out meanwhile.
+ * A counted pick's age band at `clock`: 0 graded within 30 days of it (720 hours, as the profile's periods),
+ * 1 within 90, 2 earlier. The one statement of the rule.
  */
-async function advanceBands(tx: Executor, now: Date): Promise<void> {
+const bandAt = (clock: SQL) => sql`(case when p.graded_at >= ${clock} - interval '720 hours' then 0
+  when p.graded_at >= ${clock} - interval '2160 hours' then 1 else 2 end)::smallint`;
+
+/** record_bands' columns, in the order every statement below selects them. */
+const BAND_COLUMNS = sql`user_id, league, band, wins, losses, pushes, voids, units_won, units_risked, clv_bets,
+  clv_sum, clv_beat, picks`;
+
+/** Adds a statement's rows to the bands they name. */
+const ADDED_TO_BANDS = sql`on conflict (user_id, league, band) do update set
+  wins = b.wins + excluded.wins,
+  losses = b.losses + excluded.losses,
+  pushes = b.pushes + excluded.pushes,
+  voids = b.voids + excluded.voids,
+  units_won = b.units_won + excluded.units_won,
+  units_risked = b.units_risked + excluded.units_risked,
+  clv_bets = b.clv_bets + excluded.clv_bets,
+  clv_sum = b.clv_sum + excluded.clv_sum,
+  clv_beat = b.clv_beat + excluded.clv_beat,
+  picks = b.picks + excluded.picks`;
+
+/** The sums of counted picks `p`, each weighted by `sign` (1 or -1), in BAND_COLUMNS' order after the band. */
+const sums = (
+  sign: SQL,
+) => sql`sum(${sign} * p.bets_won)::int as wins, sum(${sign} * p.bets_lost)::int as losses,
+  sum(${sign} * p.bets_pushed)::int as pushes, sum(${sign} * p.bets_void)::int as voids,
+  coalesce(sum(${sign} * p.units_won), 0) as units_won, coalesce(sum(${sign} * p.units_risked), 0) as units_risked,
+  sum(${sign} * p.clv_bets)::int as clv_bets, sum(${sign} * p.clv_sum) as clv_sum,
+  sum(${sign} * p.clv_beat)::int as clv_beat, sum(${sign})::int as picks`;
+
+/**
+ * The clock the bands are counted at. A writer of picks holds it in share mode, so writers run side by side
+ * and the clock never moves under one; moving it takes it for update. `undefined` when `skip` and a writer
+ * holds it.
+ */
+async function clockFor(tx: Executor, lock: 'share' | 'update' | 'update skip locked') {
   const [clock] = rowsOf<{ asOf: Date | string }>(
-    await tx.execute(sql`select as_of as "asOf" from record_bands_clock where id = 1 for update`),
+    await tx.execute(sql`select as_of as "asOf" from record_bands_clock where id = 1 for ${sql.raw(lock)}`),
   );
-  const from = toDate(clock!.asOf);
-  if (now <= from) return;
+  return clock && toDate(clock.asOf);
+}
+
+/** The bands' clock, held in share mode until the transaction ends: it cannot move under the writer. */
+export async function shareClock(tx: Executor): Promise<Date> {
+  return (await clockFor(tx, 'share'))!;
+}
+
+/**
+ * These picks' counted figures taken off (-1) or added to (1) their cappers' bands at `clock` (held in share
+ * mode by the caller). Picks that do not count are left out. Taking off locks the picks first, in key order,
+ * so what is taken off is what the caller's change then replaces, whoever wrote the picks last. Band rows
+ * are written in one order by every writer, so two writers never wait on each other in a cycle.
+ */
+export async function changeBands(
+  tx: Executor,
+  videoIds: readonly number[],
+  sign: 1 | -1,
+  clock: Date,
+): Promise<void> {
+  const lock = sign === -1 ? sql`order by video_id for update` : sql``;
   await tx.execute(sql`
-    insert into record_bands as b (user_id, league, band, wins, losses, pushes, voids, units_won, units_risked,
-      clv_bets, clv_sum, clv_beat, picks)
-    select m.user_id, m.league, m.band,
-      sum(m.sign * m.bets_won), sum(m.sign * m.bets_lost), sum(m.sign * m.bets_pushed), sum(m.sign * m.bets_void),
-      sum(m.sign * m.units_won), sum(m.sign * m.units_risked),
-      sum(m.sign * m.clv_bets), sum(m.sign * m.clv_sum), sum(m.sign * m.clv_beat), sum(m.sign)
-    from (
-      select p.user_id, p.league, p.units_won, p.units_risked, p.bets_won, p.bets_lost, p.bets_pushed,
-        p.bets_void, p.clv_bets, p.clv_sum, p.clv_beat, moved.band, moved.sign
-      from picks p
-      cross join lateral (values
-        (record_band(p.graded_at, ${iso(from)}::timestamptz), -1),
-        (record_band(p.graded_at, ${iso(now)}::timestamptz), 1)) as moved(band, sign)
-      where ${COUNTED} and (
-        p.graded_at >= ${iso(from)}::timestamptz - interval '720 hours'
-          and p.graded_at < ${iso(now)}::timestamptz - interval '720 hours'
-        or p.graded_at >= ${iso(from)}::timestamptz - interval '2160 hours'
-          and p.graded_at < ${iso(now)}::timestamptz - interval '2160 hours')
-    ) m
+    with p as (select * from picks where video_id = any(${sql.param([...videoIds])}::int[]) ${lock})
+    insert into record_bands as b (${BAND_COLUMNS})
+    select p.user_id, p.league, ${bandAt(at(clock))}, ${sums(sql`${sign}::int`)}
+    from p
+    where ${COUNTED}
     group by 1, 2, 3
     order by 1, 2, 3
-    on conflict (user_id, league, band) do update set
-      wins = b.wins + excluded.wins,
-      losses = b.losses + excluded.losses,
-      pushes = b.pushes + excluded.pushes,
-      voids = b.voids + excluded.voids,
-      units_won = b.units_won + excluded.units_won,
-      units_risked = b.units_risked + excluded.units_risked,
-      clv_bets = b.clv_bets + excluded.clv_bets,
-      clv_sum = b.clv_sum + excluded.clv_sum,
-      clv_beat = b.clv_beat + excluded.clv_beat,
-      picks = b.picks + excluded.picks`);
-  await tx.execute(sql`update record_bands_clock set as_of = ${iso(now)}::timestamptz where id = 1`);
+    ${ADDED_TO_BANDS}`);
+}
+
+/**
+ * The counted picks whose band at `from` is not their band at `to`, each taken off the first and added to
+ * the second, summed by capper, league and band (BAND_COLUMNS). Two ranges of picks_graded_idx: the picks
+ * whose grading time crossed 30 or 90 days between the two instants, in either direction.
+ */
+function bandMoves(from: SQL, to: SQL): SQL {
+  const low = sql`least(${from}, ${to})`;
+  const high = sql`greatest(${from}, ${to})`;
+  return sql`
+    select p.user_id, p.league, moved.band, ${sums(sql`moved.sign`)}
+    from picks p
+    cross join lateral (values (${bandAt(from)}, -1), (${bandAt(to)}, 1)) as moved(band, sign)
+    where ${COUNTED} and (
+      p.graded_at >= ${low} - interval '720 hours' and p.graded_at < ${high} - interval '720 hours'
+      or p.graded_at >= ${low} - interval '2160 hours' and p.graded_at < ${high} - interval '2160 hours')
+    group by 1, 2, 3`;
+}
+
+/**
+ * Moves the bands' clock to `now`: the counted picks whose grading time passed 30 or 90 days since its last
+ * move change band (a few rows when moves are a minute apart). Returns false if it did not move (there
+ * already, or held by a writer).
+ */
+export async function moveClock(tx: Executor, now: Date): Promise<boolean> {
+  // Never waits for writers (nor makes them queue behind it): a busy clock moves at the next run.
+  const from = await clockFor(tx, 'update skip locked');
+  if (!from || now <= from) return false;
+  // Derived figures: a crash may lose the clock's move with its band moves (never one without the other),
+  // and the next run makes it again, so the commit need not wait for the disk.
+  await tx.execute(sql`set local synchronous_commit = off`);
+  await tx.execute(sql`
+    insert into record_bands as b (${BAND_COLUMNS})
+    select * from (${bandMoves(at(from), at(now))}) m
+    order by 1, 2, 3
+    ${ADDED_TO_BANDS}`);
+  await tx.execute(sql`update record_bands_clock set as_of = ${at(now)} where id = 1`);
+  return true;
+}
+
+/** Every band counted again from the picks, at the clock: after a bulk load written straight into picks. */
+export async function rebuildBands(tx: Executor): Promise<void> {
+  const clock = (await clockFor(tx, 'update'))!;
+  await tx.execute(sql`delete from record_bands where true`);
+  await tx.execute(sql`
+    insert into record_bands (${BAND_COLUMNS})
+    select p.user_id, p.league, ${bandAt(at(clock))}, ${sums(sql`1`)}
+    from picks p
+    where ${COUNTED}
+    group by 1, 2, 3`);
 }
 
 /** record_bands' columns, each as one json array (in the same order). */
@@ -288,34 +356,48 @@ type BandColumns = [
   number[],
 ];
 type CapperJson = [number, string, string | null, string | null];
+/** One band's change between the clock and the read's instant. */
+interface MoveJson {
+  user_id: number;
+  league: string;
+  band: 0 | 1 | 2;
+  wins: number;
+  losses: number;
+  pushes: number;
+  voids: number;
+  units_won: number;
+  units_risked: number;
+  clv_bets: number;
+  clv_sum: number;
+  clv_beat: number;
+  picks: number;
+}
 
 /**
  * Every capper's totals by league and age band at `now`, from record_bands (a few rows a capper): each
  * leaderboard (period x league x sort x page) is then summed from these rows without another query. Read
  * as json arrays, a column each, rather than 12,000 rows: PGlite hands rows over at ~12 µs each, a few
- * values in a tenth of the time (docs/decisions/020).
+ * values in a tenth of the time (docs/decisions/020). Only reads: the bands are counted at their clock,
+ * and the picks that changed band between the clock and `now` (a minute's grades, as the clock moves every
+ * minute) are read in the same statement, so in the same snapshot, and moved here.
  */
-export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]> {
-  const [row] = await db.transaction(async (tx) => {
-    // Derived figures: a crash may lose the clock's last move with its band moves (never one without the
-    // other), and the next read makes it again, so the commit need not wait for the disk.
-    await tx.execute(sql`set local synchronous_commit = off`);
-    await advanceBands(tx, now);
-    return rowsOf<{ bands: unknown; cappers: unknown }>(
-      await tx.execute(sql`
-        with b as (select * from record_bands where picks > 0)
-        select
-          (select json_build_array(coalesce(array_agg(b.user_id), '{}'), coalesce(array_agg(b.league), '{}'),
-            coalesce(array_agg(b.band), '{}'), coalesce(array_agg(b.wins), '{}'),
-            coalesce(array_agg(b.losses), '{}'), coalesce(array_agg(b.pushes), '{}'),
-            coalesce(array_agg(b.voids), '{}'), coalesce(array_agg(b.units_won), '{}'),
-            coalesce(array_agg(b.units_risked), '{}'), coalesce(array_agg(b.clv_bets), '{}'),
-            coalesce(array_agg(b.clv_sum), '{}'), coalesce(array_agg(b.clv_beat), '{}'),
-            coalesce(array_agg(b.picks), '{}')) from b) as bands,
-          (select coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.avatar_url)), '[]')
-            from users u where u.id in (select b.user_id from b)) as cappers`),
-    );
-  });
+export async function listBandTotals(db: Executor, now: Date): Promise<BandTotalsRow[]> {
+  const [row] = rowsOf<{ bands: unknown; moves: unknown; cappers: unknown }>(
+    await db.execute(sql`
+      with b as (select * from record_bands where picks > 0),
+        m as (${bandMoves(sql`(select c.as_of from record_bands_clock c where c.id = 1)`, at(now))})
+      select
+        (select json_build_array(coalesce(array_agg(b.user_id), '{}'), coalesce(array_agg(b.league), '{}'),
+          coalesce(array_agg(b.band), '{}'), coalesce(array_agg(b.wins), '{}'),
+          coalesce(array_agg(b.losses), '{}'), coalesce(array_agg(b.pushes), '{}'),
+          coalesce(array_agg(b.voids), '{}'), coalesce(array_agg(b.units_won), '{}'),
+          coalesce(array_agg(b.units_risked), '{}'), coalesce(array_agg(b.clv_bets), '{}'),
+          coalesce(array_agg(b.clv_sum), '{}'), coalesce(array_agg(b.clv_beat), '{}'),
+          coalesce(array_agg(b.picks), '{}')) from b) as bands,
+        (select coalesce(json_agg(m), '[]') from m) as moves,
+        (select coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.avatar_url)), '[]')
+          from users u where u.id in (select b.user_id from b union select m.user_id from m)) as cappers`),
+  );
   const cappers = new Map(fromJson<CapperJson[]>(row!.cappers).map((capper) => [capper[0], capper]));
   const [
     userIds,
@@ -332,28 +414,60 @@ export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]
     clvBeat,
     picks,
   ] = fromJson<BandColumns>(row!.bands);
-  return userIds.map((userId, i) => {
-    const capper = cappers.get(userId)!;
-    return {
-      userId,
-      league: leagues[i]!,
-      band: bands[i]!,
-      wins: wins[i]!,
-      losses: losses[i]!,
-      pushes: pushes[i]!,
-      voids: voids[i]!,
-      picks: picks[i]!,
-      // json numbers of numeric(14,2) sums: the same doubles as their float8.
-      unitsWon: unitsWon[i]!,
-      unitsRisked: unitsRisked[i]!,
-      clvBets: clvBets[i]!,
-      clvSum: clvSum[i]!,
-      clvBeat: clvBeat[i]!,
-      username: capper[1],
-      displayName: capper[2],
-      avatarUrl: capper[3],
-    };
+  const rows = new Map<string, BandTotalsRow>();
+  const rowOf = (userId: number, league: string, band: 0 | 1 | 2): BandTotalsRow => {
+    const key = `${userId}:${league}:${band}`;
+    let found = rows.get(key);
+    if (!found) {
+      const [, username, displayName, avatarUrl] = cappers.get(userId)!;
+      found = {
+        userId,
+        username,
+        displayName,
+        avatarUrl,
+        league,
+        band,
+        wins: 0,
+        losses: 0,
+        pushes: 0,
+        voids: 0,
+        picks: 0,
+        unitsWon: 0,
+        unitsRisked: 0,
+        clv: { bets: 0, sum: 0, beat: 0 },
+      };
+      rows.set(key, found);
+    }
+    return found;
+  };
+  // json numbers of numeric sums: the same doubles as their float8.
+  userIds.forEach((userId, i) => {
+    const band = rowOf(userId, leagues[i]!, bands[i]!);
+    band.wins = wins[i]!;
+    band.losses = losses[i]!;
+    band.pushes = pushes[i]!;
+    band.voids = voids[i]!;
+    band.picks = picks[i]!;
+    band.unitsWon = unitsWon[i]!;
+    band.unitsRisked = unitsRisked[i]!;
+    band.clv = { bets: clvBets[i]!, sum: clvSum[i]!, beat: clvBeat[i]! };
   });
+  for (const move of fromJson<MoveJson[]>(row!.moves)) {
+    const band = rowOf(move.user_id, move.league, move.band);
+    band.wins += move.wins;
+    band.losses += move.losses;
+    band.pushes += move.pushes;
+    band.voids += move.voids;
+    band.picks += move.picks;
+    band.unitsWon += Number(move.units_won);
+    band.unitsRisked += Number(move.units_risked);
+    band.clv = {
+      bets: band.clv.bets + move.clv_bets,
+      sum: band.clv.sum + Number(move.clv_sum),
+      beat: band.clv.beat + move.clv_beat,
+    };
+  }
+  return [...rows.values()];
 }
 
 /**
@@ -364,7 +478,9 @@ export async function listBandTotals(db: Db, now: Date): Promise<BandTotalsRow[]
 export async function totalsOf(db: Executor, usernames: readonly string[]): Promise<BadgeTotalsRow[]> {
   const lowered = usernames.map((name) => name.toLowerCase());
   // Every band of every league is all time, whatever the clock says.
-  const rows = rowsOf<TotalsRow & { lastResults: unknown }>(
+  const rows = rowsOf<
+    Omit<TotalsRow, 'clv'> & { clvBets: number; clvSum: number; clvBeat: number; lastResults: unknown }
+  >(
     await db.execute(sql`
       select u.id as "userId", u.username, u.display_name as "displayName", u.avatar_url as "avatarUrl",
         coalesce(sum(b.wins), 0)::int as wins, coalesce(sum(b.losses), 0)::int as losses,
@@ -384,5 +500,9 @@ export async function totalsOf(db: Executor, usernames: readonly string[]): Prom
       where lower(u.username) = any(${sql.param(lowered)}::text[])
       group by u.id`),
   );
-  return rows.map((row) => ({ ...row, lastResults: fromJson<PickResultRow[]>(row.lastResults) }));
+  return rows.map(({ clvBets, clvSum, clvBeat, lastResults, ...row }) => ({
+    ...row,
+    clv: { bets: clvBets, sum: clvSum, beat: clvBeat },
+    lastResults: fromJson<PickResultRow[]>(lastResults),
+  }));
 }
