@@ -11,6 +11,7 @@ import { setAdmin } from '#server/features/auth/users-repository.js';
 import { forgetRecords, keepRecord } from '#server/features/cappers/index.js';
 import { settleEvent } from '#server/features/picks/grading-service.js';
 import { marketLegFor } from '../setup/market.js';
+import { expectBandsKept } from '../setup/record-bands.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -348,6 +349,8 @@ describe("a capper's record", () => {
     expect(profile.removedByModeration).toBe(1);
     const body = JSON.stringify(profile);
     expect(body).not.toContain(`"videoId":${gone.id}`);
+    // The deletes kept the bands in their transactions.
+    expect(await expectBandsKept(t.database.db)).toBeGreaterThan(0);
   });
 
   it('serves a cached answer within its TTL until the records change', async () => {
@@ -440,6 +443,7 @@ describe('the leaderboard', () => {
       ofRoi.map((row) => row.id),
       45,
     );
+    await expectBandsKept(t.database.db);
   }, 120_000);
 
   it('ranks by units by default, only cappers with at least 20 graded picks, the pick count shown', async () => {
