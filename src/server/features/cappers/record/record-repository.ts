@@ -278,7 +278,10 @@ export async function changeBands(
 ): Promise<void> {
   const lock = sign === -1 ? sql`order by video_id for update` : sql``;
   await tx.execute(sql`
-    with p as (select * from picks where video_id = any(${sql.param([...videoIds])}::int[]) ${lock})
+    with p as (
+      select video_id, user_id, league, result, removed, self_reported, graded_at, bets_won, bets_lost,
+        bets_pushed, bets_void, units_won, units_risked, clv_bets, clv_sum, clv_beat
+      from picks where video_id = any(${sql.param([...videoIds])}::int[]) ${lock})
     insert into record_bands as b (${BAND_COLUMNS})
     select p.user_id, p.league, ${bandAt(at(clock))}, ${sums(sql`${sign}::int`)}
     from p
