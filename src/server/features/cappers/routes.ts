@@ -29,7 +29,7 @@ function bytesOf<T extends object>(answer: T, serialize: (value: T) => string): 
   return bytes;
 }
 
-/** Public: a capper's record, the leaderboard and the record badges on cards (issue 14). */
+/** Public: a capper's record, the leaderboard and the record badges on cards. */
 export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();

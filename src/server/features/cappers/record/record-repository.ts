@@ -379,8 +379,8 @@ interface MoveJson {
 /**
  * Every capper's totals by league and age band at `now`, from record_bands (a few rows a capper): each
  * leaderboard (period x league x sort x page) is then summed from these rows without another query. Read
- * as json arrays, a column each, rather than 12,000 rows: PGlite hands rows over at ~12 µs each, a few
- * values in a tenth of the time (docs/decisions/020). Only reads: the bands are counted at their clock,
+ * as json arrays, a column each, rather than as rows, which PGlite hands over one at a time at a cost
+ * each (docs/decisions/020). Only reads: the bands are counted at their clock,
  * and the picks that changed band between the clock and `now` (a minute's grades, as the clock moves every
  * minute) are read in the same statement, so in the same snapshot, and moved here.
  */
