@@ -4,6 +4,7 @@
 // self-reported picks never counted): checked here after a bulk load and a rebuild, then after inserts,
 // regrades, withdrawn grades, moderation, backdating and deletes written in SQL through keepRecord, with
 // the clock rolled days ahead and reads on either side of it; and a read writes nothing.
+import pg from 'pg';
 import { sql, type SQL } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -294,4 +295,23 @@ describe('record bands', () => {
     cappers = cappers.slice(1);
     await expectBoardsAt(Date.now() + 400 * DAY, ['NBA', 'NFL', 'MLB']);
   });
+
+  // The embedded database has one connection: no second writer to hold the clock there.
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'roll without waiting for a writer that holds the clock, and catch up at the next run',
+    async () => {
+      const writer = new pg.Client({ connectionString: t.databaseUrl });
+      await writer.connect();
+      try {
+        await writer.query('begin');
+        await writer.query('select as_of from record_bands_clock where id = 1 for share');
+        expect(await rollRecordBands(t.database.db, new Date(Date.now() + 500 * DAY))).toBe(false);
+      } finally {
+        await writer.query('rollback');
+        await writer.end();
+      }
+      expect(await rollRecordBands(t.database.db, new Date(Date.now() + 500 * DAY))).toBe(true);
+      await expectBoardsAt(Date.now() + 500 * DAY, ['NBA', 'NFL', 'MLB']);
+    },
+  );
 });
