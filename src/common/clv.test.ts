@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clvAverage,
   clvPercent,
   clvSummary,
   consensusFairProbability,
@@ -102,6 +103,12 @@ describe('clvSummary and formatClv', () => {
     expect(clvSummary({ bets: 4, sum: 7.4, beat: 3 })).toEqual({ bets: 4, average: 1.85, beatPct: 75 });
     expect(clvSummary({ bets: 3, sum: -1, beat: 1 })).toEqual({ bets: 3, average: -0.33, beatPct: 33.3 });
     expect(clvSummary({ bets: 0, sum: 0, beat: 0 })).toBeNull();
+  });
+
+  it("gives one pick's average from its bets and their sum alone, as the summary rounds it", () => {
+    expect(clvAverage({ bets: 3, sum: -1 })).toBe(-0.33);
+    expect(clvAverage({ bets: 2, sum: 0.005 })).toBe(0);
+    expect(clvAverage({ bets: 0, sum: 0 })).toBeNull();
   });
 
   it('prints a sign and two decimals', () => {

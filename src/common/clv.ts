@@ -86,18 +86,25 @@ export function roundClv(value: number): number {
   return rounded === 0 ? 0 : rounded;
 }
 
+/** Half away from zero at `decimals`, never -0: a CLV figure as the record shows it. */
+function roundShown(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor + 1e-9)) / factor;
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** The average CLV per bet, two decimals; null when no bet had a close. */
+export function clvAverage(totals: Pick<ClvTotals, 'bets' | 'sum'>): number | null {
+  return totals.bets ? roundShown(totals.sum / totals.bets, 2) : null;
+}
+
 /** A capper's CLV as the record shows it: the average per bet and the share of bets that beat the close. */
 export function clvSummary(totals: ClvTotals): { bets: number; average: number; beatPct: number } | null {
   if (!totals.bets) return null;
-  const round = (value: number, decimals: number) => {
-    const factor = 10 ** decimals;
-    const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor + 1e-9)) / factor;
-    return rounded === 0 ? 0 : rounded;
-  };
   return {
     bets: totals.bets,
-    average: round(totals.sum / totals.bets, 2),
-    beatPct: round((totals.beat / totals.bets) * 100, 1),
+    average: clvAverage(totals)!,
+    beatPct: roundShown((totals.beat / totals.bets) * 100, 1),
   };
 }
 

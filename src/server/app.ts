@@ -18,7 +18,7 @@ import {
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
-import { capperRoutes, profileRoutes } from './features/cappers/index.js';
+import { capperRoutes, profileRoutes, rollRecordBands } from './features/cappers/index.js';
 import { demoRoutes, demoStandInAnchor, ensureDemoToken } from './demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
@@ -340,9 +340,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
     }, 10_000);
     closedSales.unref();
+    // The record bands' clock follows time here, not in the leaderboard's read (decision 033): a read then
+    // moves only the minute's picks that crossed 30 or 90 days since.
+    const recordRoll = setInterval(() => {
+      rollRecordBands(db).catch((err: unknown) => app.log.warn({ err }, 'moving the record bands failed'));
+    }, 60_000);
+    recordRoll.unref();
     app.addHook('onClose', async () => {
       clearInterval(sweep);
       clearInterval(closedSales);
+      clearInterval(recordRoll);
     });
   }
 

@@ -8,9 +8,10 @@ import type { PickView } from '#common/schemas/pick-views.js';
 import type { Video } from '#common/schemas/videos.js';
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
-import { forgetRecords } from '#server/features/cappers/index.js';
+import { forgetRecords, keepRecord } from '#server/features/cappers/index.js';
 import { settleEvent } from '#server/features/picks/grading-service.js';
 import { marketLegFor } from '../setup/market.js';
+import { expectBandsKept } from '../setup/record-bands.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -82,11 +83,19 @@ async function settle(videoId: number, homeScore: number, awayScore: number, now
   forgetRecords(t.database.db);
 }
 
-async function gradedDaysAgo(videoId: number, days: number) {
-  await t.database.db.execute(
-    sql`update picks set graded_at = now() - make_interval(days => ${days}) where video_id = ${videoId}`,
+/** Picks' grading times moved back, as a writer of picks moves them: through the record (keepRecord). */
+async function backdate(ids: readonly number[], days: number) {
+  await t.database.db.transaction((tx) =>
+    keepRecord(tx, ids, () =>
+      tx.execute(sql`update picks set graded_at = now() - make_interval(days => ${days})
+        where video_id = any(${sql.param([...ids])}::int[])`),
+    ),
   );
   forgetRecords(t.database.db);
+}
+
+async function gradedDaysAgo(videoId: number, days: number) {
+  await backdate([videoId], days);
 }
 
 const get = (url: string) => t.app.inject({ method: 'GET', url });
@@ -340,6 +349,8 @@ describe("a capper's record", () => {
     expect(profile.removedByModeration).toBe(1);
     const body = JSON.stringify(profile);
     expect(body).not.toContain(`"videoId":${gone.id}`);
+    // The deletes kept the bands in their transactions.
+    expect(await expectBandsKept(t.database.db)).toBeGreaterThan(0);
   });
 
   it('serves a cached answer within its TTL until the records change', async () => {
@@ -425,10 +436,14 @@ describe('the leaderboard', () => {
     await settle(a.id, 100, 90);
     await settle(b.id, 100, 90);
     await settle(c.id, 100, 90);
-    await t.database.db.execute(
-      sql`update picks set graded_at = now() - interval '45 days' where user_id = ${roi.id}`,
+    const ofRoi = rowsOf<{ id: number }>(
+      await t.database.db.execute(sql`select video_id as id from picks where user_id = ${roi.id}`),
     );
-    forgetRecords(t.database.db);
+    await backdate(
+      ofRoi.map((row) => row.id),
+      45,
+    );
+    await expectBandsKept(t.database.db);
   }, 120_000);
 
   it('ranks by units by default, only cappers with at least 20 graded picks, the pick count shown', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, sql } from '#server/db/drizzle.js';
 import { migrationsFolder, openDatabase, type Database } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
+import { keepRecord } from '#server/features/cappers/index.js';
 import { withAdminConnection } from '../setup/postgres.js';
 
 let database: Database;
@@ -87,7 +88,9 @@ describe('migration 0014 on picks made before the market', () => {
     );
     expect(bands[0]!.n).toBe(0);
     // A market-bound pick graded from now on counts its bets.
-    await db.execute(sql`update picks set self_reported = false where video_id = 10`);
+    await db.transaction((tx) =>
+      keepRecord(tx, [10], () => tx.execute(sql`update picks set self_reported = false where video_id = 10`)),
+    );
     const after = rowsOf<{ wins: number; losses: number; picks: number }>(
       await db.execute(
         sql`select sum(wins)::int as wins, sum(losses)::int as losses, sum(picks)::int as picks from record_bands`,

@@ -26,6 +26,7 @@ import { LEG_GRADED_LOCK_MESSAGE, SALES_CLOSED_MESSAGE } from '#server/features/
 import { ADMIN_NO_AUTHOR_MESSAGE } from '#server/features/videos/videos-service.js';
 import { SandboxProvider } from '#server/payments/sandbox-provider.js';
 import { defaultBooks, finishGame, inHours, marketGame, marketLeg, type TestGame } from '../setup/market.js';
+import { expectBandsKept } from '../setup/record-bands.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -719,5 +720,7 @@ describe('graded from the market’s scores, with closing line value', () => {
       Record<string, { clv: unknown }>
     >();
     expect(badge[sharp.username]!.clv).toMatchObject({ bets: 21 });
+    // Closes, grades and their CLV regrades kept the bands in their own transactions.
+    expect(await expectBandsKept(t.database.db)).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,11 @@
-// The leaderboard's and badges' totals are kept in record_bands by triggers on picks, and moved between age
-// bands as time passes (decision 020). Whatever writes the picks, every figure must equal summariseRecord
-// over the counted picks themselves (bets, units, CLV; self-reported picks never counted): checked here
-// after inserts, regrades, withdrawn grades, moderation, backdating and deletes written straight in SQL,
-// and with the clock moved days ahead.
-import { sql } from '#server/db/drizzle.js';
+// The leaderboard's and badges' totals are kept in record_bands by the record module, in the transactions
+// that change picks (keepRecord), and moved between age bands by a recurring roll of their clock (decisions
+// 020, 033). Every figure must equal summariseRecord over the counted picks themselves (bets, units, CLV;
+// self-reported picks never counted): checked here after a bulk load and a rebuild, then after inserts,
+// regrades, withdrawn grades, moderation, backdating and deletes written in SQL through keepRecord, with
+// the clock rolled days ahead and reads on either side of it; and a read writes nothing.
+import pg from 'pg';
+import { sql, type SQL } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   summariseRecord,
@@ -14,8 +16,13 @@ import {
 import { LEADERBOARD_MIN_PICKS, type Leaderboard, type Records } from '#common/schemas/cappers.js';
 import type { League } from '#common/schemas/picks.js';
 import { rowsOf } from '#server/db/rows.js';
-import { leaderboard } from '#server/features/cappers/cappers-service.js';
-import { forgetRecords } from '#server/features/cappers/index.js';
+import { leaderboard } from '#server/features/cappers/record/record-service.js';
+import {
+  forgetRecords,
+  keepRecord,
+  rebuildRecordBands,
+  rollRecordBands,
+} from '#server/features/cappers/index.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 type User = { cookie: string; id: number; username: string };
@@ -41,8 +48,11 @@ const cents = (value: number) => Math.round(value * 100) / 100;
 let nextVideo = 900_000_000;
 const base = Date.now();
 
-/** A pick written straight into the table (as the bench and a bulk import do), graded or not. */
-async function insertPicks(count: number, leagues: readonly string[]) {
+/**
+ * Picks written straight into the table, graded or not: as a bulk import does (the bands rebuilt after), or
+ * each through keepRecord (`kept`), as a writer of picks does.
+ */
+async function insertPicks(count: number, leagues: readonly string[], kept = true) {
   for (let i = 0; i < count; i += 1) {
     const capper = pick(cappers);
     const graded = random() < 0.85;
@@ -60,7 +70,8 @@ async function insertPicks(count: number, leagues: readonly string[]) {
     const clvSum = Math.round((random() * 20 - 10) * clvBets * 10_000) / 10_000;
     const clvBeat = Math.floor(random() * (clvBets + 1));
     nextVideo += 1;
-    await t.database.db.execute(sql`
+    const insert = (db: typeof t.database.db) =>
+      db.execute(sql`
       insert into picks (video_id, user_id, league, leg_count, commitment, sealed, posted_at, first_posted_at,
         locks_at, result, units_won, units_risked, graded_at, removed, title, self_reported, bets_won,
         bets_lost, bets_pushed, bets_void, clv_bets, clv_sum, clv_beat)
@@ -68,7 +79,32 @@ async function insertPicks(count: number, leagues: readonly string[]) {
         ${result}, ${graded ? won : null}, ${graded ? risked : null}, ${gradedAt?.toISOString() ?? null},
         ${removed}, 'Bench-like pick', ${selfReported}, ${bets[0]!}, ${bets[1]!}, ${bets[2]!}, ${bets[3]!},
         ${clvBets}, ${clvSum}, ${clvBeat})`);
+    const videoId = nextVideo;
+    if (kept) await t.database.db.transaction((tx) => keepRecord(tx, [videoId], () => insert(tx)));
+    else await insert(t.database.db);
   }
+}
+
+/** An update or delete of the picks `where` selects, in one transaction through keepRecord. */
+async function change(where: SQL, write: (ids: SQL) => SQL) {
+  await t.database.db.transaction(async (tx) => {
+    const ids = rowsOf<{ id: number }>(
+      await tx.execute(sql`select video_id as id from picks where ${where}`),
+    ).map((row) => row.id);
+    const selected = sql`video_id = any(${sql.param(ids)}::int[])`;
+    await keepRecord(tx, ids, () => tx.execute(write(selected)));
+  });
+}
+
+/** The bands' clock and every band row, as text: what a read must leave as it found. */
+async function bandsState() {
+  return JSON.stringify(
+    rowsOf(
+      await t.database.db.execute(sql`
+        select (select as_of from record_bands_clock) as clock, coalesce(json_agg(b order by user_id, league, band), '[]') as bands
+        from record_bands b`),
+    ),
+  );
 }
 
 interface PickRow {
@@ -171,7 +207,9 @@ beforeAll(async () => {
   t = await createTestApp();
   cappers = [];
   for (let i = 0; i < 3; i += 1) cappers.push(await registerUser(t.app, {}, `10.16.0.${i + 1}`));
-  await insertPicks(600, ['NBA', 'NFL']);
+  // A bulk load: the bands counted afresh afterwards.
+  await insertPicks(600, ['NBA', 'NFL'], false);
+  await rebuildRecordBands(t.database.db);
 }, 120_000);
 
 afterAll(async () => {
@@ -186,41 +224,61 @@ describe('record bands', () => {
   });
 
   it('follow regrades, withdrawn grades, moderation, backdating, deletes, self-reporting, CLV and a bulk update', async () => {
-    await t.database.db.execute(sql`
-      update picks set result = 'loss', units_won = -units_risked
-      where video_id % 7 = 0 and result = 'win' and units_risked > 0`);
-    await t.database.db.execute(sql`
-      update picks set result = null, units_won = null, units_risked = null, graded_at = null
-      where video_id % 11 = 0`);
-    await t.database.db.execute(sql`update picks set removed = 'moderation' where video_id % 13 = 0`);
-    await t.database.db.execute(
-      sql`update picks set graded_at = graded_at - interval '45 days' where video_id % 5 = 0`,
+    await change(
+      sql`video_id % 7 = 0 and result = 'win' and units_risked > 0`,
+      (ids) => sql`update picks set result = 'loss', units_won = -units_risked where ${ids}`,
     );
-    await t.database.db.execute(sql`delete from picks where video_id % 17 = 0`);
+    await change(
+      sql`video_id % 11 = 0`,
+      (ids) =>
+        sql`update picks set result = null, units_won = null, units_risked = null, graded_at = null where ${ids}`,
+    );
+    await change(sql`video_id % 13 = 0`, (ids) => sql`update picks set removed = 'moderation' where ${ids}`);
+    await change(
+      sql`video_id % 5 = 0`,
+      (ids) => sql`update picks set graded_at = graded_at - interval '45 days' where ${ids}`,
+    );
+    await change(sql`video_id % 17 = 0`, (ids) => sql`delete from picks where ${ids}`);
     // A pick that turns out self-reported leaves the record, and the other way round.
-    await t.database.db.execute(
-      sql`update picks set self_reported = not self_reported where video_id % 19 = 0`,
+    await change(
+      sql`video_id % 19 = 0`,
+      (ids) => sql`update picks set self_reported = not self_reported where ${ids}`,
     );
-    await t.database.db.execute(
-      sql`update picks set clv_bets = clv_bets + 1, clv_sum = clv_sum + 2.5 where video_id % 23 = 0`,
+    await change(
+      sql`video_id % 23 = 0`,
+      (ids) => sql`update picks set clv_bets = clv_bets + 1, clv_sum = clv_sum + 2.5 where ${ids}`,
     );
     // An update that changes nothing a record counts, and one of two columns on every pick.
-    await t.database.db.execute(sql`update picks set title = 'Renamed' where video_id % 3 = 0`);
-    await t.database.db.execute(sql`update picks set league = 'MLB' where video_id % 4 = 0`);
+    await change(sql`video_id % 3 = 0`, (ids) => sql`update picks set title = 'Renamed' where ${ids}`);
+    await change(sql`video_id % 4 = 0`, (ids) => sql`update picks set league = 'MLB' where ${ids}`);
     await insertPicks(150, ['NBA', 'MLB']);
     await expectBoardsAt(Date.now(), ['NBA', 'NFL', 'MLB']);
     await expectBadges();
   });
 
-  it('move picks between bands as days pass, also a grade written while the clock is ahead', async () => {
+  it('are only read by the leaderboard, which moves the picks past the clock itself', async () => {
+    const before = await bandsState();
+    // Days past the clock, as if its roll had stopped: the read is still exact, and writes nothing.
     await expectBoardsAt(Date.now() + 12 * DAY, ['NBA', 'NFL', 'MLB']);
+    await expectBoardsAt(Date.now() + 61 * DAY, ['NBA', 'NFL', 'MLB']);
+    expect(await bandsState()).toBe(before);
+  });
+
+  it('move picks between bands as the clock rolls, also a grade written while the clock is ahead', async () => {
+    expect(await rollRecordBands(t.database.db, new Date(Date.now() + 61 * DAY))).toBe(true);
+    expect(await rollRecordBands(t.database.db, new Date(Date.now() + 30 * DAY)), 'never back').toBe(false);
+    // Read behind the clock: the picks move the other way.
+    await expectBoardsAt(Date.now(), ['NBA', 'NFL', 'MLB']);
     await expectBoardsAt(Date.now() + 61 * DAY, ['NBA', 'NFL', 'MLB']);
     // Written at a clock 61 days ahead: banded against that clock, and moved on from there.
     await insertPicks(150, ['NBA', 'NFL']);
-    await t.database.db.execute(
-      sql`update picks set graded_at = graded_at + interval '20 days' where video_id % 9 = 0`,
+    await change(
+      sql`video_id % 9 = 0`,
+      (ids) => sql`update picks set graded_at = graded_at + interval '20 days' where ${ids}`,
     );
     await expectBoardsAt(Date.now() + 62 * DAY, ['NBA', 'NFL', 'MLB']);
+    await rollRecordBands(t.database.db, new Date(Date.now() + 100 * DAY));
+    await expectBoardsAt(Date.now() + 100 * DAY, ['NBA', 'NFL', 'MLB']);
     await expectBoardsAt(Date.now() + 400 * DAY, ['NBA', 'NFL', 'MLB']);
     await expectBadges();
   });
@@ -237,4 +295,23 @@ describe('record bands', () => {
     cappers = cappers.slice(1);
     await expectBoardsAt(Date.now() + 400 * DAY, ['NBA', 'NFL', 'MLB']);
   });
+
+  // The embedded database has one connection: no second writer to hold the clock there.
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'roll without waiting for a writer that holds the clock, and catch up at the next run',
+    async () => {
+      const writer = new pg.Client({ connectionString: t.databaseUrl });
+      await writer.connect();
+      try {
+        await writer.query('begin');
+        await writer.query('select as_of from record_bands_clock where id = 1 for share');
+        expect(await rollRecordBands(t.database.db, new Date(Date.now() + 500 * DAY))).toBe(false);
+      } finally {
+        await writer.query('rollback');
+        await writer.end();
+      }
+      expect(await rollRecordBands(t.database.db, new Date(Date.now() + 500 * DAY))).toBe(true);
+      await expectBoardsAt(Date.now() + 500 * DAY, ['NBA', 'NFL', 'MLB']);
+    },
+  );
 });

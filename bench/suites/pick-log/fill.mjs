@@ -20,7 +20,8 @@
 //   - the log is numbered as the server's log writer numbers it (sequencePending).
 // The day's pick count follows the entries still wanted, and the last entries are picks posted on
 // tomorrow's games (still open), so the log holds exactly N entries. The log, picks, legs, grades, CLV and
-// record_bands (kept by triggers on picks) are then what a site that lived that season would hold.
+// record_bands (kept by the record module as the server's code grades and removes picks) are then what a
+// site that lived that season would hold.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -633,8 +633,8 @@ export const pickLegs = pgTable(
  * Every capper's record totals (bets, units, CLV) by league and age band of grading, over market-bound picks,
  * counted at record_bands_clock's time:
  * 0 graded within 30 days of it, 1 within 90, 2 earlier. The leaderboard and the badges read these few
- * rows instead of every graded pick (issue 14 'Speed', docs/decisions/020 'How records are kept'). Kept
- * by triggers on picks (drizzle/0012_record_bands.sql), so every writer of a grade or a removal keeps them.
+ * rows instead of every graded pick (docs/decisions/020 'How records are kept'). Written only by the record
+ * module (features/cappers/record), in the transactions that change picks (docs/decisions/033).
  */
 export const recordBands = pgTable(
   'record_bands',
@@ -662,7 +662,7 @@ export const recordBands = pgTable(
   ],
 );
 
-/** One row: the time record_bands' age bands are counted from, moved forward before the leaderboard reads them. */
+/** One row: the time record_bands' age bands are counted from, moved forward by a recurring job (decision 033). */
 export const recordBandsClock = pgTable(
   'record_bands_clock',
   {

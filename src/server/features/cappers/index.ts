@@ -1,5 +1,8 @@
-// The cappers feature's public entry (issue 14): the record's routes for the app, and forgetRecords for
-// whatever grades or moderates picks, so the cached records are read afresh; a capper's profile settings.
+// The cappers feature's public entry: the record's routes for the app; keepRecord for whatever changes a
+// pick's grade or whether it counts, inside its transaction, and forgetRecords after it commits, so the
+// cached records are read afresh; the bands' recurring roll and their rebuild after a bulk load (decision
+// 033); a capper's profile settings.
 export { capperRoutes } from './routes.js';
 export { forgetRecords } from './records-cache.js';
+export { keepRecord, rebuildRecordBands, rollRecordBands } from './record/record-service.js';
 export { profileRoutes } from './profile-routes.js';

@@ -14,7 +14,7 @@ import { NoBodySchema } from '#common/schemas/api.js';
 import type { Db } from '#server/db/client.js';
 import { readyBytes, sendReadyBytes, type ReadyBytes } from '#server/lib/ready-bytes.js';
 import { errorResponses, responseSerializer, tagRoutes } from '#server/plugins/api-contract.js';
-import { capperProfile, leaderboard, recordsOf } from './cappers-service.js';
+import { capperProfile, leaderboard, recordsOf } from './record/record-service.js';
 import { capperSearchRoutes } from './search-routes.js';
 
 // The profile and leaderboard are the same for everyone until grading runs: each cached answer is written
@@ -29,7 +29,7 @@ function bytesOf<T extends object>(answer: T, serialize: (value: T) => string): 
   return bytes;
 }
 
-/** Public: a capper's record, the leaderboard and the record badges on cards (issue 14). */
+/** Public: a capper's record, the leaderboard and the record badges on cards. */
 export async function capperRoutes(app: FastifyInstance, options: { db: Db }) {
   const { db } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -7,7 +7,7 @@ import {
   type CapperMatch,
 } from '#common/schemas/capper-search.js';
 import type { Db } from '#server/db/client.js';
-import { recordsOf } from './cappers-service.js';
+import { recordsOf } from './record/record-service.js';
 import { searchCappers } from './search-repository.js';
 
 /** GET /api/cappers?q=: the /videos search's "Cappers" row, with each capper's cached all-time record. */

@@ -12,7 +12,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
-import { forgetRecords } from '../cappers/index.js';
+import { forgetRecords, keepRecord } from '../cappers/index.js';
 import { appendToLog, type LogAppend } from '../pick-log/index.js';
 import { gradeEvidence, logCorrection, logLegCorrection, logOutcomes } from './evidence.js';
 
@@ -596,7 +596,7 @@ const sameNumber = (a: string | number | null, b: number | null) =>
 /**
  * Writes picks' grades, and appends a `graded` entry to the public log (issue 15) for each pick whose grade
  * changed: a first grade, a correction, or a grade withdrawn (result null) when a leg is ungraded again.
- * The capper's record totals follow by trigger (record_bands, decision 020).
+ * The cappers' records follow in the same transaction (keepRecord, decision 033).
  */
 export async function recordGrades(db: Executor, updates: readonly PickGradeUpdate[]): Promise<void> {
   if (!updates.length) return;
@@ -643,8 +643,9 @@ async function writeGrades(
   const ids = changed.map((u) => u.videoId);
   const bets = (pick: (b: BetCounts) => number) => changed.map((u) => (u.bets ? pick(u.bets) : 0));
   // `video_id = any(…)` as well, so the picks are found through their key's bitmap, not by a merge join
-  // walking the whole key (0.54 s at 510,000 picks on PGlite).
-  await db.execute(sql`
+  // walking the whole key.
+  await keepRecord(db, ids, () =>
+    db.execute(sql`
     update picks set
       result = graded.result,
       units_won = graded.won,
@@ -671,7 +672,8 @@ async function writeGrades(
         unnest(${sql.param(changed.map((u) => u.clv.sum))}::numeric[]) as clv_sum,
         unnest(${sql.param(changed.map((u) => u.clv.beat))}::int[]) as clv_beat
     ) as graded
-    where picks.video_id = any(${sql.param(ids)}::int[]) and picks.video_id = graded.id`);
+    where picks.video_id = any(${sql.param(ids)}::int[]) and picks.video_id = graded.id`),
+  );
   const logged = changed.filter((update) => graded(update, before.get(update.videoId)!));
   const evidence = await gradeEvidence(
     db,

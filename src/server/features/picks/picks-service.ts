@@ -31,6 +31,7 @@ import {
   StalePricesError,
   type LoadedGame,
 } from '../market/index.js';
+import { keepRecord } from '../cappers/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
 import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
@@ -430,10 +431,13 @@ export async function removePick(
   const pick = await findPickForUpdate(db, videoId);
   if (!pick || pick.removed === 'moderation') return;
   const reason = by.moderation ? 'moderation' : 'capper';
-  if (by.moderation) await updatePick(db, videoId, { removed: 'moderation', removedAt: now });
-  else if (await isLocked(db, pick, now))
-    await updatePick(db, videoId, { removed: 'capper', removedAt: now });
-  else await deletePick(db, videoId);
+  // A graded pick removed by moderation leaves the record; a capper's removal keeps it there.
+  await keepRecord(db, [videoId], async () => {
+    if (by.moderation) await updatePick(db, videoId, { removed: 'moderation', removedAt: now });
+    else if (await isLocked(db, pick, now))
+      await updatePick(db, videoId, { removed: 'capper', removedAt: now });
+    else await deletePick(db, videoId);
+  });
   // issue 15: the log keeps the posting, so it records the removal too (an untouched pick's as well).
   await appendToLog(db, [removedEntry(pick, reason, now)]);
 }

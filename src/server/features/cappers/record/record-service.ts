@@ -1,9 +1,10 @@
-// A capper's record (docs/decisions/020, 025): the profile, the leaderboard and the record badges. Every
-// figure comes from recordSummary (src/common/pick-grading.ts), so a record reads the same everywhere.
-import { clvSummary } from '#common/clv.js';
+// A capper's record (docs/decisions/020, 025, 033): the profile, the leaderboard and the record badges, and
+// the bands they are read from, kept here as picks change. Every figure comes from recordSummary
+// (src/common/pick-grading.ts), so a record reads the same everywhere.
+import { clvAverage } from '#common/clv.js';
 import { centsToDollars } from '#common/money.js';
 import { isoSeconds, parseSealed } from '#common/pick-seal.js';
-import { recordSummary, summariseRecord, type RecordSummary } from '#common/pick-grading.js';
+import { recordSummary, summariseRecord, type RecordTotals } from '#common/pick-grading.js';
 import {
   CAPPER_NOT_FOUND_MESSAGE,
   LEADERBOARD_MIN_PICKS,
@@ -16,40 +17,28 @@ import {
   type Records,
 } from '#common/schemas/cappers.js';
 import type { League } from '#common/schemas/picks.js';
-import type { Db } from '#server/db/client.js';
+import type { Db, Executor } from '#server/db/client.js';
 import { notFound } from '#server/lib/http-errors.js';
 import {
+  changeBands,
   findCapper,
   listGrades,
   listGradedPicks,
   listBandTotals,
+  moveClock,
+  rebuildBands,
+  shareClock,
   totalsOf,
   type BadgeTotalsRow,
   type GradedPickRow,
   type BandTotalsRow,
   type TotalsRow,
-} from './cappers-repository.js';
-import { recordsCacheFor } from './records-cache.js';
+} from './record-repository.js';
+import { recordsCacheFor } from '../records-cache.js';
 
 const DAY_MS = 24 * 3600_000;
 /** Open picks listed on a profile: the newest; a capper rarely has more on sale at once. */
 const OPEN_PICKS_LIMIT = 200;
-
-/** A record from totals summed in SQL: recordSummary derives every figure, as it does for the profile. */
-export function summaryFromTotals(
-  totals: Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl'>,
-): RecordSummary {
-  return recordSummary({
-    wins: totals.wins,
-    losses: totals.losses,
-    pushes: totals.pushes,
-    voids: totals.voids,
-    picks: totals.picks,
-    unitsWon: totals.unitsWon,
-    unitsRisked: totals.unitsRisked,
-    clv: { bets: totals.clvBets, sum: totals.clvSum, beat: totals.clvBeat },
-  });
-}
 
 /** Self-reported graded picks listed on a profile: the newest. */
 const SELF_REPORTED_LIMIT = 50;
@@ -69,7 +58,7 @@ function revealed(row: GradedPickRow): GradedPick {
     legs: sealed?.legs ?? [],
     states: row.states,
     bets: row.bets,
-    clv: clvSummary({ bets: row.clvBets, sum: row.clvSum, beat: 0 })?.average ?? null,
+    clv: clvAverage({ bets: row.clvBets, sum: row.clvSum }),
   };
 }
 
@@ -166,11 +155,11 @@ export interface LeaderboardOptions {
 
 const rankings = new WeakMap<readonly BandTotalsRow[], Map<string, Leaderboard>>();
 
-type Totals = Omit<TotalsRow, 'userId' | 'username' | 'displayName' | 'avatarUrl'>;
+type Totals = RecordTotals;
 const BAND_LIMIT: Record<LeaderboardPeriod, number> = { '30': 0, '90': 1, all: 2 };
 const roiOf = (totals: Totals) => (totals.unitsRisked > 0 ? totals.unitsWon / totals.unitsRisked : null);
 const byRoi = (a: Totals, b: Totals) => (roiOf(b) ?? -Infinity) - (roiOf(a) ?? -Infinity);
-const clvOf = (totals: Totals) => (totals.clvBets > 0 ? totals.clvSum / totals.clvBets : null);
+const clvOf = (totals: Totals) => (totals.clv.bets > 0 ? totals.clv.sum / totals.clv.bets : null);
 // Cappers without a measured close rank after every capper with one.
 const byClv = (a: Totals, b: Totals) => (clvOf(b) ?? -Infinity) - (clvOf(a) ?? -Infinity);
 
@@ -185,7 +174,7 @@ function loadLeaderboard(
     if (options.league && row.league !== options.league) continue;
     const sum = byCapper.get(row.userId);
     if (!sum) {
-      byCapper.set(row.userId, { ...row });
+      byCapper.set(row.userId, { ...row, clv: { ...row.clv } });
       continue;
     }
     sum.wins += row.wins;
@@ -195,9 +184,9 @@ function loadLeaderboard(
     sum.picks += row.picks;
     sum.unitsWon += row.unitsWon;
     sum.unitsRisked += row.unitsRisked;
-    sum.clvBets += row.clvBets;
-    sum.clvSum += row.clvSum;
-    sum.clvBeat += row.clvBeat;
+    sum.clv.bets += row.clv.bets;
+    sum.clv.sum += row.clv.sum;
+    sum.clv.beat += row.clv.beat;
   }
   const ranked = [...byCapper.values()]
     // Decided bets: pushes and voids risk nothing and prove nothing.
@@ -207,7 +196,7 @@ function loadLeaderboard(
       ...totals,
       unitsWon: Math.round(totals.unitsWon * 100) / 100,
       unitsRisked: Math.round(totals.unitsRisked * 100) / 100,
-      clvSum: Math.round(totals.clvSum * 10_000) / 10_000,
+      clv: { ...totals.clv, sum: Math.round(totals.clv.sum * 10_000) / 10_000 },
     }))
     .sort(
       (a, b) =>
@@ -225,7 +214,7 @@ function loadLeaderboard(
       username: row.username,
       displayName: row.displayName,
       avatarUrl: row.avatarUrl,
-      record: summaryFromTotals(row),
+      record: recordSummary(row),
     })),
     total: ranked.length,
     minPicks: LEADERBOARD_MIN_PICKS,
@@ -235,7 +224,8 @@ function loadLeaderboard(
 
 /**
  * GET /api/leaderboard: ranked by units won or ROI, only cappers with enough graded picks. Every period,
- * league, order and page comes from one cached read of record_bands (decision 020), not of the picks.
+ * league, order and page comes from one cached read of record_bands (decision 020), not of the picks; the
+ * read writes nothing (decision 033).
  */
 export async function leaderboard(
   db: Db,
@@ -289,7 +279,38 @@ function batchedTotals(db: Db, name: string): Promise<{ username: string; record
   return pending.result.then((rows) => {
     const row = rows.get(name.toLowerCase());
     return row
-      ? { username: row.username, record: { ...summaryFromTotals(row), lastResults: row.lastResults } }
+      ? { username: row.username, record: { ...recordSummary(row), lastResults: row.lastResults } }
       : null;
   });
+}
+
+/**
+ * The record follows a change of these picks, in the caller's transaction: their counted figures are taken
+ * off the bands before `change` runs and put back as it left them. Whatever changes a grade, or whether a
+ * graded pick counts (moderation, deletion, self-reporting), writes picks through this.
+ */
+export async function keepRecord<T>(
+  tx: Executor,
+  videoIds: readonly number[],
+  change: () => Promise<T>,
+): Promise<T> {
+  if (!videoIds.length) return change();
+  const clock = await shareClock(tx);
+  await changeBands(tx, videoIds, -1, clock);
+  const changed = await change();
+  await changeBands(tx, videoIds, 1, clock);
+  return changed;
+}
+
+/**
+ * Moves the bands' clock to `now` (a recurring job): the bands stay a minute's grades from the instant a
+ * leaderboard is read at, whose read moves those few picks itself. Returns whether the clock moved.
+ */
+export function rollRecordBands(db: Db, now = new Date()): Promise<boolean> {
+  return db.transaction((tx) => moveClock(tx, now));
+}
+
+/** Every capper's bands counted again from their picks: after a bulk load written straight into picks. */
+export function rebuildRecordBands(db: Db): Promise<void> {
+  return db.transaction((tx) => rebuildBands(tx));
 }
