@@ -35,6 +35,7 @@ const distServer = path.join(root, 'dist/node/server');
 const FILL_SCRIPT = `
 const { loadConfig } = await import(process.env.BENCH_CONFIG_URL);
 const { openConfiguredDatabase } = await import(process.env.BENCH_CLIENT_URL);
+const { rebuildRecordBands } = await import(process.env.BENCH_RECORD_URL);
 const { cappers, perCapper, games, gradeLegs } = JSON.parse(process.env.BENCH_FILL);
 const database = await openConfiguredDatabase(loadConfig());
 const run = (text) => database.db.execute(text);
@@ -92,6 +93,8 @@ try {
       case g % 3 when 2 then 'over' else 'Grade Home' end, case g % 3 when 0 then null when 1 then -2.5 else 220.5 end,
       case when g % 2 = 0 then -110 else 135 end, 1 + g % 3
     from generate_series(1, \${gradeLegs}) g\`);
+  // Rows written straight into picks: the record's bands are counted once from them, as after a bulk load.
+  await rebuildRecordBands(database.db);
   await run('vacuum analyze');
   const counts = (await run(\`select (select count(*) from picks)::int as picks, (select count(*) from pick_legs)::int as legs\`)).rows[0];
   console.log('BENCH_FILL ' + JSON.stringify({ ...counts, gradeEventId: event.id }));
@@ -168,6 +171,7 @@ async function prepare(ctx, db) {
         ...env,
         BENCH_CONFIG_URL: pathToFileURL(path.join(distServer, 'config.js')).href,
         BENCH_CLIENT_URL: pathToFileURL(path.join(distServer, 'db/client.js')).href,
+        BENCH_RECORD_URL: pathToFileURL(path.join(distServer, 'features/cappers/index.js')).href,
         BENCH_FILL: JSON.stringify({
           cappers: CAPPERS,
           perCapper: PICKS_PER_CAPPER,
