@@ -18,7 +18,7 @@ import {
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
-import { capperRoutes, profileRoutes, rollRecordBands } from './features/cappers/index.js';
+import { capperRoutes, forgetRecordsOnChange, profileRoutes, rollRecordBands } from './features/cappers/index.js';
 import { demoRoutes, demoStandInAnchor, ensureDemoToken } from './demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
@@ -36,11 +36,13 @@ import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerUploads, tusChunkBytes, tusOpenApiPaths } from './features/uploads/index.js';
 import {
   CatalogCache,
+  clearCatalogOnChange,
   mediaRoutes,
   mediaVideoRecords,
   pagePictures,
   videoRoutes,
 } from './features/videos/index.js';
+import { eventBus } from './events/index.js';
 import { packageRoot } from './lib/package-root.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
@@ -203,18 +205,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The embedded database has one writer, this process: deep-page checkpoints live until a change (deep-pages.ts).
   const catalog = new CatalogCache({ soleWriter: database.kind === 'pglite' });
   app.decorate('catalog', catalog);
-  await app.register(videoRoutes, {
-    db,
-    storage,
-    sessionSecret: config.sessionSecret,
-    catalog,
-    // issue 11: a price change cancels open payment intents (decision 010); `payments` is set up below.
-    onPriceChange: (videoId) => cancelOpenIntentsForPriceChange(db, payments, videoId, app.log),
+  // Side effects follow the domain events the services emit (docs/events.md): in-process caches after commit.
+  const events = eventBus(db);
+  events.reportError = (err, context) => app.log.warn({ err, ...context }, 'an event subscriber failed');
+  const unsubscribe = [clearCatalogOnChange(db, catalog), forgetRecordsOnChange(db)];
+  app.addHook('onClose', async () => {
+    for (const stop of unsubscribe) stop();
   });
-  await app.register(adminRoutes, { db, storage, catalog });
+  await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
+  await app.register(adminRoutes, { db, storage });
   // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
   // rows and serves its files under /media/, and uploads queue its jobs.
-  const onVideoChanged = () => catalog.clear();
   const mediaJobs = registerMediaJobs(app, {
     db,
     videos: mediaVideoRecords(db),
@@ -222,7 +223,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workRoot: path.join(config.dataDir, 'work'),
     reclaimOnStart: database.kind === 'pglite',
     runsJobs: runsBackgroundWork,
-    onVideoChanged,
   });
   await app.register(mediaRoutes, { db, storage });
   await registerUploads(app, {
@@ -231,7 +231,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storage,
     uploadsDir: path.join(config.dataDir, 'uploads'),
     s3: config.s3,
-    onVideoChanged,
     onJobQueued: () => mediaJobs.notify(),
   });
   // Stripe's SDK (~10 MB resident) is loaded only when its keys are set.
@@ -243,6 +242,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           webhookSecret: config.stripe.webhookSecret,
         })
       : new SandboxProvider(db));
+  // A new price cancels the open intents at the old one (decision 010), before the edit answers; a cancel
+  // lost to a crash is caught by the checks at confirmation and fulfilment (docs/decisions/031).
+  unsubscribe.push(
+    events.afterCommit('price.changed', (event) =>
+      cancelOpenIntentsForPriceChange(db, payments, event.videoId, app.log),
+    ),
+  );
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
   await app.register(demoRoutes, { db, token: ensureDemoToken(config.dataDir) });
@@ -296,7 +302,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('market', market);
   await app.register(pickRoutes, { db });
   await app.register(capperRoutes, { db });
-  await app.register(profileRoutes, { db, storage, onProfileChanged: onVideoChanged });
+  await app.register(profileRoutes, { db, storage });
   // The feed is fetched by the workers (or the one ROLE=all instance), not once per web instance.
   await app.register(resultsRoutes, { db, feed: runsBackgroundWork ? config.resultsFeed : undefined });
   await app.register(earningsRoutes, { db });

@@ -150,7 +150,7 @@ describe('deep catalog pages', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     await expectEveryDeepPageAsOffset('after a removal');
 
-    // What the media job does when a transcode finishes: the row, then the cache cleared (onVideoChanged).
+    // What the media job does when a transcode finishes: the row, then the cache cleared (video.changed).
     await t.database.db.execute(sql`
       update videos set transcoding_status = 'ready'
       where id = (select id from videos where transcoding_status = 'processing' order by id limit 1)`);

@@ -66,7 +66,6 @@ function runner(storage: MediaStorage): MediaJobRunner {
     },
     workRoot: path.join(web.config.dataDir, 'work'),
     log: web.app.log,
-    onVideoChanged: () => {},
     reclaimOnStart: false,
   });
 }

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePg, migrate as migratePg } from './drizzle.js';
 import pg from 'pg';
 import { packageRoot } from '../lib/package-root.js';
+import { trackCommits } from './after-commit.js';
 import { analyzeStaleTables } from './analyze-stale.js';
 import { vacuumChurningTables, vacuumLaggingTables, vacuumPeriodically } from './vacuum.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -66,7 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client's error (server restart) must not crash the process.
     pool.on('error', () => {});
-    const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+    const db = trackCommits(drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db);
     return {
       db,
       kind: 'postgres',
@@ -152,7 +153,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     stream: () => embedded.connect() as unknown as Socket,
   });
   pool.on('error', () => {});
-  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = trackCommits(drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db);
   // PGlite runs no autovacuum: the tables that churn are vacuumed once a minute here (vacuum.ts).
   const stopVacuum = vacuumPeriodically(pool, (error) =>
     console.error(`PickReel could not vacuum its embedded database: ${(error as Error).message}`),

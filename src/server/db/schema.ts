@@ -677,7 +677,6 @@ export const recordBandsClock = pgTable(
 // Merkle tree. Entries are numbered by log_state's one row, which every append updates in its action's
 // transaction: appends queue on that row lock, and a rolled-back action takes its number back (no gaps).
 
-
 /**
  * Entries written by their actions' transactions, not numbered yet: the sequencer numbers them in order,
  * in batches, moments later (issue 15 bench: numbering inside every action's transaction made all posts
@@ -788,3 +787,38 @@ export const logIdentity = pgTable(
   },
   (t) => [check('log_identity_one_row', sql`${t.id} = 1`)],
 );
+
+/**
+ * PostgreSQL's 64-bit transaction id, as text (it exceeds a JS number's exact range). The outbox orders its
+ * events by it: see docs/decisions/031.
+ */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The transactional outbox (docs/events.md): each domain event, written in the transaction that caused it.
+ * Durable subscribers read it in (tx_id, id) order, only below the oldest transaction still running, so an
+ * event committed late by a transaction that began early is never skipped.
+ */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    txId: xid8('tx_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('domain_events_position_idx').on(t.txId, t.id)],
+);
+
+/** Each durable subscriber's progress through the outbox: the position of the last event it handled. */
+export const eventSubscriptions = pgTable('event_subscriptions', {
+  name: text('name').primaryKey(),
+  txId: xid8('tx_id')
+    .notNull()
+    .default(sql`'0'::xid8`),
+  eventId: bigint('event_id', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -37,7 +37,6 @@ export interface JobRunnerOptions {
   tools: () => MediaTools;
   workRoot: string;
   log: FastifyBaseLogger;
-  onVideoChanged: () => void;
   /** The embedded database is one process's alone: leases left at start belong to a dead process. */
   reclaimOnStart: boolean;
   /** false on a web instance (ROLE=web, docs/decisions/023): it queues jobs for the workers and runs none. */
@@ -229,10 +228,10 @@ export class MediaJobRunner {
     if (job.kind !== PROCESS_VIDEO || job.videoId === null)
       // Not the media's fault and not for the owner's eyes: the server's words, the kind in the log.
       throw new MediaError(MEDIA_FAILURES.server, { cause: new Error(`Unknown job kind: ${job.kind}`) });
-    const { videos, storage, workRoot, onVideoChanged } = this.options;
+    const { videos, storage, workRoot } = this.options;
     const workDir = path.join(workRoot, `job-${job.id}`);
     return processVideo(
-      { videos, storage, tools: this.options.tools(), workDir, onVideoChanged, signal },
+      { videos, storage, tools: this.options.tools(), workDir, signal },
       job.videoId,
       job.payload,
     );
@@ -258,7 +257,6 @@ export class MediaJobRunner {
         transcodingStatus: 'pending',
         transcodingProgress: 0,
       });
-      this.options.onVideoChanged();
     }
   }
 
@@ -269,7 +267,6 @@ export class MediaJobRunner {
         transcodingStatus: 'failed',
         transcodingError: reason.slice(0, 1000),
       });
-      this.options.onVideoChanged();
     }
   }
 }

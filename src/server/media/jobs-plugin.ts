@@ -25,7 +25,6 @@ export interface MediaJobsOptions {
   reclaimOnStart: boolean;
   /** false on a web instance (ROLE=web): it queues jobs and never runs one. */
   runsJobs: boolean;
-  onVideoChanged: () => void;
 }
 
 export function registerMediaJobs(app: FastifyInstance, options: MediaJobsOptions): MediaJobRunner {

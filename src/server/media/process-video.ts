@@ -22,8 +22,6 @@ export interface PipelineContext {
    * killed run of the same job left there is cleared before this run starts (issue 11).
    */
   workDir: string;
-  /** A video changed state: the cached catalog pages must go. */
-  onVideoChanged: () => void;
   signal?: AbortSignal;
 }
 
@@ -198,7 +196,6 @@ export async function processVideo(
     transcodingProgress: 0,
     transcodingError: null,
   });
-  ctx.onVideoChanged();
 
   if (payload.sourceKey) {
     // An upload waiting in the bucket (S3): moved by the request already, or by us now.
@@ -282,7 +279,6 @@ export async function processVideo(
   });
   // Deleted while we worked: its folder was removed before our files arrived, so remove them now.
   if (!updated) await storage.removePrefix(videoMediaPrefix(videoId));
-  ctx.onVideoChanged();
   lap('ready');
   return timings;
 }

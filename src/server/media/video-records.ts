@@ -8,6 +8,9 @@ type VideoRow = typeof videos.$inferSelect;
  */
 export interface VideoRecords {
   find(videoId: number): Promise<VideoRow | undefined>;
-  /** Applies the changes; the row as it is now, or undefined when the video is gone. */
+  /**
+   * Applies the changes; the row as it is now, or undefined when the video is gone. A change of state
+   * (transcodingStatus) is announced to whatever caches the video (the provider emits video.changed).
+   */
   update(videoId: number, changes: Partial<typeof videos.$inferInsert>): Promise<VideoRow | undefined>;
 }

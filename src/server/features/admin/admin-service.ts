@@ -13,11 +13,11 @@ import {
   type Payout,
   type PayoutDecision,
 } from '#common/schemas/earnings.js';
+import { emit } from '#server/events/index.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
-import { forgetRecords } from '../cappers/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
 import { removePick, removePicksOfCapper } from '../picks/index.js';
 import { deleteVideo, findVideoRow } from '../videos/index.js';
@@ -66,10 +66,10 @@ export async function adminDeleteVideo(
       targetId: videoId,
       before: { title: video.title, userId: video.userId, priceCents: video.priceCents },
     });
-    // issue 16: the files go after the commit, retried by the job runner until the store takes it.
+    await emit(tx, { type: 'video.deleted', videoId });
+    // The files go after the commit, retried by the job runner until the store takes it.
     return queueMediaRemoval(tx, [videoMediaPrefix(videoId)]);
   });
-  forgetRecords(db); // a moderated pick leaves the records at once, as a grade enters them
   await removeQueuedMedia(db, storage, removal, log);
 }
 
@@ -99,9 +99,9 @@ export async function adminDeleteUser(
       targetId: userId,
       before: { username: user.username, email: user.email, videos: ids.length },
     });
+    await emit(tx, { type: 'user.deleted', userId });
     return queueMediaRemoval(tx, ids.map(videoMediaPrefix));
   });
-  forgetRecords(db); // the capper leaves the leaderboard and badges at once
   await removeQueuedMedia(db, storage, removal, log);
 }
 

@@ -15,7 +15,7 @@ import type { Db } from '#server/db/client.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireAdmin } from '../auth/index.js';
-import { listAllVideos, toPublicVideo, viewerOf, type CatalogCache } from '../videos/index.js';
+import { listAllVideos, toPublicVideo, viewerOf } from '../videos/index.js';
 import { listUsers } from './admin-repository.js';
 import {
   adminDeleteUser,
@@ -31,11 +31,8 @@ import {
 const ADMIN_ERRORS = errorResponses(401, 403);
 
 /** Every route here answers 401 to a visitor and 403 to a non-admin (spec 6, enforced on the server). */
-export async function adminRoutes(
-  app: FastifyInstance,
-  options: { db: Db; storage: MediaStorage; catalog: CatalogCache },
-) {
-  const { db, storage, catalog } = options;
+export async function adminRoutes(app: FastifyInstance, options: { db: Db; storage: MediaStorage }) {
+  const { db, storage } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addHook('preHandler', requireAdmin);
   tagRoutes(app, 'Admin');
@@ -82,7 +79,6 @@ export async function adminRoutes(
     },
     async (request) => {
       await adminDeleteVideo(db, storage, currentUser(request).id, request.params.id, request.log);
-      catalog.clear();
       return { message: 'Video deleted' };
     },
   );
@@ -100,7 +96,6 @@ export async function adminRoutes(
     async (request) => {
       await adminDeleteUser(db, storage, currentUser(request).id, request.params.id, request.log);
       app.sessions.invalidateUser(request.params.id);
-      catalog.clear();
       return { message: 'User deleted' };
     },
   );

@@ -25,13 +25,10 @@ import {
 import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { AVATAR_KEY, getProfile, removeAvatar, setAvatar, updateProfile } from './profile-service.js';
-import { forgetRecords } from './records-cache.js';
 
 export interface ProfileRoutesOptions {
   db: Db;
   storage: MediaStorage;
-  /** A name or avatar changed: lists that show them (the catalog's cards) are read afresh. */
-  onProfileChanged: () => void;
 }
 
 /** The picture sent, whole (at most 2 MB, so it is held in memory, never written anywhere as sent). */
@@ -66,10 +63,11 @@ export async function profileRoutes(app: FastifyInstance, options: ProfileRoutes
     limits: { fileSize: AVATAR_MAX_BYTES, files: 2, fields: 5, fieldSize: 1024, parts: 8, headerPairs: 100 },
   });
 
-  /** The public page, its cards and the signed-in user's own session show the new name and picture. */
+  /**
+   * The signed-in user's own session shows the new name and picture (the public page and the cards follow
+   * profile.changed's subscribers).
+   */
   const changed = (userId: number) => {
-    forgetRecords(db);
-    options.onProfileChanged();
     app.sessions.invalidateUser(userId);
   };
 

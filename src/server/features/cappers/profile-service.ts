@@ -14,6 +14,7 @@ import {
 import { sql } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
+import { emit } from '#server/events/index.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { mediaTools, run } from '#server/media/ffmpeg.js';
 import { versionedMediaUrl, type MediaStorage } from '#server/media/storage.js';
@@ -60,8 +61,11 @@ async function readProfile(db: Db, userId: number): Promise<Profile> {
 export const getProfile = readProfile;
 
 export async function updateProfile(db: Db, userId: number, changes: ProfileUpdate): Promise<Profile> {
-  await db.execute(sql`
-    update users set display_name = ${changes.displayName}, bio = ${changes.bio} where id = ${userId}`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      update users set display_name = ${changes.displayName}, bio = ${changes.bio} where id = ${userId}`);
+    await emit(tx, { type: 'profile.changed', userId });
+  });
   return readProfile(db, userId);
 }
 
@@ -121,9 +125,12 @@ export async function setAvatar(
     await storage.putFile(key, file);
     const stored = await storage.stat(key);
     if (!stored) throw new Error(`avatar ${key} was not stored`);
-    await db.execute(
-      sql`update users set avatar_url = ${versionedMediaUrl(key, stored)} where id = ${userId}`,
-    );
+    await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`update users set avatar_url = ${versionedMediaUrl(key, stored)} where id = ${userId}`,
+      );
+      await emit(tx, { type: 'profile.changed', userId });
+    });
     await Promise.all(before.map((object) => storage.remove(object.key)));
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -133,7 +140,10 @@ export async function setAvatar(
 
 /** Back to the initial: the stored picture goes too (an address given at registration is simply dropped). */
 export async function removeAvatar(db: Db, storage: MediaStorage, userId: number): Promise<Profile> {
-  await db.execute(sql`update users set avatar_url = null where id = ${userId}`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`update users set avatar_url = null where id = ${userId}`);
+    await emit(tx, { type: 'profile.changed', userId });
+  });
   await storage.removePrefix(avatarPrefix(userId));
   return readProfile(db, userId);
 }

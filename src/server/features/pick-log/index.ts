@@ -1,9 +1,10 @@
-// The pick log's public entry (issue 15): the picks feature appends to it inside its own transactions; the
-// app registers its endpoints and its checkpoint signer.
+// The pick log's public entry: the picks feature appends to it inside its own transactions; the app
+// registers its endpoints, its checkpoint signer and its subscription to the events that append.
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import { eventBus, type EventType } from '#server/events/index.js';
 import { loadLogKey } from './log-key.js';
 import { CheckpointCache, onLogAppend } from './log-service.js';
 import { BATCH, LogWriter } from './log-writer.js';
@@ -28,6 +29,19 @@ export interface PickLogSettings {
   /** PICK_LOG_WITNESSES (docs/decisions/026). */
   witnesses: readonly PickLogWitness[];
 }
+
+/**
+ * The events of requests that append to the log in their transaction (ticks and imports append too, and
+ * are numbered at the writer's next run without waiting for it).
+ */
+const LOG_APPENDED_BY = [
+  'pick.posted',
+  'pick.revised',
+  'pick.removed',
+  'game.settled',
+  'leg.graded',
+  'user.deleted',
+] as const satisfies readonly EventType[];
 
 /** The log's key, its endpoints and its signer; fails start-up on a key that is not the log's. */
 export async function registerPickLog(app: FastifyInstance, options: { db: Db; settings: PickLogSettings }) {
@@ -57,27 +71,27 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
     writer.wake();
   });
   app.decorate('pickLog', { flush: () => writer.flush() });
-  // A change that appended answers once its entries have their numbers, so the pick's page that follows
-  // lists them; concurrent changes share one numbering run (a group commit for the log). Unless more than
-  // one numbering batch waits (an event's grading, thousands of entries): that answer is not held for the
-  // seconds of numbering (issue 14, "grading ... <= 1 s"); its entries are committed with it and numbered
-  // right after, the checkpoint following as for any append. A small change answered meanwhile may then
-  // reach its page before its entries' numbers (the page shows them once numbered).
-  // A callback hook, not an async one: every read passes it at once, without a promise (by-id beside nginx).
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || appended === flushedUpTo)
-      return done(null, payload);
+  // A change that appended returns (and so answers) once its entries have their numbers, so the pick's page
+  // that follows lists them: an after-commit subscriber, which the committing call awaits. Concurrent changes
+  // share one numbering run (a group commit for the log). Unless more than one numbering batch waits (an
+  // event's grading, thousands of entries): that change is not held for the seconds of numbering; its
+  // entries are committed with it and numbered right after, the checkpoint following as for any append. A
+  // small change answered meanwhile may then reach its page before its entries' numbers (the page shows
+  // them once numbered).
+  const stopFlushing = eventBus(db).afterCommit(LOG_APPENDED_BY, async () => {
+    if (appended === flushedUpTo) return;
     const upTo = appended;
     const flushed = writer.flush().then(() => {
       flushedUpTo = Math.max(flushedUpTo, upTo);
     });
     if (upTo - flushedUpTo > BATCH) {
       flushed.catch(() => undefined); // the writer logs its own failures and tries again
-      return done(null, payload);
+      return;
     }
-    flushed.then(() => done(null, payload), done);
+    await flushed;
   });
   app.addHook('onClose', async () => {
+    stopFlushing();
     stopListening();
     await writer.stop();
     await witnesses.stop();

@@ -10,9 +10,10 @@ import type { PickResult } from '#common/schemas/pick-views.js';
 import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import { emit } from '#server/events/index.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
-import { forgetRecords, keepRecord } from '../cappers/index.js';
+import { keepRecord } from '../cappers/index.js';
 import { appendToLog, type LogAppend } from '../pick-log/index.js';
 import { gradeEvidence, logCorrection, logLegCorrection, logOutcomes } from './evidence.js';
 
@@ -76,9 +77,10 @@ export async function settleEvent(
       throw badRequest(EVENT_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, by, now);
     await logOutcomes(tx, [eventId]);
-    return gradeEventLegs(tx, event, outcome, now);
+    const counts = await gradeEventLegs(tx, event, outcome, now);
+    await emit(tx, { type: 'game.settled', eventId, correction: false });
+    return counts;
   });
-  forgetRecords(db); // the records read the new grades at once, not after their cache's seconds
   return graded;
 }
 
@@ -226,6 +228,8 @@ export async function recordPastResults(
     });
   }
   await writeGrades(tx, updates, picks);
+  // A history posted beside a running server changes records and cards like any grading.
+  if (videoIds.length) await emit(tx, { type: 'picks.regraded', videoIds });
 }
 
 /** An admin's correction of a settled event: logged with before and after, and every leg on it regraded. */
@@ -268,9 +272,10 @@ export async function correctEvent(
       before: { ...before, reason: null },
       after: { ...outcome, reason },
     });
-    return gradeEventLegs(tx, event, outcome, now, before.status !== 'final');
+    const counts = await gradeEventLegs(tx, event, outcome, now, before.status !== 'final');
+    await emit(tx, { type: 'game.settled', eventId, correction: true });
+    return counts;
   });
-  forgetRecords(db);
   return graded;
 }
 
@@ -469,8 +474,8 @@ export async function gradeLegByHand(
       after: { result, reason },
     });
     await regradePicks(tx, [leg.video_id], now);
+    await emit(tx, { type: 'leg.graded', legId, videoId: leg.video_id });
   });
-  forgetRecords(db);
 }
 
 interface LegOfPick {

@@ -10,6 +10,7 @@ import type { League } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { sql } from '#server/db/drizzle.js';
 import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import { emit } from '#server/events/index.js';
 import { HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
 import {
@@ -32,7 +33,6 @@ import {
   type Quota,
   type StartedGame,
 } from '../market/index.js';
-import { forgetRecords } from '../cappers/index.js';
 import { logClosings } from './evidence.js';
 import { regradePicks, settleEvent } from './grading-service.js';
 import { findEvent } from './picks-repository.js';
@@ -374,12 +374,15 @@ export class MarketSync {
         );
         late.push(...rows);
       }
-      if (late.length) await regradePicks(tx, [...new Set(late.map((leg) => leg.videoId))], now);
+      if (late.length) {
+        const videoIds = [...new Set(late.map((leg) => leg.videoId))];
+        await regradePicks(tx, videoIds, now);
+        await emit(tx, { type: 'picks.regraded', videoIds });
+      }
       return late.length;
     });
     if (voided) {
       this.voidedThisTick += voided;
-      forgetRecords(this.db);
       this.options.log.info(
         { legs: voided },
         'market: legs posted after a start the feed moved earlier are void',
@@ -397,9 +400,9 @@ export class MarketSync {
     let legCount = 0;
     const started = performance.now();
     for (;;) {
-      const { count, legs, regrade } = await this.db.transaction(async (tx) => {
+      const { count, legs } = await this.db.transaction(async (tx) => {
         const taken = await takeStartedGames(tx, now, CLOSING_BATCH);
-        if (!taken.length) return { count: 0, legs: 0, regrade: false };
+        if (!taken.length) return { count: 0, legs: 0 };
         const legs = await marketLegsOn(
           tx,
           taken.map((game) => game.eventId),
@@ -413,12 +416,14 @@ export class MarketSync {
           now,
         );
         const graded = [...new Set(legs.filter((leg) => leg.pickGraded).map((leg) => leg.videoId))];
-        if (graded.length) await regradePicks(tx, graded, now);
-        return { count: taken.length, legs: legs.length, regrade: graded.length > 0 };
+        if (graded.length) {
+          await regradePicks(tx, graded, now);
+          await emit(tx, { type: 'picks.regraded', videoIds: graded });
+        }
+        return { count: taken.length, legs: legs.length };
       });
       closed += count;
       legCount += legs;
-      if (regrade) forgetRecords(this.db);
       if (count < CLOSING_BATCH) break;
     }
     if (legCount)

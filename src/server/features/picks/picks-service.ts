@@ -22,6 +22,7 @@ import {
 } from '#common/schemas/picks.js';
 import type { Correction, LegState, PickLegsView, PickView } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
+import { emit } from '#server/events/index.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
 import {
   bindLeg,
@@ -308,6 +309,7 @@ export async function postPick(
       version: 1,
     },
   ]);
+  await emit(db, { type: 'pick.posted', videoId: video.id, capperId: capper.id });
 }
 
 /** Locked once sold or once the first leg has started. */
@@ -409,6 +411,7 @@ export async function revisePick(
       version,
     },
   ]);
+  await emit(db, { type: 'pick.revised', videoId: video.id, capperId: capper.id });
 }
 
 /** The legs of the pick's current sealed version (none for an unverified video), locked for the edit's transaction. */
@@ -440,6 +443,7 @@ export async function removePick(
   });
   // issue 15: the log keeps the posting, so it records the removal too (an untouched pick's as well).
   await appendToLog(db, [removedEntry(pick, reason, now)]);
+  await emit(db, { type: 'pick.removed', videoId, moderation: by.moderation });
 }
 
 /** The capper's username as the pick was sealed (usernames never change). */

@@ -21,8 +21,6 @@ export interface UploadsOptions {
   uploadsDir: string;
   /** The bucket, when media lives in one (S3_*): uploads are received into it too. */
   s3: S3Settings | undefined;
-  /** A video was created or changed state (the catalog cache is cleared). */
-  onVideoChanged: () => void;
   /** A media job was queued: the runner takes it now rather than at its next poll. */
   onJobQueued: () => void;
 }

@@ -48,7 +48,6 @@ export interface UploadRoutesOptions {
   uploadsDir: string;
   /** The bucket, when media lives in one: uploads are received into it too (docs/decisions/022). */
   s3: S3Settings | undefined;
-  onVideoChanged: () => void;
   onJobQueued: () => void;
   /** The upload sweep, filled in by the tus endpoint (plugin.ts exposes it as app.sweepUploads). */
   sweep: { run: () => Promise<void> };

@@ -13,6 +13,7 @@ import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js'
 import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
 import type { Db } from '#server/db/client.js';
 import { videos } from '#server/db/schema.js';
+import { emit } from '#server/events/index.js';
 import { badRequest, conflict, HttpError } from '#server/lib/http-errors.js';
 import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
@@ -27,8 +28,7 @@ export const unsupportedFormat = () => new HttpError(415, UPLOAD_FORMAT_MESSAGE)
 export interface UploadEffects {
   db: Db;
   storage: MediaStorage;
-  /** A video was created or changed state: clear the catalog cache, wake the job runner. */
-  onVideoChanged: () => void;
+  /** A media job was queued: wake the job runner. */
   onJobQueued: () => void;
 }
 
@@ -128,9 +128,9 @@ export async function createExternalVideo(
       transcodingProgress: 100,
     });
     await postPick(tx, row, user, pick);
+    await emit(tx, { type: 'video.changed', videoId: row.id });
     return row;
   });
-  effects.onVideoChanged();
   return video;
 }
 
@@ -177,6 +177,7 @@ export async function createUploadedVideo(
       await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload });
       // The tus upload is a video now: it no longer counts against its owner's open uploads.
       if (input.uploadId) await releaseUpload(tx, input.uploadId);
+      await emit(tx, { type: 'video.changed', videoId: row.id });
       return { ...row, originalFileKey };
     });
   } catch (error) {
@@ -184,7 +185,6 @@ export async function createUploadedVideo(
     throw error;
   }
   await takeInOriginal(storage, video.originalFileKey!, input.source);
-  effects.onVideoChanged();
   effects.onJobQueued();
   return video;
 }
@@ -226,8 +226,8 @@ export async function retryVideo(effects: UploadEffects, videoId: number, user: 
       transcodingError: null,
     });
     await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId, payload: {} });
+    await emit(tx, { type: 'video.changed', videoId });
   });
-  effects.onVideoChanged();
   effects.onJobQueued();
   return getVisibleVideo(db, videoId, viewer);
 }

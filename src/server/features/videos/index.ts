@@ -4,6 +4,7 @@ export { videoRoutes } from './routes.js';
 export { mediaRoutes } from './media-routes.js';
 export { mediaVideoRecords } from './media-records.js';
 export { CatalogCache } from './catalog-cache.js';
+export { clearCatalogOnChange } from './catalog-subscriptions.js';
 export { pagePictures } from './page-pictures.js';
 export { getVisibleVideo, toPublicVideo, viewerOf } from './videos-service.js';
 export {

@@ -1,4 +1,5 @@
 import type { Executor } from '#server/db/client.js';
+import { emit } from '#server/events/index.js';
 import type { VideoRecords } from '#server/media/video-records.js';
 import { findVideoRow, updateVideo } from './videos-repository.js';
 
@@ -6,6 +7,14 @@ import { findVideoRow, updateVideo } from './videos-repository.js';
 export function mediaVideoRecords(db: Executor): VideoRecords {
   return {
     find: (videoId) => findVideoRow(db, videoId),
-    update: (videoId, changes) => updateVideo(db, videoId, changes),
+    update: async (videoId, changes) => {
+      // Progress alone changes no list; a new state (processing, ready, failed, queued again) is a change.
+      if (changes.transcodingStatus === undefined) return updateVideo(db, videoId, changes);
+      return db.transaction(async (tx) => {
+        const row = await updateVideo(tx, videoId, changes);
+        if (row) await emit(tx, { type: 'video.changed', videoId });
+        return row;
+      });
+    },
   };
 }

@@ -63,8 +63,6 @@ export async function videoRoutes(
     storage: MediaStorage;
     sessionSecret: string;
     catalog: CatalogCache;
-    /** Runs once a new price has committed: open payment intents are canceled (issue 11, decision 010). */
-    onPriceChange?: (videoId: number) => Promise<void>;
   },
 ) {
   const { db, storage, catalog } = options;
@@ -240,14 +238,7 @@ export async function videoRoutes(
         },
       },
       async (request) => {
-        const video = await editVideo(
-          db,
-          request.params.id,
-          request.body,
-          viewerOf(currentUser(request))!,
-          options.onPriceChange,
-        );
-        catalog.clear();
+        const video = await editVideo(db, request.params.id, request.body, viewerOf(currentUser(request))!);
         return video;
       },
     );
@@ -264,7 +255,6 @@ export async function videoRoutes(
       },
       async (request) => {
         await removeVideo(db, storage, request.params.id, viewerOf(currentUser(request))!, request.log);
-        catalog.clear();
         return { message: 'Video deleted' };
       },
     );

@@ -5,11 +5,11 @@ import { legsCategory } from '#common/pick-category.js';
 import { giveawayMessage, giveawayPhrases, type GiveawayLeg } from '#common/pick-giveaway.js';
 import { isoSeconds } from '#common/pick-seal.js';
 import type { Video, VideoUpdate, TranscodingStatus } from '#common/schemas/videos.js';
+import { emit } from '#server/events/index.js';
 import { badRequest, forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { mediaUrl, videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
-import { forgetRecords } from '../cappers/index.js';
 import { currentLegs, preparePick, removePick, revisePick } from '../picks/index.js';
 import {
   deleteVideo,
@@ -138,13 +138,7 @@ function editGiveaway(
   return null;
 }
 
-export async function editVideo(
-  db: Db,
-  id: number,
-  changes: VideoUpdate,
-  viewer: Viewer,
-  onPriceChange?: (videoId: number) => Promise<void>,
-): Promise<Video> {
+export async function editVideo(db: Db, id: number, changes: VideoUpdate, viewer: Viewer): Promise<Video> {
   // Selections and legs are sealed; a change seals a new version, or is refused once locked.
   const revisesPick =
     changes.legs !== undefined || changes.parlay !== undefined || changes.emailInformation !== undefined;
@@ -152,7 +146,7 @@ export async function editVideo(
   const prepared = changes.legs?.length
     ? await preparePick(db, { legs: changes.legs, parlay: changes.parlay ?? false, selections: '' })
     : null;
-  const before = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const row = await ownedVideo(tx, id, viewer);
     // Admins moderate picks, they do not author them: a sealed commitment is its capper's word alone.
     if (revisesPick && row.userId !== viewer.id) throw forbidden(ADMIN_NO_AUTHOR_MESSAGE);
@@ -180,13 +174,12 @@ export async function editVideo(
         prepared?.market ?? null,
       );
     }
-    return row;
+    await emit(tx, { type: 'video.changed', videoId: id });
+    // An intent at the old price must not be paid (decision 010): its subscriber cancels the open ones.
+    const priceCents = changes.price !== undefined ? dollarsToCents(changes.price) : row.priceCents;
+    if (priceCents !== row.priceCents)
+      await emit(tx, { type: 'price.changed', videoId: id, fromCents: row.priceCents, toCents: priceCents });
   });
-  // A new sealed version shows among the profile's open picks at once, not after the records cache's seconds.
-  if (revisesPick) forgetRecords(db);
-  // issue 11: an intent at the old price must not be paid (decision 010).
-  if (changes.price !== undefined && dollarsToCents(changes.price) !== before.priceCents)
-    await onPriceChange?.(id);
   return toPublicVideo(await getVisibleVideo(db, id, viewer), viewer);
 }
 
@@ -210,9 +203,9 @@ export async function removeVideo(
     // issue 14: a sold or started pick stays on its capper's record; an admin's delete is moderation.
     await removePick(tx, id, { moderation: row.userId !== viewer.id });
     await deleteVideo(tx, id);
-    // issue 16: the files go after the commit, retried by the job runner until the store takes it.
+    await emit(tx, { type: 'video.deleted', videoId: id });
+    // The files go after the commit, retried by the job runner until the store takes it.
     return queueMediaRemoval(tx, [videoMediaPrefix(id)]);
   });
-  forgetRecords(db); // a removed pick leaves the records (or goes off sale) at once, as a grade enters them
   await removeQueuedMedia(db, storage, removal, log);
 }

@@ -1,0 +1,152 @@
+// Durable delivery: each durable subscriber reads the outbox from its stored position, in (tx_id, id)
+// order, and stores its new position in the transaction that ran its handlers. Only events of
+// transactions older than every transaction still running are read (pg_snapshot_xmin): ids are drawn at
+// insert, not at commit, so a reader going by id alone could pass an event a slow transaction commits
+// later. docs/decisions/031.
+import type { Db } from '#server/db/client.js';
+import { sql } from '#server/db/drizzle.js';
+import { rowsOf } from '#server/db/rows.js';
+import { eventBus, type DurableSubscriber, type StoredEvent } from './bus.js';
+
+const BATCH = 100;
+/** Events every subscriber has passed are kept this long, then pruned. */
+export const OUTBOX_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+interface Progress {
+  tx_id: string;
+  event_id: string;
+}
+
+interface OutboxRow {
+  id: string;
+  tx_id: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Hands each durable subscriber of `db`'s bus its events not yet handled, up to `batch` each. Safe to run
+ * from several instances at once: a subscriber being dispatched elsewhere is skipped. A handler that fails
+ * stops its subscriber at that event (reported), to be tried again at the next dispatch: order holds.
+ * Returns how many events were handled.
+ */
+export async function dispatchOutbox(db: Db, options: { batch?: number } = {}): Promise<number> {
+  let handled = 0;
+  for (const subscriber of eventBus(db).durables())
+    handled += await dispatchTo(db, subscriber, options.batch ?? BATCH);
+  return handled;
+}
+
+async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number): Promise<number> {
+  const bus = eventBus(db);
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`insert into event_subscriptions (name) values (${subscriber.name}) on conflict do nothing`,
+    );
+    const [progress] = rowsOf<Progress>(
+      await tx.execute(sql`
+        select tx_id::text as tx_id, event_id::text as event_id from event_subscriptions
+        where name = ${subscriber.name} for update skip locked`),
+    );
+    if (!progress) return 0; // another instance is dispatching to it
+    const types = sql.join(
+      subscriber.types.map((type) => sql`${type}`),
+      sql`, `,
+    );
+    const rows = rowsOf<OutboxRow>(
+      await tx.execute(sql`
+        select id::text as id, tx_id::text as tx_id, type, payload from domain_events
+        where (tx_id, id) > (${progress.tx_id}::xid8, ${progress.event_id}::bigint)
+          and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+          and type in (${types})
+        order by tx_id, id
+        limit ${batch}`),
+    );
+    let last: OutboxRow | undefined;
+    for (const row of rows) {
+      const event = { ...row.payload, type: row.type, id: Number(row.id) } as StoredEvent;
+      try {
+        // A savepoint: a failing handler's writes go, those of the events before it stay with the progress.
+        await tx.transaction((savepoint) => subscriber.handle(event, savepoint));
+      } catch (error) {
+        bus.reportError(error, { event: row.type, subscriber: subscriber.name });
+        break;
+      }
+      last = row;
+    }
+    if (last)
+      await tx.execute(sql`
+        update event_subscriptions set tx_id = ${last.tx_id}::xid8, event_id = ${last.id}::bigint, updated_at = now()
+        where name = ${subscriber.name}`);
+    return last ? rows.indexOf(last) + 1 : 0;
+  });
+}
+
+/**
+ * Deletes the events older than `olderThanMs` that every subscriber with stored progress has passed.
+ * A durable subscriber added later starts from the oldest event kept.
+ */
+export async function pruneOutbox(db: Db, olderThanMs = OUTBOX_RETENTION_MS): Promise<number> {
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      delete from domain_events e
+      where e.created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+        and not exists (select 1 from event_subscriptions s where (s.tx_id, s.event_id) < (e.tx_id, e.id))
+      returning e.id`),
+  );
+  return rows.length;
+}
+
+export interface OutboxDispatcher {
+  /** Dispatches soon (the bus calls it after each commit that emitted an event). */
+  wake(): void;
+  /** Stops the loop and waits for a dispatch under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A small loop around dispatchOutbox: every `intervalMs` (events other instances emitted) and soon after
+ * each local commit that emitted one. A failed dispatch is reported and tried again at the next turn.
+ */
+export function startOutboxDispatcher(
+  db: Db,
+  options: { intervalMs?: number; onError?: (error: unknown) => void } = {},
+): OutboxDispatcher {
+  const intervalMs = options.intervalMs ?? 1000;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await dispatchOutbox(db);
+        } catch (error) {
+          options.onError?.(error);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  const stopListening = eventBus(db).onPublished(() => {
+    if (eventBus(db).durables().length) setImmediate(run);
+  });
+  return {
+    wake: run,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      stopListening();
+      await running;
+    },
+  };
+}
