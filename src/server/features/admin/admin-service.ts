@@ -19,8 +19,8 @@ import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { findUserById, type UserRow } from '../auth/index.js';
 import { forgetRecords } from '../cappers/index.js';
 import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
-import { removePick, removePicksOfCapper } from '../picks/index.js';
-import { deleteVideo, findVideoRow } from '../videos/index.js';
+import { removePicksOfCapper } from '../picks/index.js';
+import { deleteVideoWithPick, findVideoRow } from '../videos/index.js';
 import {
   deleteUser,
   findPayoutForUpdate,
@@ -56,9 +56,8 @@ export async function adminDeleteVideo(
   const removal = await db.transaction(async (tx) => {
     const video = await findVideoRow(tx, videoId);
     if (!video) throw notFound('Video not found');
-    // issue 14: moderation takes a pick off the record's results (the record says it was removed).
-    await removePick(tx, videoId, { moderation: video.userId !== adminId });
-    await deleteVideo(tx, videoId);
+    // Moderation takes a pick off the record's results (the record says it was removed).
+    const removal = await deleteVideoWithPick(tx, video, { moderation: video.userId !== adminId });
     await writeAudit(tx, {
       actorId: adminId,
       action: 'video.delete',
@@ -66,8 +65,7 @@ export async function adminDeleteVideo(
       targetId: videoId,
       before: { title: video.title, userId: video.userId, priceCents: video.priceCents },
     });
-    // issue 16: the files go after the commit, retried by the job runner until the store takes it.
-    return queueMediaRemoval(tx, [videoMediaPrefix(videoId)]);
+    return removal;
   });
   forgetRecords(db); // a moderated pick leaves the records at once, as a grade enters them
   await removeQueuedMedia(db, storage, removal, log);

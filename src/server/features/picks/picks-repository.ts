@@ -151,6 +151,19 @@ export async function hasBeenSold(db: Executor, videoId: number): Promise<boolea
   return row !== undefined;
 }
 
+/**
+ * Whether this user bought the video (its legs are then theirs to read). Read here, not through the purchases
+ * feature, which builds on picks: an import back would make a cycle (docs/decisions/032).
+ */
+export async function hasBought(db: Executor, userId: number, videoId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), eq(purchases.videoId, videoId)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
 export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
   await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');

@@ -32,7 +32,6 @@ import {
   type LoadedGame,
 } from '../market/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
-import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
 import {
   correctionsOf,
@@ -43,6 +42,7 @@ import {
   findPickForUpdate,
   findPicksOfUserForUpdate,
   hasBeenSold,
+  hasBought,
   insertLegs,
   insertPick,
   insertVersion,
@@ -560,7 +560,7 @@ export async function pickLegsFor(
 ): Promise<PickLegsView> {
   const pick = await findPick(db, videoId);
   if (!pick) throw notFound(NO_PICK_MESSAGE);
-  const allowed = viewer.isAdmin || viewer.id === pick.userId || (await ownsVideo(db, viewer.id, videoId));
+  const allowed = viewer.isAdmin || viewer.id === pick.userId || (await hasBought(db, viewer.id, videoId));
   if (!allowed) throw forbidden(LEGS_SECRET_MESSAGE);
   const sealed = JSON.parse(pick.sealed) as SealedPick;
   return {

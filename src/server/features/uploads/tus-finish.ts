@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { conflict, HttpError, notFound } from '#server/lib/http-errors.js';
 import type { UserRow } from '../auth/index.js';
+import { findVideoOfUpload } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
 import {
   createUploadedVideo,
-  findVideoOfUpload,
   parseMetadata,
   readHead,
   type UploadEffects,

@@ -46,7 +46,7 @@ const pickColumns = {
 };
 
 /** What a video's capper shows of themselves: never an e-mail, phone or password hash. */
-export const capperColumns = {
+const capperColumns = {
   id: users.id,
   username: users.username,
   displayName: users.displayName,
@@ -327,6 +327,12 @@ export async function findVideo(
 
 export async function findVideoRow(db: Executor, id: number): Promise<VideoRow | undefined> {
   const rows = await db.select().from(videos).where(eq(videos.id, id)).limit(1);
+  return rows[0];
+}
+
+/** The video a tus upload became, if it has become one. */
+export async function findVideoOfUpload(db: Executor, uploadId: string): Promise<VideoRow | undefined> {
+  const rows = await db.select().from(videos).where(eq(videos.uploadId, uploadId)).limit(1);
   return rows[0];
 }
 
