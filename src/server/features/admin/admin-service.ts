@@ -16,19 +16,22 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
-import { findUserById, type UserRow } from '../auth/index.js';
+import { deleteAccount, findUserById, type UserRow } from '../auth/index.js';
 import { forgetRecords } from '../cappers/index.js';
-import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
+import {
+  decidePayoutRequest,
+  ledger,
+  lockUserBalance,
+  setManualEarnings,
+  toPayoutRequest,
+} from '../earnings/index.js';
 import { removePicksOfCapper } from '../picks/index.js';
 import { deleteVideoWithPick, findVideoRow } from '../videos/index.js';
 import {
-  deleteUser,
   findPayoutForUpdate,
   findPayoutOwner,
   listAllPayouts,
   listAuditLog,
-  setManualEarnings,
-  setPayoutStatus,
   videoIdsOfUser,
   writeAudit,
 } from './admin-repository.js';
@@ -89,7 +92,7 @@ export async function adminDeleteUser(
     const ids = await videoIdsOfUser(tx, userId);
     // issue 15: the account's picks leave the record by moderation, and the public log says so.
     await removePicksOfCapper(tx, userId);
-    await deleteUser(tx, userId);
+    await deleteAccount(tx, userId);
     await writeAudit(tx, {
       actorId: adminId,
       action: 'user.delete',
@@ -186,7 +189,7 @@ export async function decidePayout(
       const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
       if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
     }
-    const row = await setPayoutStatus(tx, payoutId, { status, decidedBy: adminId });
+    const row = await decidePayoutRequest(tx, payoutId, { status, decidedBy: adminId });
     await writeAudit(tx, {
       actorId: adminId,
       action: `payout.${status}`,

@@ -8,6 +8,7 @@ import type { AuthThrottle } from './throttle.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';
 import {
   backfillUsernameKeys,
+  deleteUser,
   findSimilarUser,
   findUserByUsername,
   insertUser,
@@ -138,4 +139,12 @@ export async function ensureAdmin(db: Db, admin: { username: string; password: s
     }
     throw error;
   }
+}
+
+/**
+ * Deletes an account inside the caller's transaction: its videos, purchases, sessions and payout requests go
+ * with it (foreign keys cascade). The admin's moderation calls it: the auth feature alone writes user rows.
+ */
+export async function deleteAccount(tx: Executor, userId: number): Promise<void> {
+  await deleteUser(tx, userId);
 }

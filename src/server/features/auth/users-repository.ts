@@ -136,3 +136,7 @@ export function toPublicUser(row: UserRow): User {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+export async function deleteUser(db: Executor, userId: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, userId));
+}
