@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from '#server/db/drizzle.js';
+import { lockKey } from '#server/db/advisory-locks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
 import { HttpError } from '#server/lib/http-errors.js';
@@ -20,9 +20,6 @@ import {
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export { USERNAME_TAKEN, USERNAME_TOO_SIMILAR };
-
-// pg_advisory_xact_lock(class, id): this class id keeps our locks apart from any other advisory lock.
-const USERNAME_LOCK_CLASS = 1_107_011;
 
 function lockId(value: string): number {
   return createHash('sha256').update(value).digest().readInt32BE(0);
@@ -47,8 +44,7 @@ async function createUser(db: Db, user: NewUserRow): Promise<UserRow> {
   const locks = [...new Set([lockId(usernameKey(user.username)), lockId(usernameSkeleton(user.username))])];
   locks.sort((a, b) => a - b);
   return db.transaction(async (tx) => {
-    for (const id of locks)
-      await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK_CLASS}, ${id})`);
+    for (const id of locks) await lockKey(tx, 'usernames', id);
     const problem = await similarityProblem(tx, user.username);
     if (problem) throw new HttpError(400, problem);
     const created = await insertUser(tx, user);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } from '#server/db/drizzle.js';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.js';
+import { lockKeysInOrder } from '#server/db/advisory-locks.js';
 import { rowsOf } from '#server/db/rows.js';
 import {
   picks,
@@ -391,16 +392,15 @@ export async function recordViews(
   );
   // Another instance may count the same viewer at the same moment (issue 16): each group first takes its
   // videos' locks, in id order (no deadlock), so the second group's check sees the first group's rows.
-  const videoIds = [...new Set(views.map((view) => view.videoId))].sort((a, b) => a - b);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_LOCKS}::int, id)
-      from unnest(${`{${videoIds.join(',')}}`}::int[]) as id order by id`);
+    await lockKeysInOrder(
+      tx,
+      'videoViews',
+      views.map((view) => view.videoId),
+    );
     return insertViews(tx, input);
   });
 }
-
-/** First key of the per-video advisory locks taken while views are counted ('vue' in ASCII). */
-const VIEW_LOCKS = 0x767565;
 
 async function insertViews(db: Executor, input: SQL): Promise<{ videoId: number; viewerKey: string }[]> {
   const result = await db.execute(sql`
