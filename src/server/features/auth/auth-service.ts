@@ -9,11 +9,14 @@ import { usernameKey, usernameSkeleton } from './usernames.js';
 import {
   backfillUsernameKeys,
   deleteUser,
+  findProfile,
   findSimilarUser,
   findUserByUsername,
   insertUser,
   setAdmin,
+  setAvatarUrl,
   setPasswordHash,
+  setProfileText,
   type NewUserRow,
   type UserRow,
 } from './users-repository.js';
@@ -144,3 +147,18 @@ export async function ensureAdmin(db: Db, admin: { username: string; password: s
 export async function deleteAccount(tx: Executor, userId: number): Promise<void> {
   await deleteUser(tx, userId);
 }
+
+/** A user's public profile (name, display name, bio, avatar), undefined for no such account. */
+export const profileOf = findProfile;
+
+/** A capper's display name and bio, as the profile settings save them: the auth feature writes user rows. */
+export async function saveProfileText(
+  db: Executor,
+  userId: number,
+  text: { displayName?: string | null; bio?: string | null },
+): Promise<void> {
+  await setProfileText(db, userId, { displayName: text.displayName ?? null, bio: text.bio ?? null });
+}
+
+/** The avatar as served (null: the initial instead), once the picture is in media storage. */
+export const saveAvatarUrl = setAvatarUrl;

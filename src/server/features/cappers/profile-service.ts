@@ -11,12 +11,11 @@ import {
   type Profile,
   type ProfileUpdate,
 } from '#common/schemas/profile.js';
-import { sql } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { mediaTools, run } from '#server/media/ffmpeg.js';
 import { versionedMediaUrl, type MediaStorage } from '#server/media/storage.js';
+import { profileOf, saveAvatarUrl, saveProfileText } from '../auth/index.js';
 
 /** Every avatar of one user sits under this prefix, so replacing or removing one clears the others. */
 export const avatarPrefix = (userId: number) => `avatars/${userId}/`;
@@ -40,19 +39,8 @@ export function imageKindOf(head: Uint8Array): ImageKind | null {
   return null;
 }
 
-interface ProfileRow {
-  username: string;
-  displayName: string | null;
-  bio: string | null;
-  avatarUrl: string | null;
-}
-
 async function readProfile(db: Db, userId: number): Promise<Profile> {
-  const [row] = rowsOf<ProfileRow>(
-    await db.execute(sql`
-      select username, display_name as "displayName", bio, avatar_url as "avatarUrl"
-      from users where id = ${userId}`),
-  );
+  const row = await profileOf(db, userId);
   if (!row) throw notFound('Account not found.');
   return row;
 }
@@ -60,8 +48,7 @@ async function readProfile(db: Db, userId: number): Promise<Profile> {
 export const getProfile = readProfile;
 
 export async function updateProfile(db: Db, userId: number, changes: ProfileUpdate): Promise<Profile> {
-  await db.execute(sql`
-    update users set display_name = ${changes.displayName}, bio = ${changes.bio} where id = ${userId}`);
+  await saveProfileText(db, userId, changes);
   return readProfile(db, userId);
 }
 
@@ -121,9 +108,7 @@ export async function setAvatar(
     await storage.putFile(key, file);
     const stored = await storage.stat(key);
     if (!stored) throw new Error(`avatar ${key} was not stored`);
-    await db.execute(
-      sql`update users set avatar_url = ${versionedMediaUrl(key, stored)} where id = ${userId}`,
-    );
+    await saveAvatarUrl(db, userId, versionedMediaUrl(key, stored));
     await Promise.all(before.map((object) => storage.remove(object.key)));
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -133,7 +118,7 @@ export async function setAvatar(
 
 /** Back to the initial: the stored picture goes too (an address given at registration is simply dropped). */
 export async function removeAvatar(db: Db, storage: MediaStorage, userId: number): Promise<Profile> {
-  await db.execute(sql`update users set avatar_url = null where id = ${userId}`);
+  await saveAvatarUrl(db, userId, null);
   await storage.removePrefix(avatarPrefix(userId));
   return readProfile(db, userId);
 }
