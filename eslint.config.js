@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // Import directions (issue 13, docs/decisions/018): the elements of each side and what each may import.
 const sameSide = { side: '{{ from.element.captured.side }}' };
@@ -97,6 +99,20 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No import cycles anywhere in src/ (docs/decisions/032): a feature that needs another's use-case imports its
+    // entry, and the other never imports it back. The same resolver as the boundaries below (the `#` imports,
+    // NodeNext `./x.js` to x.ts). Type-only imports are skipped: they vanish at run time.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The TypeScript preset's extensions and parser, so the rule follows imports into .ts and .tsx files.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports

@@ -1,3 +1,4 @@
+import type { Column, Table } from 'drizzle-orm';
 import { sql, type SQL } from './drizzle.js';
 import type { Executor } from './client.js';
 
@@ -22,3 +23,15 @@ export async function jsonRowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
 export function fromJson<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
+
+/** A column's value as a json row carries it: times as ISO text, null where the column allows it. */
+type JsonValue<C extends Column> =
+  (C['_']['data'] extends Date ? string : C['_']['data']) | (C['_']['notNull'] extends true ? never : null);
+
+/**
+ * A raw query's row as jsonRowsOf reads it, typed from schema.ts: the table's chosen columns under their database
+ * names, as the query selects them. A column renamed or retyped in the schema fails the type check where it is read.
+ */
+export type JsonRow<T extends Table, K extends keyof T['_']['columns']> = {
+  [C in K as T['_']['columns'][C]['_']['name']]: JsonValue<T['_']['columns'][C]>;
+};

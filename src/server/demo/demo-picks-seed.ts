@@ -10,7 +10,7 @@ import { LegInputSchema, SCORED_MARKETS } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { findUserByUsername } from '#server/features/auth/index.js';
 import { postPick, recordPastResults, type PastResult } from '#server/features/picks/index.js';
-import { insertVideo } from '#server/features/videos/index.js';
+import { createVideo } from '#server/features/videos/index.js';
 import { DEMO_CAPPERS, demoVideos, pick } from './demo-content.js';
 import {
   demoPickPlan,
@@ -78,7 +78,7 @@ async function postMissing(tx: Executor, plan: DemoPick[], cappers: Map<string, 
   };
   for (const [i, p] of missing.entries()) {
     const userId = cappers.get(p.capper)!;
-    const video = await insertVideo(tx, {
+    const video = await createVideo(tx, {
       ...clipFor(p, i).media,
       userId,
       title: p.title,

@@ -13,15 +13,7 @@ export async function videoIdsOfUser(db: Executor, userId: number): Promise<numb
   return rows.map((row) => row.id);
 }
 
-export async function deleteUser(db: Executor, userId: number): Promise<void> {
-  await db.delete(users).where(eq(users.id, userId));
-}
-
 export { writeAudit } from '#server/db/audit-log.js';
-
-export async function setManualEarnings(db: Executor, userId: number, cents: number): Promise<void> {
-  await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
-}
 
 /** The audit log, newest first, with the acting admin's name (null for PickReel itself or a deleted admin). */
 export async function listAuditLog(db: Executor, page: { limit: number; offset: number }) {
@@ -60,17 +52,4 @@ export async function findPayoutOwner(db: Executor, id: number): Promise<number 
 export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
   const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
   return row;
-}
-
-export async function setPayoutStatus(
-  tx: Executor,
-  id: number,
-  change: { status: 'paid' | 'rejected'; decidedBy: number },
-): Promise<PayoutRow> {
-  const [row] = await tx
-    .update(payoutRequests)
-    .set({ status: change.status, decidedBy: change.decidedBy, decidedAt: new Date() })
-    .where(eq(payoutRequests.id, id))
-    .returning();
-  return row!;
 }

@@ -17,18 +17,21 @@ import { emit } from '#server/events/index.js';
 import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
-import { findUserById, type UserRow } from '../auth/index.js';
-import { ledger, lockUserBalance, toPayoutRequest } from '../earnings/index.js';
-import { removePick, removePicksOfCapper } from '../picks/index.js';
-import { deleteVideo, findVideoRow } from '../videos/index.js';
+import { deleteAccount, findUserById, type UserRow } from '../auth/index.js';
 import {
-  deleteUser,
+  decidePayoutRequest,
+  ledger,
+  lockUserBalance,
+  setManualEarnings,
+  toPayoutRequest,
+} from '../earnings/index.js';
+import { removePicksOfCapper } from '../picks/index.js';
+import { deleteVideoWithPick, findVideoRow } from '../videos/index.js';
+import {
   findPayoutForUpdate,
   findPayoutOwner,
   listAllPayouts,
   listAuditLog,
-  setManualEarnings,
-  setPayoutStatus,
   videoIdsOfUser,
   writeAudit,
 } from './admin-repository.js';
@@ -56,9 +59,8 @@ export async function adminDeleteVideo(
   const removal = await db.transaction(async (tx) => {
     const video = await findVideoRow(tx, videoId);
     if (!video) throw notFound('Video not found');
-    // issue 14: moderation takes a pick off the record's results (the record says it was removed).
-    await removePick(tx, videoId, { moderation: video.userId !== adminId });
-    await deleteVideo(tx, videoId);
+    // Moderation takes a pick off the record's results (the record says it was removed).
+    const removal = await deleteVideoWithPick(tx, video, { moderation: video.userId !== adminId });
     await writeAudit(tx, {
       actorId: adminId,
       action: 'video.delete',
@@ -66,9 +68,7 @@ export async function adminDeleteVideo(
       targetId: videoId,
       before: { title: video.title, userId: video.userId, priceCents: video.priceCents },
     });
-    await emit(tx, { type: 'video.deleted', videoId });
-    // The files go after the commit, retried by the job runner until the store takes it.
-    return queueMediaRemoval(tx, [videoMediaPrefix(videoId)]);
+    return removal;
   });
   await removeQueuedMedia(db, storage, removal, log);
 }
@@ -91,7 +91,7 @@ export async function adminDeleteUser(
     const ids = await videoIdsOfUser(tx, userId);
     // issue 15: the account's picks leave the record by moderation, and the public log says so.
     await removePicksOfCapper(tx, userId);
-    await deleteUser(tx, userId);
+    await deleteAccount(tx, userId);
     await writeAudit(tx, {
       actorId: adminId,
       action: 'user.delete',
@@ -188,7 +188,7 @@ export async function decidePayout(
       const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
       if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
     }
-    const row = await setPayoutStatus(tx, payoutId, { status, decidedBy: adminId });
+    const row = await decidePayoutRequest(tx, payoutId, { status, decidedBy: adminId });
     await writeAudit(tx, {
       actorId: adminId,
       action: `payout.${status}`,

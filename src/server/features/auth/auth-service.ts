@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from '#server/db/drizzle.js';
+import { lockKey } from '#server/db/advisory-locks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
 import { HttpError } from '#server/lib/http-errors.js';
@@ -8,20 +8,21 @@ import type { AuthThrottle } from './throttle.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';
 import {
   backfillUsernameKeys,
+  deleteUser,
+  findProfile,
   findSimilarUser,
   findUserByUsername,
   insertUser,
   setAdmin,
+  setAvatarUrl,
   setPasswordHash,
+  setProfileText,
   type NewUserRow,
   type UserRow,
 } from './users-repository.js';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export { USERNAME_TAKEN, USERNAME_TOO_SIMILAR };
-
-// pg_advisory_xact_lock(class, id): this class id keeps our locks apart from any other advisory lock.
-const USERNAME_LOCK_CLASS = 1_107_011;
 
 function lockId(value: string): number {
   return createHash('sha256').update(value).digest().readInt32BE(0);
@@ -46,8 +47,7 @@ async function createUser(db: Db, user: NewUserRow): Promise<UserRow> {
   const locks = [...new Set([lockId(usernameKey(user.username)), lockId(usernameSkeleton(user.username))])];
   locks.sort((a, b) => a - b);
   return db.transaction(async (tx) => {
-    for (const id of locks)
-      await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK_CLASS}, ${id})`);
+    for (const id of locks) await lockKey(tx, 'usernames', id);
     const problem = await similarityProblem(tx, user.username);
     if (problem) throw new HttpError(400, problem);
     const created = await insertUser(tx, user);
@@ -139,3 +139,26 @@ export async function ensureAdmin(db: Db, admin: { username: string; password: s
     throw error;
   }
 }
+
+/**
+ * Deletes an account inside the caller's transaction: its videos, purchases, sessions and payout requests go
+ * with it (foreign keys cascade). The admin's moderation calls it: the auth feature alone writes user rows.
+ */
+export async function deleteAccount(tx: Executor, userId: number): Promise<void> {
+  await deleteUser(tx, userId);
+}
+
+/** A user's public profile (name, display name, bio, avatar), undefined for no such account. */
+export const profileOf = findProfile;
+
+/** A capper's display name and bio, as the profile settings save them: the auth feature writes user rows. */
+export async function saveProfileText(
+  db: Executor,
+  userId: number,
+  text: { displayName?: string | null; bio?: string | null },
+): Promise<void> {
+  await setProfileText(db, userId, { displayName: text.displayName ?? null, bio: text.bio ?? null });
+}
+
+/** The avatar as served (null: the initial instead), once the picture is in media storage. */
+export const saveAvatarUrl = setAvatarUrl;

@@ -3,5 +3,13 @@
 export { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './routes.js';
 export { SessionStore, currentUser, requireAdmin, requireUser } from './session.js';
 export { deleteExpiredSessions } from './sessions-repository.js';
-export { ensureAdmin, newAdminNameProblem, promoteAdmin } from './auth-service.js';
+export {
+  deleteAccount,
+  ensureAdmin,
+  newAdminNameProblem,
+  profileOf,
+  promoteAdmin,
+  saveAvatarUrl,
+  saveProfileText,
+} from './auth-service.js';
 export { findUserById, findUserByUsername, type UserRow } from './users-repository.js';

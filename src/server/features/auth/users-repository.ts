@@ -136,3 +136,33 @@ export function toPublicUser(row: UserRow): User {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+export async function deleteUser(db: Executor, userId: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, userId));
+}
+
+/** The public profile columns that a capper's profile settings read. */
+export async function findProfile(db: Executor, userId: number) {
+  const [row] = await db
+    .select({
+      username: users.username,
+      displayName: users.displayName,
+      bio: users.bio,
+      avatarUrl: users.avatarUrl,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+export async function setProfileText(
+  db: Executor,
+  userId: number,
+  text: { displayName: string | null; bio: string | null },
+): Promise<void> {
+  await db.update(users).set(text).where(eq(users.id, userId));
+}
+
+export async function setAvatarUrl(db: Executor, userId: number, avatarUrl: string | null): Promise<void> {
+  await db.update(users).set({ avatarUrl }).where(eq(users.id, userId));
+}

@@ -11,13 +11,12 @@ import {
   type Profile,
   type ProfileUpdate,
 } from '#common/schemas/profile.js';
-import { sql } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
 import { emit } from '#server/events/index.js';
 import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { mediaTools, run } from '#server/media/ffmpeg.js';
 import { versionedMediaUrl, type MediaStorage } from '#server/media/storage.js';
+import { profileOf, saveAvatarUrl, saveProfileText } from '../auth/index.js';
 
 /** Every avatar of one user sits under this prefix, so replacing or removing one clears the others. */
 export const avatarPrefix = (userId: number) => `avatars/${userId}/`;
@@ -41,19 +40,8 @@ export function imageKindOf(head: Uint8Array): ImageKind | null {
   return null;
 }
 
-interface ProfileRow {
-  username: string;
-  displayName: string | null;
-  bio: string | null;
-  avatarUrl: string | null;
-}
-
 async function readProfile(db: Db, userId: number): Promise<Profile> {
-  const [row] = rowsOf<ProfileRow>(
-    await db.execute(sql`
-      select username, display_name as "displayName", bio, avatar_url as "avatarUrl"
-      from users where id = ${userId}`),
-  );
+  const row = await profileOf(db, userId);
   if (!row) throw notFound('Account not found.');
   return row;
 }
@@ -62,8 +50,7 @@ export const getProfile = readProfile;
 
 export async function updateProfile(db: Db, userId: number, changes: ProfileUpdate): Promise<Profile> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`
-      update users set display_name = ${changes.displayName}, bio = ${changes.bio} where id = ${userId}`);
+    await saveProfileText(tx, userId, changes);
     await emit(tx, { type: 'profile.changed', userId });
   });
   return readProfile(db, userId);
@@ -126,9 +113,7 @@ export async function setAvatar(
     const stored = await storage.stat(key);
     if (!stored) throw new Error(`avatar ${key} was not stored`);
     await db.transaction(async (tx) => {
-      await tx.execute(
-        sql`update users set avatar_url = ${versionedMediaUrl(key, stored)} where id = ${userId}`,
-      );
+      await saveAvatarUrl(tx, userId, versionedMediaUrl(key, stored));
       await emit(tx, { type: 'profile.changed', userId });
     });
     await Promise.all(before.map((object) => storage.remove(object.key)));
@@ -141,7 +126,7 @@ export async function setAvatar(
 /** Back to the initial: the stored picture goes too (an address given at registration is simply dropped). */
 export async function removeAvatar(db: Db, storage: MediaStorage, userId: number): Promise<Profile> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`update users set avatar_url = null where id = ${userId}`);
+    await saveAvatarUrl(tx, userId, null);
     await emit(tx, { type: 'profile.changed', userId });
   });
   await storage.removePrefix(avatarPrefix(userId));

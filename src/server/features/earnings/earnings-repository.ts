@@ -42,3 +42,20 @@ export async function listPayoutsOfUser(db: Executor, userId: number): Promise<P
     .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
     .limit(500);
 }
+
+export async function updateManualEarnings(db: Executor, userId: number, cents: number): Promise<void> {
+  await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
+}
+
+export async function setPayoutStatus(
+  tx: Executor,
+  id: number,
+  change: { status: 'paid' | 'rejected'; decidedBy: number },
+): Promise<PayoutRow> {
+  const [row] = await tx
+    .update(payoutRequests)
+    .set({ status: change.status, decidedBy: change.decidedBy, decidedAt: new Date() })
+    .where(eq(payoutRequests.id, id))
+    .returning();
+  return row!;
+}

@@ -9,7 +9,14 @@ import {
 } from '#common/schemas/earnings.js';
 import { badRequest, notFound } from '#server/lib/http-errors.js';
 import { salesTotals } from '../purchases/index.js';
-import { insertPayout, lockUserBalance, payoutsHeldCents, type PayoutRow } from './earnings-repository.js';
+import {
+  insertPayout,
+  lockUserBalance,
+  payoutsHeldCents,
+  setPayoutStatus,
+  updateManualEarnings,
+  type PayoutRow,
+} from './earnings-repository.js';
 
 export function toPayoutRequest(row: PayoutRow): Payout {
   return {
@@ -72,4 +79,18 @@ export async function requestPayout(db: Db, userId: number, input: PayoutRequest
     });
     return toPayoutRequest(row);
   });
+}
+
+/** A bonus or manual earnings an admin grants: the earnings feature alone writes a balance (docs/decisions/032). */
+export async function setManualEarnings(tx: Executor, userId: number, cents: number): Promise<void> {
+  await updateManualEarnings(tx, userId, cents);
+}
+
+/** An admin's decision on a payout request (checked and audited by the admin feature, under the balance lock). */
+export async function decidePayoutRequest(
+  tx: Executor,
+  id: number,
+  change: { status: 'paid' | 'rejected'; decidedBy: number },
+): Promise<PayoutRow> {
+  return setPayoutStatus(tx, id, change);
 }

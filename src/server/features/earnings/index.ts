@@ -1,5 +1,5 @@
 // The earnings feature's public entry (issue 13): its routes, and the ledger that the admin's bonus and
 // payout decisions check under the same lock as a payout request.
 export { earningsRoutes } from './routes.js';
-export { ledger, toPayoutRequest } from './earnings-service.js';
+export { decidePayoutRequest, ledger, setManualEarnings, toPayoutRequest } from './earnings-service.js';
 export { lockUserBalance } from './earnings-repository.js';

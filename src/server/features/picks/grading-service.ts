@@ -2,20 +2,41 @@
 // rule, for every capper at once, in one transaction; props are graded by an admin with a reason; a
 // postponed or cancelled event voids its legs; corrections are an admin's, public with before and after,
 // and regrade. A pick's grade counts its bets and their closing line value.
-import { sql } from '#server/db/drizzle.js';
 import { NO_CLV, pickClv, type ClvTotals } from '#common/clv.js';
-import { isoSeconds } from '#common/pick-seal.js';
 import { gradePick, gradeScoredLeg, type BetCounts, type LegResult } from '#common/pick-grading.js';
-import type { PickResult } from '#common/schemas/pick-views.js';
-import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
+import { SCORED_MARKETS } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
-import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { emit } from '#server/events/index.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import { keepRecord } from '../cappers/index.js';
 import { appendToLog, type LogAppend } from '../pick-log/index.js';
 import { gradeEvidence, logCorrection, logLegCorrection, logOutcomes } from './evidence.js';
+import {
+  findEventForUpdate,
+  findEventsForUpdate,
+  findLegsForUpdate,
+  legsOfPicksInOrder,
+  legsOnEvents,
+  setEventOutcomes,
+  setLegGrades,
+  type LegGradeRow,
+  type LegOnEvent,
+  findLegForUpdate,
+  insertCorrection,
+  legsOfPicks,
+  legsOnEvent,
+  picksBefore,
+  setEventLegResults,
+  setEventOutcome,
+  setLegGrade,
+  setPickGrades,
+  type EventLocked,
+  type GradedBefore,
+  type PickGradeUpdate,
+} from './grading-repository.js';
+
+export type { PickGradeUpdate } from './grading-repository.js';
 
 export type EventOutcome =
   { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
@@ -33,28 +54,15 @@ export const LEG_NOT_MANUAL_MESSAGE = 'This leg is graded from its event’s sco
 export const LEG_EVENT_VOID_MESSAGE = 'This leg’s event was postponed or cancelled: the leg is void.';
 export const CORRECTION_NOT_STARTED_MESSAGE = 'A result is corrected only for a game that has started.';
 
-interface EventLocked {
-  id: number;
-  home: string;
-  away: string;
-  starts_at: Date | string;
-  status: string;
-  home_score: number | null;
-  away_score: number | null;
-}
-
 async function lockEvent(db: Executor, eventId: number): Promise<EventLocked> {
-  const [event] = rowsOf<EventLocked>(
-    await db.execute(sql`
-      select id, home, away, starts_at, status, home_score, away_score from events where id = ${eventId} for update`),
-  );
+  const event = await findEventForUpdate(db, eventId);
   if (!event) throw notFound('Event not found');
   return event;
 }
 
 function outcomeOf(event: EventLocked): EventOutcome | null {
   if (event.status === 'final')
-    return { status: 'final', homeScore: event.home_score!, awayScore: event.away_score! };
+    return { status: 'final', homeScore: event.homeScore!, awayScore: event.awayScore! };
   if (event.status === 'postponed' || event.status === 'cancelled') return { status: event.status };
   return null;
 }
@@ -73,8 +81,7 @@ export async function settleEvent(
   const graded = await db.transaction(async (tx) => {
     const event = await lockEvent(tx, eventId);
     if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
-    if (outcome.status === 'final' && new Date(event.starts_at) > now)
-      throw badRequest(EVENT_NOT_STARTED_MESSAGE);
+    if (outcome.status === 'final' && event.startsAt > now) throw badRequest(EVENT_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, by, now);
     await logOutcomes(tx, [eventId]);
     const counts = await gradeEventLegs(tx, event, outcome, now);
@@ -105,47 +112,32 @@ export async function recordPastResults(
   const props = results.filter((r): r is Extract<PastResult, { leg: number }> => 'leg' in r);
   if (!settlements.length && !props.length) return;
   const eventIds = settlements.map((r) => r.event);
-  const locked = new Map(
-    rowsOf<EventLocked>(
-      await tx.execute(sql`
-        select id, home, away, starts_at, status, home_score, away_score from events
-        where id = any(${sql.param(eventIds)}::int[]) order by id for update`),
-    ).map((event) => [event.id, event]),
-  );
+  const locked = new Map((await findEventsForUpdate(tx, eventIds)).map((event) => [event.id, event]));
   for (const { event: id, outcome, at } of settlements) {
     const event = locked.get(id);
     if (!event) throw notFound('Event not found');
     if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
-    if (outcome.status === 'final' && new Date(event.starts_at) > at)
-      throw badRequest(EVENT_NOT_STARTED_MESSAGE);
+    if (outcome.status === 'final' && event.startsAt > at) throw badRequest(EVENT_NOT_STARTED_MESSAGE);
   }
   if (settlements.length) {
-    const scores = (side: 'homeScore' | 'awayScore') =>
-      settlements.map(({ outcome }) => (outcome.status === 'final' ? outcome[side] : null));
-    await tx.execute(sql`
-      update events set status = s.status, home_score = s.home, away_score = s.away, settled_at = s.at,
-        settled_by = null, source = ${source}
-      from (
-        select unnest(${sql.param(eventIds)}::int[]) as id,
-          unnest(${sql.param(settlements.map((r) => r.outcome.status))}::text[]) as status,
-          unnest(${sql.param(scores('homeScore'))}::int[]) as home,
-          unnest(${sql.param(scores('awayScore'))}::int[]) as away,
-          unnest(${sql.param(settlements.map((r) => r.at.toISOString()))}::timestamptz[]) as at
-      ) as s
-      where events.id = s.id`);
+    await setEventOutcomes(
+      tx,
+      settlements.map(({ event, outcome, at }) => ({
+        id: event,
+        status: outcome.status,
+        homeScore: outcome.status === 'final' ? outcome.homeScore : null,
+        awayScore: outcome.status === 'final' ? outcome.awayScore : null,
+        at,
+      })),
+      source,
+    );
     await logOutcomes(tx, eventIds);
   }
 
   // Every leg on these events by rule, graded at its event's settlement.
-  const legs = settlements.length
-    ? await jsonRowsOf<LegOnEvent & { event_id: number }>(
-        tx,
-        sql`select id, video_id, event_id, position, market, side, line, odds, units, result, void_reason, closing_fair
-          from pick_legs where event_id = any(${sql.param(eventIds)}::int[])`,
-      )
-    : [];
+  const legs = await legsOnEvents(tx, eventIds);
   const settled = new Map(settlements.map((r) => [r.event, r]));
-  const graded: { id: number; result: LegResult | null; at: Date; reason: string | null }[] = [];
+  const graded: LegGradeRow[] = [];
   for (const leg of legs) {
     const { outcome, at } = settled.get(leg.event_id)!;
     const result = ruleGrade(leg, locked.get(leg.event_id)!, outcome, false);
@@ -153,10 +145,11 @@ export async function recordPastResults(
   }
   // Props by hand after their events' scores, as gradeLegByHand allows them.
   const propLegs = new Map(
-    rowsOf<{ id: number; video_id: number; market: Market; result: LegResult | null; status: string }>(
-      await tx.execute(sql`
-        select l.id, l.video_id, l.market, l.result, e.status from pick_legs l join events e on e.id = l.event_id
-        where l.id = any(${sql.param(props.map((r) => r.leg))}::int[]) order by l.id for update of l`),
+    (
+      await findLegsForUpdate(
+        tx,
+        props.map((r) => r.leg),
+      )
     ).map((leg) => [leg.id, leg]),
   );
   for (const prop of props) {
@@ -168,16 +161,7 @@ export async function recordPastResults(
     if (leg.result !== null) throw conflict('This leg already has its grade; an admin corrects it.');
     graded.push({ id: prop.leg, result: prop.result, at: prop.at, reason: prop.reason });
   }
-  if (graded.length)
-    await tx.execute(sql`
-      update pick_legs set result = g.result, graded_at = g.at, grade_reason = g.reason, graded_by = null
-      from (
-        select unnest(${sql.param(graded.map((g) => g.id))}::int[]) as id,
-          unnest(${sql.param(graded.map((g) => g.result))}::text[]) as result,
-          unnest(${sql.param(graded.map((g) => (g.result === null ? null : g.at.toISOString())))}::timestamptz[]) as at,
-          unnest(${sql.param(graded.map((g) => g.reason))}::text[]) as reason
-      ) as g
-      where pick_legs.id = any(${sql.param(graded.map((g) => g.id))}::int[]) and pick_legs.id = g.id`);
+  await setLegGrades(tx, graded);
   for (const prop of props)
     await writeAudit(tx, {
       actorId: null,
@@ -190,14 +174,10 @@ export async function recordPastResults(
 
   // Each pick from its legs, as of its last leg's grade (regradePicks at each grade in turn would say so).
   const videoIds = [
-    ...new Set([...legs.map((leg) => leg.video_id), ...[...propLegs.values()].map((leg) => leg.video_id)]),
+    ...new Set([...legs.map((leg) => leg.video_id), ...[...propLegs.values()].map((leg) => leg.videoId)]),
   ].sort((a, b) => a - b);
   const picks = await picksBefore(tx, videoIds);
-  const rows = await jsonRowsOf<LegOfPick & { graded_at: string | null }>(
-    tx,
-    sql`select l.video_id, l.position, l.result, l.odds, l.units, l.closing_fair, l.graded_at from pick_legs l
-      where l.video_id = any(${sql.param(videoIds)}::int[]) order by l.video_id, l.position`,
-  );
+  const rows = await legsOfPicksInOrder(tx, videoIds);
   const legsOf = new Map<number, typeof rows>();
   for (const row of rows) {
     const list = legsOf.get(row.video_id) ?? [];
@@ -245,7 +225,7 @@ export async function correctEvent(
     const event = await lockEvent(tx, eventId);
     const before = outcomeOf(event);
     if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
-    if (new Date(event.starts_at) > now) throw badRequest(CORRECTION_NOT_STARTED_MESSAGE);
+    if (event.startsAt > now) throw badRequest(CORRECTION_NOT_STARTED_MESSAGE);
     await writeOutcome(tx, eventId, outcome, { adminId: admin.id, source: 'correction' }, now);
     await logCorrection(
       tx,
@@ -282,52 +262,16 @@ export async function correctEvent(
 const outcomeText = (outcome: EventOutcome) =>
   outcome.status === 'final' ? `final ${outcome.homeScore}-${outcome.awayScore}` : outcome.status;
 
-/** A correction, public on the pages of the picks it touches (the admin's name kept with it). */
-async function insertCorrection(
-  db: Executor,
-  row: {
-    eventId: number | null;
-    legId: number | null;
-    videoId: number | null;
-    before: string;
-    after: string;
-    reason: string;
-    adminId: number;
-    at: Date;
-  },
-): Promise<void> {
-  await db.execute(sql`
-    insert into corrections (event_id, leg_id, video_id, before, after, reason, admin_id, admin_name, at)
-    select ${row.eventId}, ${row.legId}, ${row.videoId}, to_jsonb(${row.before}::text), to_jsonb(${row.after}::text),
-      ${row.reason}, u.id, u.username, ${row.at.toISOString()}::timestamptz
-    from users u where u.id = ${row.adminId}`);
-}
-
 async function writeOutcome(db: Executor, eventId: number, outcome: EventOutcome, by: Settler, now: Date) {
   const final = outcome.status === 'final';
-  await db.execute(sql`
-    update events set
-      status = ${outcome.status},
-      home_score = ${final ? outcome.homeScore : null},
-      away_score = ${final ? outcome.awayScore : null},
-      settled_at = ${now},
-      settled_by = ${by.adminId},
-      source = ${by.source}
-    where id = ${eventId}`);
-}
-
-interface LegOnEvent {
-  id: number;
-  video_id: number;
-  position: number;
-  market: Market;
-  side: string;
-  line: string | number | null;
-  odds: number;
-  units: string | number;
-  result: LegResult | null;
-  void_reason: string | null;
-  closing_fair: number | null;
+  await setEventOutcome(db, eventId, {
+    status: outcome.status,
+    homeScore: final ? outcome.homeScore : null,
+    awayScore: final ? outcome.awayScore : null,
+    settledAt: now,
+    settledBy: by.adminId,
+    source: by.source,
+  });
 }
 
 /** A leg as a pick's grade needs it. */
@@ -349,11 +293,7 @@ async function gradeEventLegs(
   now: Date,
   wasVoid = false,
 ): Promise<{ legs: number; picks: number }> {
-  const legs = await jsonRowsOf<LegOnEvent>(
-    db,
-    sql`select id, video_id, position, market, side, line, odds, units, result, void_reason, closing_fair
-      from pick_legs where event_id = ${event.id}`,
-  );
+  const legs = await legsOnEvent(db, event.id);
   const ids: number[] = [];
   const results: (LegResult | null)[] = [];
   for (const leg of legs) {
@@ -363,18 +303,7 @@ async function gradeEventLegs(
     results.push(result);
     leg.result = result;
   }
-  if (ids.length) {
-    // `event_id =` as well: the legs are found through the event's index, not by walking the primary key of
-    // every leg in a merge join (the plan PostgreSQL chose for the id join alone: 0.85 s of 1M legs on PGlite).
-    await db.execute(sql`
-      update pick_legs set
-        result = graded.result,
-        graded_at = case when graded.result is null then null else ${now}::timestamptz end,
-        grade_reason = null,
-        graded_by = null
-      from (select unnest(${sql.param(ids)}::int[]) as id, unnest(${sql.param(results)}::text[]) as result) as graded
-      where pick_legs.event_id = ${event.id} and pick_legs.id = graded.id`);
-  }
+  if (ids.length) await setEventLegResults(db, event.id, ids, results, now);
   // The legs on this event, by pick in position order: all a pick's legs when it has no other.
   const onEvent = new Map<number, LegGrade[]>();
   for (const leg of [...legs].sort((a, b) => a.video_id - b.video_id || a.position - b.position)) {
@@ -428,36 +357,21 @@ export async function gradeLegByHand(
   now = new Date(),
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [leg] = rowsOf<{
-      id: number;
-      video_id: number;
-      position: number;
-      market: Market;
-      result: LegResult | null;
-      status: string;
-    }>(
-      await tx.execute(sql`
-        select l.id, l.video_id, l.position, l.market, l.result, e.status
-        from pick_legs l join events e on e.id = l.event_id
-        where l.id = ${legId}
-        for update of l`),
-    );
+    const leg = await findLegForUpdate(tx, legId);
     if (!leg) throw notFound('Leg not found');
     if (SCORED_MARKETS.includes(leg.market)) throw badRequest(LEG_NOT_MANUAL_MESSAGE);
     if (leg.status === 'postponed' || leg.status === 'cancelled') throw conflict(LEG_EVENT_VOID_MESSAGE);
-    await tx.execute(sql`
-      update pick_legs set result = ${result}, grade_reason = ${reason}, graded_by = ${admin.id}, graded_at = ${now}
-      where id = ${legId}`);
+    await setLegGrade(tx, legId, { result, gradeReason: reason, gradedBy: admin.id, gradedAt: now });
     if (leg.result !== null && leg.result !== result) {
       await logLegCorrection(
         tx,
-        { videoId: leg.video_id, position: leg.position, before: leg.result, after: result, reason },
+        { videoId: leg.videoId, position: leg.position, before: leg.result, after: result, reason },
         now,
       );
       await insertCorrection(tx, {
         eventId: null,
         legId,
-        videoId: leg.video_id,
+        videoId: leg.videoId,
         before: leg.result,
         after: result,
         reason,
@@ -473,18 +387,9 @@ export async function gradeLegByHand(
       before: { result: leg.result },
       after: { result, reason },
     });
-    await regradePicks(tx, [leg.video_id], now);
-    await emit(tx, { type: 'leg.graded', legId, videoId: leg.video_id });
+    await regradePicks(tx, [leg.videoId], now);
+    await emit(tx, { type: 'leg.graded', legId, videoId: leg.videoId });
   });
-}
-
-interface LegOfPick {
-  video_id: number;
-  position: number;
-  result: LegResult | null;
-  odds: number;
-  units: string | number;
-  closing_fair: number | null;
 }
 
 /**
@@ -502,7 +407,7 @@ export async function regradePicks(
   // In video order, as the log's graded entries are appended.
   const ids = [...videoIds].sort((a, b) => a - b);
   // Single-table reads by `= any(…)` (bitmap scans of the indexes): a join of legs and picks here was
-  // planned as a hash join over every pick (0.37 s at 510,000 picks on PGlite).
+  // planned as a hash join over every pick.
   const picks = await picksBefore(db, ids);
   const legsOf = new Map<number, readonly LegGrade[]>();
   const unread: number[] = [];
@@ -512,11 +417,7 @@ export async function regradePicks(
     else unread.push(id);
   }
   if (unread.length) {
-    const rows = await jsonRowsOf<LegOfPick>(
-      db,
-      sql`select l.video_id, l.position, l.result, l.odds, l.units, l.closing_fair from pick_legs l
-        where l.video_id = any(${sql.param(unread)}::int[])`,
-    );
+    const rows = await legsOfPicks(db, unread);
     for (const row of rows.sort((a, b) => a.video_id - b.video_id || a.position - b.position)) {
       const list = (legsOf.get(row.video_id) as LegGrade[] | undefined) ?? [];
       list.push({
@@ -545,54 +446,6 @@ export async function regradePicks(
     });
   }
   await writeGrades(db, updates, picks);
-}
-
-/** A pick's grade as it is to be recorded: all null while a leg is ungraded. */
-export interface PickGradeUpdate {
-  videoId: number;
-  result: PickResult | null;
-  unitsWon: number | null;
-  unitsRisked: number | null;
-  /** The pick's bets by result; null while ungraded. */
-  bets: BetCounts | null;
-  /** Its bets' closing line value, once they closed. */
-  clv: ClvTotals;
-  /** When it was graded: graded_at keeps the first grading time, the log entry says this one. */
-  at: Date;
-}
-
-interface GradedBefore {
-  video_id: number;
-  parlay: boolean;
-  leg_count: number;
-  result: PickResult | null;
-  units_won: string | number | null;
-  units_risked: string | number | null;
-  bets_won: number;
-  bets_lost: number;
-  bets_pushed: number;
-  bets_void: number;
-  clv_bets: number;
-  clv_sum: number;
-  clv_beat: number;
-  self_reported: boolean;
-  commitment: string;
-  username: string;
-}
-
-async function picksBefore(db: Executor, ids: readonly number[]): Promise<Map<number, GradedBefore>> {
-  return new Map(
-    (
-      await jsonRowsOf<GradedBefore>(
-        db,
-        sql`select p.video_id, p.parlay, p.leg_count, p.result, p.units_won, p.units_risked, p.bets_won,
-          p.bets_lost, p.bets_pushed, p.bets_void, p.clv_bets, p.clv_sum, p.clv_beat, p.self_reported,
-          p.commitment, u.username
-        from picks p join users u on u.id = p.user_id
-        where p.video_id = any(${sql.param([...ids])}::int[])`,
-      )
-    ).map((row) => [row.video_id, row]),
-  );
 }
 
 const sameNumber = (a: string | number | null, b: number | null) =>
@@ -645,39 +498,10 @@ async function writeGrades(
     return was && (graded(update, was) || !sameClv(was, update.clv));
   });
   if (!changed.length) return;
-  const ids = changed.map((u) => u.videoId);
-  const bets = (pick: (b: BetCounts) => number) => changed.map((u) => (u.bets ? pick(u.bets) : 0));
-  // `video_id = any(…)` as well, so the picks are found through their key's bitmap, not by a merge join
-  // walking the whole key.
-  await keepRecord(db, ids, () =>
-    db.execute(sql`
-    update picks set
-      result = graded.result,
-      units_won = graded.won,
-      units_risked = graded.risked,
-      graded_at = case when graded.result is null then null else coalesce(picks.graded_at, graded.at) end,
-      bets_won = graded.bets_won,
-      bets_lost = graded.bets_lost,
-      bets_pushed = graded.bets_pushed,
-      bets_void = graded.bets_void,
-      clv_bets = graded.clv_bets,
-      clv_sum = graded.clv_sum,
-      clv_beat = graded.clv_beat
-    from (
-      select unnest(${sql.param(ids)}::int[]) as id,
-        unnest(${sql.param(changed.map((u) => u.result))}::text[]) as result,
-        unnest(${sql.param(changed.map((u) => u.unitsWon))}::numeric[]) as won,
-        unnest(${sql.param(changed.map((u) => u.unitsRisked))}::numeric[]) as risked,
-        unnest(${sql.param(changed.map((u) => isoSeconds(u.at)))}::timestamptz[]) as at,
-        unnest(${sql.param(bets((b) => b.win))}::int[]) as bets_won,
-        unnest(${sql.param(bets((b) => b.loss))}::int[]) as bets_lost,
-        unnest(${sql.param(bets((b) => b.push))}::int[]) as bets_pushed,
-        unnest(${sql.param(bets((b) => b.void))}::int[]) as bets_void,
-        unnest(${sql.param(changed.map((u) => u.clv.bets))}::int[]) as clv_bets,
-        unnest(${sql.param(changed.map((u) => u.clv.sum))}::numeric[]) as clv_sum,
-        unnest(${sql.param(changed.map((u) => u.clv.beat))}::int[]) as clv_beat
-    ) as graded
-    where picks.video_id = any(${sql.param(ids)}::int[]) and picks.video_id = graded.id`),
+  await keepRecord(
+    db,
+    changed.map((u) => u.videoId),
+    () => setPickGrades(db, changed),
   );
   const logged = changed.filter((update) => graded(update, before.get(update.videoId)!));
   const evidence = await gradeEvidence(

@@ -2,79 +2,47 @@
 // appended once, at the first start with the log, in the order they happened: each version's posting, the
 // current grade and any removal. Without this a verifier would find graded picks on a profile that its log
 // does not hold.
-import { sql } from '#server/db/drizzle.js';
 import type { Db } from '#server/db/client.js';
-import { rowsOf } from '#server/db/rows.js';
 import { appendToLog, lockEmptyLog, type LogAppend } from '../pick-log/index.js';
-
-interface VersionRow {
-  video_id: number;
-  version: number;
-  commitment: string;
-  posted_at: Date | string;
-  username: string;
-}
-
-interface PickRow {
-  video_id: number;
-  commitment: string;
-  result: 'win' | 'loss' | 'push' | 'void' | null;
-  units_won: string | number | null;
-  units_risked: string | number | null;
-  graded_at: Date | string | null;
-  removed: 'capper' | 'moderation' | null;
-  removed_at: Date | string | null;
-  username: string;
-}
-
-const num = (value: string | number | null) => (value === null ? null : Number(value));
+import { listPicksForLog, listVersionsForLog } from './picks-repository.js';
 
 /** Returns how many entries it appended (0 when the log already has entries or there are no picks). */
 export async function backfillPickLog(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     // The log's row lock first: two instances starting at once backfill once.
     if (!(await lockEmptyLog(tx))) return 0;
-    const versions = rowsOf<VersionRow>(
-      await tx.execute(sql`
-        select v.video_id, v.version, v.commitment, v.posted_at, u.username
-        from pick_versions v join picks p on p.video_id = v.video_id join users u on u.id = p.user_id`),
-    );
+    const versions = await listVersionsForLog(tx);
     if (!versions.length) return 0;
-    const picks = rowsOf<PickRow>(
-      await tx.execute(sql`
-        select p.video_id, p.commitment, p.result, p.units_won, p.units_risked, p.graded_at, p.removed,
-          p.removed_at, u.username
-        from picks p join users u on u.id = p.user_id`),
-    );
+    const picks = await listPicksForLog(tx);
     const items: (LogAppend & { order: number })[] = versions.map((v) => ({
       type: v.version === 1 ? 'posted' : 'revised',
-      videoId: v.video_id,
+      videoId: v.videoId,
       capper: v.username,
       commitment: v.commitment,
-      at: new Date(v.posted_at),
+      at: v.postedAt,
       version: v.version,
       order: 0,
     }));
     for (const pick of picks) {
-      if (pick.result !== null && pick.graded_at !== null)
+      if (pick.result !== null && pick.gradedAt !== null)
         items.push({
           type: 'graded',
-          videoId: pick.video_id,
+          videoId: pick.videoId,
           capper: pick.username,
           commitment: pick.commitment,
-          at: new Date(pick.graded_at),
+          at: pick.gradedAt,
           result: pick.result,
-          unitsWon: num(pick.units_won),
-          unitsRisked: num(pick.units_risked),
+          unitsWon: pick.unitsWon,
+          unitsRisked: pick.unitsRisked,
           order: 1,
         });
       if (pick.removed !== null)
         items.push({
           type: 'removed',
-          videoId: pick.video_id,
+          videoId: pick.videoId,
           capper: pick.username,
           commitment: pick.commitment,
-          at: new Date(pick.removed_at ?? pick.graded_at ?? Date.now()),
+          at: pick.removedAt ?? pick.gradedAt ?? new Date(),
           reason: pick.removed,
           order: 2,
         });

@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
-import { events, pickLegs, picks, pickVersions, purchases } from '#server/db/schema.js';
+import { events, pickLegs, picks, pickVersions, purchases, users } from '#server/db/schema.js';
 
 export type PickRow = typeof picks.$inferSelect;
 export type PickLegRow = typeof pickLegs.$inferSelect;
@@ -151,6 +151,19 @@ export async function hasBeenSold(db: Executor, videoId: number): Promise<boolea
   return row !== undefined;
 }
 
+/**
+ * Whether this user bought the video (its legs are then theirs to read). Read here, not through the purchases
+ * feature, which builds on picks: an import back would make a cycle (docs/decisions/032).
+ */
+export async function hasBought(db: Executor, userId: number, videoId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), eq(purchases.videoId, videoId)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
 export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
   await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');
@@ -203,4 +216,42 @@ export async function correctionsOf(db: Executor, videoId: number): Promise<Corr
       order by c.at, c.id`,
   );
   return rows.map((row) => ({ ...row, at: new Date(row.at) }));
+}
+
+/** Every sealed version of every pick, with its capper's name: the public log's backfill reads them once. */
+export async function listVersionsForLog(db: Executor) {
+  return db
+    .select({
+      videoId: pickVersions.videoId,
+      version: pickVersions.version,
+      commitment: pickVersions.commitment,
+      postedAt: pickVersions.postedAt,
+      username: users.username,
+    })
+    .from(pickVersions)
+    .innerJoin(picks, eq(picks.videoId, pickVersions.videoId))
+    .innerJoin(users, eq(users.id, picks.userId));
+}
+
+/** Every pick's grade and removal, with its capper's name: the public log's backfill reads them once. */
+export async function listPicksForLog(db: Executor) {
+  const rows = await db
+    .select({
+      videoId: picks.videoId,
+      commitment: picks.commitment,
+      result: picks.result,
+      unitsWon: picks.unitsWon,
+      unitsRisked: picks.unitsRisked,
+      gradedAt: picks.gradedAt,
+      removed: picks.removed,
+      removedAt: picks.removedAt,
+      username: users.username,
+    })
+    .from(picks)
+    .innerJoin(users, eq(users.id, picks.userId));
+  // The table's checks hold these two to the log's names.
+  return rows as (Omit<(typeof rows)[number], 'result' | 'removed'> & {
+    result: 'win' | 'loss' | 'push' | 'void' | null;
+    removed: 'capper' | 'moderation' | null;
+  })[];
 }

@@ -34,7 +34,6 @@ import {
 } from '../market/index.js';
 import { keepRecord } from '../cappers/index.js';
 import { appendToLog, logRefsOf, type LogAppend } from '../pick-log/index.js';
-import { ownsVideo } from '../purchases/index.js';
 import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync.js';
 import {
   correctionsOf,
@@ -45,6 +44,7 @@ import {
   findPickForUpdate,
   findPicksOfUserForUpdate,
   hasBeenSold,
+  hasBought,
   insertLegs,
   insertPick,
   insertVersion,
@@ -568,7 +568,7 @@ export async function pickLegsFor(
 ): Promise<PickLegsView> {
   const pick = await findPick(db, videoId);
   if (!pick) throw notFound(NO_PICK_MESSAGE);
-  const allowed = viewer.isAdmin || viewer.id === pick.userId || (await ownsVideo(db, viewer.id, videoId));
+  const allowed = viewer.isAdmin || viewer.id === pick.userId || (await hasBought(db, viewer.id, videoId));
   if (!allowed) throw forbidden(LEGS_SECRET_MESSAGE);
   const sealed = JSON.parse(pick.sealed) as SealedPick;
   return {

@@ -1,9 +1,16 @@
 import { and, desc, eq, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { capperColumns } from '../videos/index.js';
 import { paymentIntents, picks, purchases, sales, users, videos } from '#server/db/schema.js';
 
 export type PurchaseRow = typeof purchases.$inferSelect;
+
+/** What a purchase shows of the video's capper. */
+const capperColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  avatarUrl: users.avatarUrl,
+};
 
 /** What a purchase shows of its pick: where it stands (open, started, graded) and its result. */
 const pickStanding = {

@@ -3,14 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { conflict, HttpError, notFound } from '#server/lib/http-errors.js';
 import type { UserRow } from '../auth/index.js';
+import { findVideoOfUpload } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
-import {
-  createUploadedVideo,
-  findVideoOfUpload,
-  parseMetadata,
-  readHead,
-  type UploadEffects,
-} from './uploads-service.js';
+import { createUploadedVideo, parseMetadata, readHead, type UploadEffects } from './uploads-service.js';
 import { uploadOf, type TusStore } from './tus-store.js';
 
 /** Turns a finished upload into its video and answers the video's id, whoever asks first. */

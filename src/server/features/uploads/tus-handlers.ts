@@ -9,8 +9,8 @@ import type { HeldLock, SharedLocks } from '#server/db/shared-locks.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { currentUser } from '../auth/index.js';
+import { findVideoOfUpload } from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
-import { findVideoOfUpload } from './uploads-service.js';
 import type { FinishUpload } from './tus-finish.js';
 import { isUploadId, UPLOAD_EXPIRY_MS, uploadOf, type TusStore } from './tus-store.js';
 

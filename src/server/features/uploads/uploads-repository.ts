@@ -1,6 +1,7 @@
 // Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
 import { eq, lte, sql } from '#server/db/drizzle.js';
 import { MAX_UPLOAD_BYTES } from '#common/constants.js';
+import { lockKey } from '#server/db/advisory-locks.js';
 import type { Executor } from '#server/db/client.js';
 import { uploads } from '#server/db/schema.js';
 import { rowsOf } from '#server/db/rows.js';
@@ -9,9 +10,6 @@ import { rowsOf } from '#server/db/rows.js';
 export const OPEN_UPLOADS_MAX = 5;
 /** Bytes those may reserve together: two uploads of the largest size. */
 export const RESERVED_BYTES_MAX = 2 * MAX_UPLOAD_BYTES;
-
-/** First key of the two-key advisory lock taken per user while a reservation is counted ('upl' in ASCII). */
-const LOCK_NAMESPACE = 0x75706c;
 
 export type Reservation = 'reserved' | 'too-many' | 'too-large';
 
@@ -24,7 +22,7 @@ export async function reserveUpload(
   upload: { id: string; userId: number; sizeBytes: number; expiresAt: Date },
 ): Promise<Reservation> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int, ${upload.userId}::int)`);
+    await lockKey(tx, 'uploads', upload.userId);
     const [open] = rowsOf<{ count: number | string; bytes: number | string }>(
       await tx.execute(
         sql`select count(*) as count, coalesce(sum(${uploads.sizeBytes}), 0) as bytes from ${uploads}

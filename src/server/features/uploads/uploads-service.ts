@@ -1,6 +1,5 @@
 // Uploads become videos here: the rules shared by the multipart form and the tus path (issue 4).
 import { open, rm } from 'node:fs/promises';
-import { eq } from '#server/db/drizzle.js';
 import { dollarsToCents } from '#common/money.js';
 import { legsCategory } from '#common/pick-category.js';
 import {
@@ -12,7 +11,6 @@ import {
 import { hasNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
 import type { Db } from '#server/db/client.js';
-import { videos } from '#server/db/schema.js';
 import { emit } from '#server/events/index.js';
 import { badRequest, conflict, HttpError } from '#server/lib/http-errors.js';
 import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
@@ -20,7 +18,14 @@ import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js
 import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
 import { postPick, preparePick, type PickContent } from '../picks/index.js';
-import { getVisibleVideo, insertVideo, updateVideo, viewerOf, type VideoRow } from '../videos/index.js';
+import {
+  createVideo,
+  getVisibleVideo,
+  resetProcessing,
+  setOriginalFileKey,
+  viewerOf,
+  type VideoRow,
+} from '../videos/index.js';
 import { releaseUpload } from './uploads-repository.js';
 
 export const unsupportedFormat = () => new HttpError(415, UPLOAD_FORMAT_MESSAGE);
@@ -119,7 +124,7 @@ export async function createExternalVideo(
   // Prices are fetched, if need be, before the transaction: it must never wait on the market.
   const pick = await preparePick(effects.db, pickContentOf(meta));
   const video = await effects.db.transaction(async (tx) => {
-    const row = await insertVideo(tx, {
+    const row = await createVideo(tx, {
       ...detailsOf(meta, user),
       isExternalVideo: true,
       externalVideoUrl: url,
@@ -162,7 +167,7 @@ export async function createUploadedVideo(
   try {
     const pick = await preparePick(db, pickContentOf(input.meta));
     video = await db.transaction(async (tx) => {
-      const row = await insertVideo(tx, {
+      const row = await createVideo(tx, {
         ...detailsOf(input.meta, input.user),
         // Only a name to show: what the database cannot store is dropped rather than losing the upload.
         originalFileName: input.fileName.replaceAll('\0', '').slice(0, 255),
@@ -172,7 +177,7 @@ export async function createUploadedVideo(
       // issue 14: the pick is sealed when posted, in the transaction that makes its video.
       await postPick(tx, row, input.user, pick);
       const originalFileKey = videoMediaKeys(row.id).original;
-      await updateVideo(tx, row.id, { originalFileKey });
+      await setOriginalFileKey(tx, row.id, originalFileKey);
       const payload = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
       await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload });
       // The tus upload is a video now: it no longer counts against its owner's open uploads.
@@ -203,11 +208,6 @@ export async function takeInOriginal(
   }
 }
 
-export async function findVideoOfUpload(db: Db, uploadId: string): Promise<VideoRow | undefined> {
-  const rows = await db.select().from(videos).where(eq(videos.uploadId, uploadId)).limit(1);
-  return rows[0];
-}
-
 /** POST /api/videos/{id}/retry: a failed video goes back into the queue (owner or admin). */
 export async function retryVideo(effects: UploadEffects, videoId: number, user: UserRow) {
   const { db } = effects;
@@ -220,11 +220,7 @@ export async function retryVideo(effects: UploadEffects, videoId: number, user: 
     throw conflict('Only a video whose processing failed can be retried.');
   await db.transaction(async (tx) => {
     if (await hasLiveJob(tx, videoId)) throw conflict('This video is already being processed.');
-    await updateVideo(tx, videoId, {
-      transcodingStatus: 'pending',
-      transcodingProgress: 0,
-      transcodingError: null,
-    });
+    await resetProcessing(tx, videoId);
     await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId, payload: {} });
     await emit(tx, { type: 'video.changed', videoId });
   });

@@ -1,18 +1,19 @@
-// The videos feature's public entry (issue 13): its routes and caches for the app; for the other features,
-// the one way a video becomes JSON (toPublicVideo) and the few video queries they build on.
+// The videos feature's public entry: its routes and caches for the app; for the other features, the one way a
+// video becomes JSON (toPublicVideo), the use-cases that make, change and delete a video row, and a few reads.
 export { videoRoutes } from './routes.js';
 export { mediaRoutes } from './media-routes.js';
 export { mediaVideoRecords } from './media-records.js';
 export { CatalogCache } from './catalog-cache.js';
 export { clearCatalogOnChange } from './catalog-subscriptions.js';
 export { pagePictures } from './page-pictures.js';
-export { getVisibleVideo, toPublicVideo, viewerOf } from './videos-service.js';
 export {
-  capperColumns,
-  deleteVideo,
-  findVideoRow,
-  insertVideo,
-  listAllVideos,
-  updateVideo,
-  type VideoRow,
-} from './videos-repository.js';
+  createVideo,
+  deleteVideoWithPick,
+  getVisibleVideo,
+  resetProcessing,
+  setOriginalFileKey,
+  toPublicVideo,
+  viewerOf,
+} from './videos-service.js';
+// Reads that others build on; every write to a video row goes through a use-case above.
+export { findVideoOfUpload, findVideoRow, listAllVideos, type VideoRow } from './videos-repository.js';

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, ne, sql, type SQL } from '#server/db/drizzle.js';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.js';
+import { lockKeysInOrder } from '#server/db/advisory-locks.js';
 import { rowsOf } from '#server/db/rows.js';
 import {
   picks,
@@ -46,7 +47,7 @@ const pickColumns = {
 };
 
 /** What a video's capper shows of themselves: never an e-mail, phone or password hash. */
-export const capperColumns = {
+const capperColumns = {
   id: users.id,
   username: users.username,
   displayName: users.displayName,
@@ -330,6 +331,12 @@ export async function findVideoRow(db: Executor, id: number): Promise<VideoRow |
   return rows[0];
 }
 
+/** The video a tus upload became, if it has become one. */
+export async function findVideoOfUpload(db: Executor, uploadId: string): Promise<VideoRow | undefined> {
+  const rows = await db.select().from(videos).where(eq(videos.uploadId, uploadId)).limit(1);
+  return rows[0];
+}
+
 export async function insertVideo(db: Executor, video: NewVideoRow): Promise<VideoRow> {
   const rows = await db.insert(videos).values(video).returning();
   return rows[0]!;
@@ -385,16 +392,15 @@ export async function recordViews(
   );
   // Another instance may count the same viewer at the same moment (issue 16): each group first takes its
   // videos' locks, in id order (no deadlock), so the second group's check sees the first group's rows.
-  const videoIds = [...new Set(views.map((view) => view.videoId))].sort((a, b) => a - b);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${VIEW_LOCKS}::int, id)
-      from unnest(${`{${videoIds.join(',')}}`}::int[]) as id order by id`);
+    await lockKeysInOrder(
+      tx,
+      'videoViews',
+      views.map((view) => view.videoId),
+    );
     return insertViews(tx, input);
   });
 }
-
-/** First key of the per-video advisory locks taken while views are counted ('vue' in ASCII). */
-const VIEW_LOCKS = 0x767565;
 
 async function insertViews(db: Executor, input: SQL): Promise<{ videoId: number; viewerKey: string }[]> {
   const result = await db.execute(sql`

@@ -15,7 +15,10 @@ import {
   deleteVideo,
   findVideo,
   findVideoRow,
+  insertVideo,
   updateVideo,
+  type NewVideoRow,
+  type VideoRow,
   type VideoWithCapper,
 } from './videos-repository.js';
 
@@ -200,12 +203,36 @@ export async function removeVideo(
     if (!row) throw notFound('Video not found');
     if (row.userId !== viewer.id && !viewer.isAdmin)
       throw forbidden('Only the owner of this video can delete it.');
-    // issue 14: a sold or started pick stays on its capper's record; an admin's delete is moderation.
-    await removePick(tx, id, { moderation: row.userId !== viewer.id });
-    await deleteVideo(tx, id);
-    await emit(tx, { type: 'video.deleted', videoId: id });
-    // The files go after the commit, retried by the job runner until the store takes it.
-    return queueMediaRemoval(tx, [videoMediaPrefix(id)]);
+    // A sold or started pick stays on its capper's record; an admin's delete is moderation.
+    return deleteVideoWithPick(tx, row, { moderation: row.userId !== viewer.id });
   });
   await removeQueuedMedia(db, storage, removal, log);
+}
+
+/**
+ * Deletes a video's row inside the caller's transaction: its pick leaves sale (or the record, for moderation),
+ * and its files are queued for removal once the transaction commits (media/media-removal.ts). The admin's
+ * moderation calls it too: the videos feature alone deletes video rows (docs/decisions/032).
+ */
+export async function deleteVideoWithPick(tx: Executor, video: VideoRow, options: { moderation: boolean }) {
+  await removePick(tx, video.id, options);
+  await deleteVideo(tx, video.id);
+  await emit(tx, { type: 'video.deleted', videoId: video.id });
+  // The files go after the commit, retried by the job runner until the store takes it.
+  return queueMediaRemoval(tx, [videoMediaPrefix(video.id)]);
+}
+
+/** A new video's row, made inside the uploader's transaction (the uploads feature makes videos, this owns them). */
+export async function createVideo(tx: Executor, values: NewVideoRow): Promise<VideoRow> {
+  return insertVideo(tx, values);
+}
+
+/** Where an uploaded video's original is kept: its key is named after the row's id, so it is set once made. */
+export async function setOriginalFileKey(tx: Executor, id: number, originalFileKey: string): Promise<void> {
+  await updateVideo(tx, id, { originalFileKey });
+}
+
+/** A video whose processing failed goes back to pending, for a job queued in the same transaction. */
+export async function resetProcessing(tx: Executor, id: number): Promise<void> {
+  await updateVideo(tx, id, { transcodingStatus: 'pending', transcodingProgress: 0, transcodingError: null });
 }
