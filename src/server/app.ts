@@ -43,6 +43,7 @@ import {
   videoRoutes,
 } from './features/videos/index.js';
 import { packageRoot } from './lib/package-root.js';
+import { registerJobs } from './jobs/index.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
@@ -216,13 +217,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
   // rows and serves its files under /media/, and uploads queue its jobs.
   const onVideoChanged = () => catalog.clear();
-  const mediaJobs = registerMediaJobs(app, {
+  const jobs = registerJobs(app, {
     db,
+    reclaimOnStart: database.kind === 'pglite',
+    runsJobs: runsBackgroundWork,
+  });
+  const mediaJobs = registerMediaJobs(app, {
+    jobs,
     videos: mediaVideoRecords(db),
     storage,
     workRoot: path.join(config.dataDir, 'work'),
-    reclaimOnStart: database.kind === 'pglite',
-    runsJobs: runsBackgroundWork,
     onVideoChanged,
   });
   await app.register(mediaRoutes, { db, storage });
@@ -323,29 +327,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
-  // Expired sessions are dead already; sweep them hourly so the table stays small (a worker's work).
-  if (runsBackgroundWork) {
-    const sweep = setInterval(
-      () => {
-        deleteExpiredSessions(db, new Date()).catch((err: unknown) =>
-          app.log.warn({ err }, 'session sweep failed'),
-        );
-      },
-      60 * 60 * 1000,
-    );
-    sweep.unref();
-    // A pick's open payments are cancelled once its first game starts: sales close at the start.
-    const closedSales = setInterval(() => {
-      cancelIntentsOfClosedPicks(db, payments, app.log).catch((err: unknown) =>
-        app.log.warn({ err }, 'closing the sales of started picks failed'),
-      );
-    }, 10_000);
-    closedSales.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(sweep);
-      clearInterval(closedSales);
-    });
-  }
+  // Recurring work, run where the background work runs (one worker per period: docs/decisions/029).
+  // Expired sessions are dead already; sweep them hourly so the table stays small.
+  jobs.every('sweep_sessions', 60 * 60 * 1000, () => deleteExpiredSessions(db, new Date()), {
+    failureMessage: 'session sweep failed',
+  });
+  // A pick's open payments are cancelled once its first game starts: sales close at the start.
+  jobs.every('close_started_sales', 10_000, () => cancelIntentsOfClosedPicks(db, payments, app.log), {
+    failureMessage: 'closing the sales of started picks failed',
+  });
 
   return app;
 }

@@ -14,7 +14,7 @@ import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
 import type { Db } from '#server/db/client.js';
 import { videos } from '#server/db/schema.js';
 import { badRequest, conflict, HttpError } from '#server/lib/http-errors.js';
-import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
+import { isVideoProcessingLive, queueVideoProcessing } from '#server/media/media-jobs.js';
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
 import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
@@ -173,8 +173,8 @@ export async function createUploadedVideo(
       await postPick(tx, row, input.user, pick);
       const originalFileKey = videoMediaKeys(row.id).original;
       await updateVideo(tx, row.id, { originalFileKey });
-      const payload = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
-      await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload });
+      const source = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
+      await queueVideoProcessing(tx, row.id, source);
       // The tus upload is a video now: it no longer counts against its owner's open uploads.
       if (input.uploadId) await releaseUpload(tx, input.uploadId);
       return { ...row, originalFileKey };
@@ -219,13 +219,13 @@ export async function retryVideo(effects: UploadEffects, videoId: number, user: 
   if (entry.video.transcodingStatus !== 'failed')
     throw conflict('Only a video whose processing failed can be retried.');
   await db.transaction(async (tx) => {
-    if (await hasLiveJob(tx, videoId)) throw conflict('This video is already being processed.');
+    if (await isVideoProcessingLive(tx, videoId)) throw conflict('This video is already being processed.');
     await updateVideo(tx, videoId, {
       transcodingStatus: 'pending',
       transcodingProgress: 0,
       transcodingError: null,
     });
-    await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId, payload: {} });
+    await queueVideoProcessing(tx, videoId);
   });
   effects.onVideoChanged();
   effects.onJobQueued();
