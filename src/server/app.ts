@@ -43,7 +43,7 @@ import {
   videoRoutes,
 } from './features/videos/index.js';
 import { packageRoot } from './lib/package-root.js';
-import { registerJobs } from './jobs/index.js';
+import { OUTSIDE_LANE, registerJobs } from './jobs/index.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
@@ -292,11 +292,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(scores && { scores }),
     });
     useMarket(db, market);
-    if (runsBackgroundWork && options.marketTicks !== false)
-      market.schedule({
-        onReady: (fn) => app.addHook('onReady', fn),
-        onClose: (fn) => app.addHook('onClose', fn),
+    if (options.marketTicks !== false) {
+      const sync = market;
+      jobs.every('market_tick', marketSettings.refreshSeconds * 1000, () => sync.tickLogged(), {
+        lane: OUTSIDE_LANE,
       });
+    }
   }
   app.decorate('market', market);
   await app.register(pickRoutes, { db });

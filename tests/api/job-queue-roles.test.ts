@@ -158,6 +158,9 @@ describe('ROLE=web and ROLE=worker', () => {
         clientDir: null,
       });
       await feedWorker.ready();
+      // As main.ts does on each: the web instance's runner starts nothing.
+      feedWeb.app.jobs.start();
+      feedWorker.jobs.start();
       await expect.poll(() => asked, { timeout: 10_000 }).toContain('worker');
     } finally {
       // Closing waits for a fetch under way: one the web instance had started would be counted by now.

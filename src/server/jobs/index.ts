@@ -2,6 +2,7 @@
 // and the app define their kinds of job, give the runner their handlers, and enqueue in their transactions.
 export {
   DEFAULT_LANE,
+  OUTSIDE_LANE,
   defineJob,
   JobInterruptedError,
   type JobContext,

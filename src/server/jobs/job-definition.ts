@@ -57,6 +57,8 @@ export interface JobHandler<P> {
 }
 
 export const DEFAULT_LANE = 'default';
+/** Jobs that wait on outside services (feeds, market providers): a slow answer holds up no sweep. */
+export const OUTSIDE_LANE = 'outside';
 
 /** Typed identity: the payload's type is checked where the job is enqueued and where it runs. */
 export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
