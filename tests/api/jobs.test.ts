@@ -188,6 +188,32 @@ describe('leases', () => {
   });
 });
 
+describe('lanes', () => {
+  it('prepares each lane apart: one that cannot start holds up no other', async () => {
+    const STUCK = defineJob<object>({
+      kind: 'test_stuck',
+      retry: { attempts: 1, delaysMs: [] },
+      lane: 'stuck',
+    });
+    let ticks = 0;
+    const runner = newRunner({ pollMs: 50 })
+      .handle(STUCK, {
+        prepare: async () => {
+          throw new Error('no scratch folder');
+        },
+        run: async () => {},
+      })
+      .every('test_lane_tick', 60_000, async () => void (ticks += 1));
+    runner.start();
+    try {
+      await expect.poll(() => ticks).toBe(1);
+      await expect.poll(() => t.logs()).toContain('stuck job runner could not start');
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
 describe('recurring jobs', () => {
   it('keeps one row per kind, run by one of several workers each period, and put back after each run', async () => {
     let ticks = 0;
