@@ -18,7 +18,12 @@ import {
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
-import { capperRoutes, forgetRecordsOnChange, profileRoutes, rollRecordBands } from './features/cappers/index.js';
+import {
+  capperRoutes,
+  forgetRecordsOnChange,
+  profileRoutes,
+  rollRecordBands,
+} from './features/cappers/index.js';
 import { demoRoutes, demoStandInAnchor, ensureDemoToken } from './demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
 import {
@@ -42,8 +47,9 @@ import {
   pagePictures,
   videoRoutes,
 } from './features/videos/index.js';
-import { eventBus } from './events/index.js';
+import { dispatchOutbox, eventBus, pruneOutbox } from './events/index.js';
 import { packageRoot } from './lib/package-root.js';
+import { OUTSIDE_LANE, registerJobs } from './jobs/index.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
@@ -216,13 +222,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, { db, storage });
   // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
   // rows and serves its files under /media/, and uploads queue its jobs.
-  const mediaJobs = registerMediaJobs(app, {
+  const jobs = registerJobs(app, {
     db,
+    reclaimOnStart: database.kind === 'pglite',
+    runsJobs: runsBackgroundWork,
+  });
+  const mediaJobs = registerMediaJobs(app, {
+    jobs,
     videos: mediaVideoRecords(db),
     storage,
     workRoot: path.join(config.dataDir, 'work'),
-    reclaimOnStart: database.kind === 'pglite',
-    runsJobs: runsBackgroundWork,
   });
   await app.register(mediaRoutes, { db, storage });
   await registerUploads(app, {
@@ -293,11 +302,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(scores && { scores }),
     });
     useMarket(db, market);
-    if (runsBackgroundWork && options.marketTicks !== false)
-      market.schedule({
-        onReady: (fn) => app.addHook('onReady', fn),
-        onClose: (fn) => app.addHook('onClose', fn),
+    if (options.marketTicks !== false) {
+      const sync = market;
+      jobs.every('market_tick', marketSettings.refreshSeconds * 1000, () => sync.tickLogged(), {
+        lane: OUTSIDE_LANE,
       });
+    }
   }
   app.decorate('market', market);
   await app.register(pickRoutes, { db });
@@ -328,36 +338,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 
-  // Expired sessions are dead already; sweep them hourly so the table stays small (a worker's work).
-  if (runsBackgroundWork) {
-    const sweep = setInterval(
-      () => {
-        deleteExpiredSessions(db, new Date()).catch((err: unknown) =>
-          app.log.warn({ err }, 'session sweep failed'),
-        );
-      },
-      60 * 60 * 1000,
-    );
-    sweep.unref();
-    // A pick's open payments are cancelled once its first game starts: sales close at the start.
-    const closedSales = setInterval(() => {
-      cancelIntentsOfClosedPicks(db, payments, app.log).catch((err: unknown) =>
-        app.log.warn({ err }, 'closing the sales of started picks failed'),
-      );
-    }, 10_000);
-    closedSales.unref();
-    // The record bands' clock follows time here, not in the leaderboard's read (decision 033): a read then
-    // moves only the minute's picks that crossed 30 or 90 days since.
-    const recordRoll = setInterval(() => {
-      rollRecordBands(db).catch((err: unknown) => app.log.warn({ err }, 'moving the record bands failed'));
-    }, 60_000);
-    recordRoll.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(sweep);
-      clearInterval(closedSales);
-      clearInterval(recordRoll);
-    });
-  }
+  // Recurring work, run where the background work runs (one worker per period: docs/decisions/029).
+  // Expired sessions are dead already; sweep them hourly so the table stays small.
+  jobs.every('sweep_sessions', 60 * 60 * 1000, () => deleteExpiredSessions(db, new Date()), {
+    failureMessage: 'session sweep failed',
+  });
+  // A pick's open payments are cancelled once its first game starts: sales close at the start.
+  jobs.every('close_started_sales', 10_000, () => cancelIntentsOfClosedPicks(db, payments, app.log), {
+    failureMessage: 'closing the sales of started picks failed',
+  });
+  // The record bands' clock follows time here, not in the leaderboard's read (decision 033): a read then
+  // moves only the minute's picks that crossed 30 or 90 days since.
+  jobs.every('roll_record_bands', 60_000, () => rollRecordBands(db), {
+    failureMessage: 'moving the record bands failed',
+  });
+  // The outbox's durable subscribers get their events here (docs/events.md); delivered events are pruned.
+  jobs.every('dispatch_outbox', 5_000, () => dispatchOutbox(db), {
+    failureMessage: 'dispatching domain events failed',
+  });
+  jobs.every('prune_outbox', 60 * 60 * 1000, () => pruneOutbox(db), {
+    failureMessage: 'pruning the domain events failed',
+  });
 
   return app;
 }

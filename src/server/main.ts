@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   // A worker listens too, but answers only GET /api/health (a probe for its supervisor).
-  app.mediaJobs.start();
+  app.jobs.start();
   app.log.info(
     {
       role: config.role,

@@ -15,9 +15,10 @@ import { rowsOf } from '#server/db/rows.js';
 import { jobs } from '#server/db/schema.js';
 import { mediaVideoRecords } from '#server/features/videos/index.js';
 import { findVideoRow } from '#server/features/videos/videos-repository.js';
-import { MediaJobRunner } from '#server/media/job-runner.js';
-import { claimJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
-import { queueMediaRemoval, REMOVE_MEDIA } from '#server/media/media-removal.js';
+import { JobRunner } from '#server/jobs/index.js';
+import { claimJob } from '#server/jobs/jobs-repository.js';
+import { handleMediaJobs, PROCESS_VIDEO, REMOVE_MEDIA } from '#server/media/media-jobs.js';
+import { queueMediaRemoval } from '#server/media/media-removal.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { mediaFixture } from '../setup/media-fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
@@ -56,18 +57,17 @@ async function dueRemoval(prefix: string, storage: MediaStorage = web.app.storag
 }
 
 /** A runner of its own on the test database (another worker process, as far as the queue can tell). */
-function runner(storage: MediaStorage): MediaJobRunner {
-  return new MediaJobRunner({
-    db: web.database.db,
+function runner(storage: MediaStorage): JobRunner {
+  const jobRunner = new JobRunner({ db: web.database.db, log: web.app.log, reclaimOnStart: false });
+  handleMediaJobs(jobRunner, {
     videos: mediaVideoRecords(web.database.db),
     storage,
     tools: () => {
       throw new Error('no media tools in this test');
     },
     workRoot: path.join(web.config.dataDir, 'work'),
-    log: web.app.log,
-    reclaimOnStart: false,
   });
+  return jobRunner;
 }
 
 describe('ROLE=web and ROLE=worker', () => {
@@ -79,8 +79,11 @@ describe('ROLE=web and ROLE=worker', () => {
     });
     expect(upload.statusCode, upload.body).toBe(201);
     const videoId = upload.json<{ id: number }>().id;
-    const [job] = await web.database.db.select().from(jobs).where(eq(jobs.videoId, videoId));
-    expect(job).toMatchObject({ kind: PROCESS_VIDEO, status: 'queued', attempts: 0 });
+    const [job] = await web.database.db
+      .select()
+      .from(jobs)
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${videoId}`);
+    expect(job).toMatchObject({ kind: PROCESS_VIDEO.kind, status: 'queued', attempts: 0 });
 
     web.app.mediaJobs.start();
     expect(web.app.mediaJobs.started).toBe(false);
@@ -154,6 +157,9 @@ describe('ROLE=web and ROLE=worker', () => {
         clientDir: null,
       });
       await feedWorker.ready();
+      // As main.ts does on each: the web instance's runner starts nothing.
+      feedWeb.app.jobs.start();
+      feedWorker.jobs.start();
       await expect.poll(() => asked, { timeout: 10_000 }).toContain('worker');
     } finally {
       // Closing waits for a fetch under way: one the web instance had started would be counted by now.
@@ -186,14 +192,14 @@ describe('the media job queue', () => {
   it('runs again, once, a job whose worker died (its lease ran out), never one under a live lease', async () => {
     const live = await dueRemoval('videos/990001');
     // A live worker holds it: nobody else takes it.
-    expect((await claimJob(web.database.db, 'live-worker', 60_000))?.id).toBe(live);
+    expect((await claimJob(web.database.db, 'live-worker', [REMOVE_MEDIA.kind], 60_000))?.id).toBe(live);
     expect(await worker.mediaJobs.runUntilIdle()).toBe(0);
     expect(await jobRow(live)).toMatchObject({ status: 'running', lockedBy: 'live-worker' });
     await web.database.db.delete(jobs).where(eq(jobs.id, live));
 
     const orphan = await dueRemoval('videos/990002');
     // A worker that takes the job and dies at once (kill -9): its lease runs out 1 ms later, unrenewed.
-    expect((await claimJob(web.database.db, 'dead-worker', 1))?.id).toBe(orphan);
+    expect((await claimJob(web.database.db, 'dead-worker', [REMOVE_MEDIA.kind], 1))?.id).toBe(orphan);
     let ran = 0;
     while (ran === 0) ran = await worker.mediaJobs.runUntilIdle();
     expect(ran).toBe(1);
@@ -257,7 +263,7 @@ describe('the media job queue', () => {
     await makeDue();
     expect(await failing.runUntilIdle()).toBe(1);
     const failed = await jobRow(id);
-    expect(failed).toMatchObject({ kind: REMOVE_MEDIA, status: 'failed', attempts: 3, lockedBy: null });
+    expect(failed).toMatchObject({ kind: REMOVE_MEDIA.kind, status: 'failed', attempts: 3, lockedBy: null });
     expect(failed.finishedAt).not.toBeNull();
     await makeDue();
     expect(await failing.runUntilIdle()).toBe(0);

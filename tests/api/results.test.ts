@@ -22,6 +22,7 @@ import type { Video } from '#common/schemas/videos.js';
 import { ConfigError, loadConfig } from '#server/config.js';
 import { rowsOf } from '#server/db/rows.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
+import { JobRunner } from '#server/jobs/index.js';
 import {
   EVENT_NOT_SETTLED_MESSAGE,
   EVENT_NOT_STARTED_MESSAGE,
@@ -491,7 +492,7 @@ describe('the results feed', () => {
       expect(await pickOf(video.id)).toMatchObject({ result: 'loss' });
     });
 
-    it('runs on a schedule that logs failures and goes on, and stops when the server closes', async () => {
+    it('runs on a schedule that logs failures and goes on, and stops when its job runner stops', async () => {
       const { video, legs, result } = await feedFixture();
       const results = legs.map((_, index) => result(index, { status: 'postponed' }));
       const logs: string[] = [];
@@ -507,13 +508,21 @@ describe('the results feed', () => {
         { status: 502, body: 'bad gateway' },
         { status: 200, body: JSON.stringify({ results }) },
       ];
-      scheduleResultsFeed(app, { db: t.database.db, provider: new HttpResultsProvider(url), intervalMs: 50 });
-      await app.ready();
+      // A worker's job runner on the test's database, as main.ts starts it.
+      const jobs = new JobRunner({ db: t.database.db, log: app.log, reclaimOnStart: false, pollMs: 20 });
+      scheduleResultsFeed(jobs, {
+        db: t.database.db,
+        provider: new HttpResultsProvider(url),
+        intervalMs: 50,
+        log: app.log,
+      });
+      jobs.start();
       try {
         await expect.poll(async () => (await pickOf(video.id)).result, { timeout: 10_000 }).toBe('void');
         expect(logs.join('')).toContain('results feed failed');
         expect(logs.join('')).toContain('answered 502');
       } finally {
+        await jobs.stop();
         await app.close();
       }
       const after = requests;
@@ -525,6 +534,7 @@ describe('the results feed', () => {
       requests = 0;
       answers = [{ status: 200, body: JSON.stringify({ results: [] }) }];
       const withFeed = await createTestApp({ env: { RESULTS_FEED_URL: url } });
+      withFeed.app.jobs.start(); // as main.ts does
       try {
         expect(withFeed.config.resultsFeed).toEqual({ url, intervalSeconds: 300 });
         await expect.poll(() => requests, { timeout: 10_000 }).toBe(1);

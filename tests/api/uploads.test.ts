@@ -256,7 +256,10 @@ describe('POST /api/videos: external links', () => {
       videoUrl: null,
       userId: capper.id,
     });
-    const jobsOfVideo = await t.database.db.select().from(jobs).where(eq(jobs.videoId, video.id));
+    const jobsOfVideo = await t.database.db
+      .select()
+      .from(jobs)
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${video.id}`);
     expect(jobsOfVideo).toEqual([]);
     const catalog = (await t.app.inject({ method: 'GET', url: '/api/videos' })).json<Video[]>();
     expect(catalog.map((v) => v.id)).toContain(video.id);
@@ -298,7 +301,10 @@ describe('failed processing and retry', () => {
     expect(failed.transcodingStatus).toBe('failed');
     // Product words for the owner (issue 11); ffprobe's own words stay in the job and the log.
     expect(failed.transcodingError).toBe(MEDIA_FAILURES.unreadable);
-    const [failedJob] = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
+    const [failedJob] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
     expect(failedJob?.lastError).toContain('ffprobe exited with');
     // Not in the public catalog, and not visible to others.
     expect((await t.app.inject({ method: 'GET', url: `/api/videos/${id}` })).statusCode).toBe(404);
@@ -329,7 +335,10 @@ describe('failed processing and retry', () => {
     expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
     const [row] = await t.database.db.select().from(videos).where(eq(videos.id, id));
     expect(row?.transcodingStatus).toBe('failed');
-    const jobRows = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
+    const jobRows = await t.database.db
+      .select()
+      .from(jobs)
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
     expect(jobRows.map((job) => job.status)).toEqual(['failed', 'failed']);
   });
 });
@@ -349,7 +358,7 @@ describe('a server-side processing failure (product words, details in the log)',
         await t.database.db
           .update(jobs)
           .set({ runAt: new Date(Date.now() - 1000) })
-          .where(eq(jobs.videoId, id));
+          .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
         await t.app.mediaJobs.runUntilIdle();
       }
     } finally {
@@ -360,7 +369,10 @@ describe('a server-side processing failure (product words, details in the log)',
     ).json<Video>();
     expect(failed.transcodingStatus).toBe('failed');
     expect(failed.transcodingError).toBe(MEDIA_FAILURES.server);
-    const [job] = await t.database.db.select().from(jobs).where(eq(jobs.videoId, id));
+    const [job] = await t.database.db
+      .select()
+      .from(jobs)
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
     expect(job?.lastError).toMatch(/ENOTDIR|EEXIST/);
     expect(t.logs()).toContain('media job failed');
   });
@@ -374,7 +386,7 @@ describe('the media job queue: a job due long ago', () => {
     await t.database.db
       .update(jobs)
       .set({ runAt: sql`now() - interval '60 days'` })
-      .where(eq(jobs.videoId, id));
+      .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
     // The claim used to fail with 'integer out of range' (int4 milliseconds end at ~24.8 days).
     expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
     const ready = (

@@ -4,7 +4,7 @@ import type { Video } from '#common/schemas/videos.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import type { VideoRow } from '#server/features/videos/videos-repository.js';
 import { jobs } from '#server/db/schema.js';
-import { REMOVE_MEDIA } from '#server/media/media-removal.js';
+import { REMOVE_MEDIA } from '#server/media/media-jobs.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { storedKeys, storeObject } from '../setup/stored-media.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
@@ -400,7 +400,10 @@ describe('deleting', () => {
             .select()
             .from(jobs)
             .where(
-              and(eq(jobs.kind, REMOVE_MEDIA), sql`${jobs.payload}->>'prefix' = ${`videos/${video.id}`}`),
+              and(
+                eq(jobs.kind, REMOVE_MEDIA.kind),
+                sql`${jobs.payload}->>'prefix' = ${`videos/${video.id}`}`,
+              ),
             )
         )[0]!;
       expect((await job()).status).toBe('queued');

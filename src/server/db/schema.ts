@@ -348,16 +348,17 @@ export const webhookEvents = pgTable('webhook_events', {
 });
 
 /**
- * The durable media job queue (docs/decisions/008): claimed with FOR UPDATE SKIP LOCKED, held by a lease
- * that the worker keeps renewing, so a job whose worker died is picked up again once the lease runs out.
+ * The durable job queue (server/jobs, docs/decisions/029): claimed with FOR UPDATE SKIP LOCKED, held by a
+ * lease that the worker keeps renewing, so a job whose worker died is picked up again once the lease runs
+ * out. What a job is about lives in its payload; `key` names it so that at most one is live at a time.
  */
 export const jobs = pgTable(
   'jobs',
   {
     id: serial('id').primaryKey(),
     kind: text('kind').notNull(),
-    videoId: integer('video_id').references(() => videos.id, { onDelete: 'cascade' }),
     payload: jsonb('payload').notNull().default({}),
+    key: text('key'),
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
@@ -374,7 +375,10 @@ export const jobs = pgTable(
     index('jobs_claim_idx')
       .on(t.runAt, t.id)
       .where(sql`status in ('queued', 'running')`),
-    index('jobs_video_id_idx').on(t.videoId),
+    // At most one live job per key: a second enqueue of the same key is a no-op.
+    uniqueIndex('jobs_key_live_idx')
+      .on(t.key)
+      .where(sql`status in ('queued', 'running')`),
     check('jobs_status', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
   ],
 );

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FAILURES, MediaError, probe, run, type MediaTools, type ProbeResult } from './ffmpeg.js';
-import type { ProcessVideoPayload } from './jobs-repository.js';
 import {
   mediaUrl,
   versionedMediaUrl,
@@ -12,6 +11,14 @@ import {
   type MediaStorage,
 } from './storage.js';
 import type { VideoRecords } from './video-records.js';
+
+/** Where the upload waits, when the request has not taken it in yet. */
+export interface ProcessVideoSource {
+  /** A local file to take in as the video's original first (an upload that has just finished). */
+  source?: string;
+  /** The same, waiting in the bucket under this key (media in S3). */
+  sourceKey?: string;
+}
 
 export interface PipelineContext {
   videos: VideoRecords;
@@ -176,7 +183,7 @@ async function makeThumbnail(
 export async function processVideo(
   ctx: PipelineContext,
   videoId: number,
-  payload: ProcessVideoPayload,
+  payload: ProcessVideoSource,
 ): Promise<StepTimings> {
   const { videos, storage, tools, signal } = ctx;
   const timings: StepTimings = {};

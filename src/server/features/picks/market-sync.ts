@@ -451,23 +451,11 @@ export class MarketSync {
     return { ...odds, closed, settled, ms: Math.round(performance.now() - started) };
   }
 
-  /** Ticks every `tickSeconds` in this process; failures are logged, never thrown. */
-  schedule(hooks: {
-    onReady: (fn: () => Promise<void>) => void;
-    onClose: (fn: () => Promise<void>) => void;
-  }): void {
-    const run = () => {
-      this.tick().catch((err: unknown) =>
-        this.options.log.warn({ problem: safeErrorMessage(err) }, 'market: a tick failed'),
-      );
-    };
-    const timer = setInterval(run, this.options.tickSeconds * 1000);
-    timer.unref();
-    hooks.onReady(async () => run());
-    hooks.onClose(async () => {
-      clearInterval(timer);
-      await this.ticking?.catch(() => undefined);
-    });
+  /** One tick whose failure is logged, never thrown (the app runs it as a recurring job). */
+  async tickLogged(): Promise<void> {
+    await this.tick().catch((err: unknown) =>
+      this.options.log.warn({ problem: safeErrorMessage(err) }, 'market: a tick failed'),
+    );
   }
 }
 

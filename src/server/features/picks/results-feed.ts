@@ -3,7 +3,7 @@
 // event it finds settled differently is a conflict, logged and left alone (a correction is an admin's).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   FEED_JSON_MESSAGE,
   FeedDocumentSchema,
@@ -13,6 +13,7 @@ import {
 } from '#common/schemas/results.js';
 import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from '#common/schemas/text.js';
 import type { Db } from '#server/db/client.js';
+import { OUTSIDE_LANE, type JobRunner } from '#server/jobs/index.js';
 import { badRequest, HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
 import { settleEvent, type EventOutcome, type Settler } from './grading-service.js';
@@ -182,34 +183,26 @@ export async function runResultsImport(
 }
 
 /**
- * Imports the provider's results at start and every `intervalMs`: a background task whose failures are
- * logged and never stop the server; a run still going when the next is due is not doubled.
+ * Imports the provider's results every `intervalMs`, from the first start on, where the background work
+ * runs (a recurring job: one worker per period). Failures are logged and never stop the server.
  */
 export function scheduleResultsFeed(
-  app: FastifyInstance,
-  options: { db: Db; provider: ResultsProvider; intervalMs: number },
+  jobs: JobRunner,
+  options: { db: Db; provider: ResultsProvider; intervalMs: number; log: FastifyBaseLogger },
 ): void {
-  const { db, provider } = options;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = runResultsImport(db, provider, app.log)
-      .then((summary) => {
+  const { db, provider, log } = options;
+  jobs.every(
+    'import_results',
+    options.intervalMs,
+    async () => {
+      try {
+        const summary = await runResultsImport(db, provider, log);
         if (summary.settled || summary.conflicts)
-          app.log.info({ source: provider.name, ...summary }, 'results feed imported');
-      })
-      .catch((err: unknown) =>
-        app.log.warn({ source: provider.name, problem: safeErrorMessage(err) }, 'results feed failed'),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  app.addHook('onReady', async () => tick());
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+          log.info({ source: provider.name, ...summary }, 'results feed imported');
+      } catch (err) {
+        log.warn({ source: provider.name, problem: safeErrorMessage(err) }, 'results feed failed');
+      }
+    },
+    { lane: OUTSIDE_LANE },
+  );
 }

@@ -254,8 +254,9 @@ export async function resultsRoutes(app: FastifyInstance, options: ResultsRoutes
   );
 
   if (options.feed) {
-    scheduleResultsFeed(app, {
+    scheduleResultsFeed(app.jobs, {
       db,
+      log: app.log,
       provider: new HttpResultsProvider(options.feed.url),
       intervalMs: options.feed.intervalSeconds * 1000,
     });

@@ -7,7 +7,7 @@ import { uploadRoutes } from './routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Runs the upload sweep now (after the one under way, if any); it runs hourly and at start anyway. */
+    /** Runs the upload sweep now (after the one under way, if any); a worker runs it hourly anyway. */
     sweepUploads: () => Promise<void>;
   }
 }

@@ -1,9 +1,11 @@
-// The upload sweep: at start, hourly, and when app.sweepUploads() asks (docs/decisions/007).
+// The upload sweep: hourly where the background work runs (a recurring job, docs/decisions/029), and when
+// app.sweepUploads() asks (docs/decisions/007).
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataStore } from '@tus/utils';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.js';
+import type { JobRunner } from '#server/jobs/index.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { deleteExpiredUploads } from './uploads-repository.js';
 import { INCOMING_PREFIX } from './uploads-service.js';
@@ -89,11 +91,11 @@ export function scheduleUploadSweeps(
     startSweep();
     await sweeping;
   };
-  const timer = setInterval(startSweep, SWEEP_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onReady', async () => startSweep());
+  // The app's job runner (registered before the features): one worker sweeps each hour for all instances,
+  // which share the uploads through DATA_DIR or the bucket (docs/decisions/023).
+  const jobs: JobRunner = app.jobs;
+  jobs.every('sweep_uploads', SWEEP_INTERVAL_MS, () => options.sweep.run());
   app.addHook('onClose', async () => {
-    clearInterval(timer);
     await sweeping;
   });
 }

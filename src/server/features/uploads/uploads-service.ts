@@ -13,7 +13,7 @@ import { detectPlatform, linkThumbnailUrl } from '#common/video-links.js';
 import type { Db } from '#server/db/client.js';
 import { emit } from '#server/events/index.js';
 import { badRequest, conflict, HttpError } from '#server/lib/http-errors.js';
-import { enqueueJob, hasLiveJob, PROCESS_VIDEO } from '#server/media/jobs-repository.js';
+import { isVideoProcessingLive, queueVideoProcessing } from '#server/media/media-jobs.js';
 import { isQuickTime, MOV_SIGNATURE_BYTES } from '#server/media/mov-signature.js';
 import { videoMediaKeys, type MediaStorage } from '#server/media/storage.js';
 import type { UserRow } from '../auth/index.js';
@@ -178,8 +178,8 @@ export async function createUploadedVideo(
       await postPick(tx, row, input.user, pick);
       const originalFileKey = videoMediaKeys(row.id).original;
       await setOriginalFileKey(tx, row.id, originalFileKey);
-      const payload = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
-      await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId: row.id, payload });
+      const source = 'key' in input.source ? { sourceKey: input.source.key } : { source: input.source.file };
+      await queueVideoProcessing(tx, row.id, source);
       // The tus upload is a video now: it no longer counts against its owner's open uploads.
       if (input.uploadId) await releaseUpload(tx, input.uploadId);
       await emit(tx, { type: 'video.changed', videoId: row.id });
@@ -219,9 +219,9 @@ export async function retryVideo(effects: UploadEffects, videoId: number, user: 
   if (entry.video.transcodingStatus !== 'failed')
     throw conflict('Only a video whose processing failed can be retried.');
   await db.transaction(async (tx) => {
-    if (await hasLiveJob(tx, videoId)) throw conflict('This video is already being processed.');
+    if (await isVideoProcessingLive(tx, videoId)) throw conflict('This video is already being processed.');
     await resetProcessing(tx, videoId);
-    await enqueueJob(tx, { kind: PROCESS_VIDEO, videoId, payload: {} });
+    await queueVideoProcessing(tx, videoId);
     await emit(tx, { type: 'video.changed', videoId });
   });
   effects.onJobQueued();
