@@ -6,7 +6,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-// Import directions (issue 13, docs/decisions/018): the elements of each side and what each may import.
+// Import directions (docs/decisions/018): the elements of each side and what each may import.
 const sameSide = { side: '{{ from.element.captured.side }}' };
 const common = { to: { element: { type: 'common' } } };
 const sharedOfSide = { to: { element: { type: 'shared', captured: sameSide } } };
@@ -129,7 +129,7 @@ export default tseslint.config(
       // First match wins: the feature and app folders before the rest of each side.
       'boundaries/elements': [
         { type: 'common', pattern: 'src/common', partialMatch: false },
-        // The independent verifier (issue 15): trusts nothing of the server's, so it may import only common.
+        // The independent verifier: trusts nothing of the server's, so it may import only common.
         { type: 'verifier', pattern: 'src/verifier', partialMatch: false },
         // The witness (docs/decisions/026): an outside party's program, so it too imports only common.
         { type: 'witness', pattern: 'src/witness', partialMatch: false },

@@ -16,7 +16,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/api-global-setup.ts'],
-          // Every response is checked against the OpenAPI document (issue 13).
+          // Every response is checked against the OpenAPI document.
           setupFiles: ['tests/setup/api-contract-check.ts'],
           // Each file gets its own database; two workers suit a 2-core machine.
           pool: 'forks',

@@ -1,7 +1,7 @@
 // After `vite build`: renders the home page's first paint (src/client/prerender-home.tsx) into
 // dist/client/home.html, which the server sends for `/` (docs/decisions/012), and every other page's first
 // paint (the navigation, a spinner, the footer) into dist/client/shell.html, sent for the client's other
-// routes (issue 12). The client then renders over it; nothing is hydrated, so a difference can never be an
+// routes. The client then renders over it; nothing is hydrated, so a difference can never be an
 // error.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // A 1 GB tus upload with the server's RSS sampled meanwhile, and what it needs (a test MOV, the page-cache warm-up,
-// a minimal tus client). Shared by the media suite (issue 4) and the hardening suite's memory row (issue 11).
+// a minimal tus client). Shared by the media suite and the hardening suite's memory row.
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';

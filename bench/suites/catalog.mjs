@@ -26,7 +26,7 @@ const seedScript = path.join(root, 'dist/node/server/scripts/seed-demo.js');
 
 export default {
   description:
-    'issue 3: signed-out GET /api/videos beside nginx (1,000 and 100,000 videos; PGlite and PostgreSQL), home page Lighthouse',
+    'Signed-out GET /api/videos beside nginx (1,000 and 100,000 videos; PGlite and PostgreSQL), home page Lighthouse',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');

@@ -39,7 +39,7 @@ const STORE_NAMES = { s3rver: '@20minutes/s3rver', radosgw: 'Ceph RADOS Gateway'
 
 export default {
   description:
-    'issue 16: 2 web instances behind nginx vs 1 (catalog, video), 1 GB upload into the bucket vs a PUT, Range via the app vs the store',
+    '2 web instances behind nginx vs 1 (catalog, video), 1 GB upload into the bucket vs a PUT, Range via the app vs the store',
   async run(ctx) {
     const { log, result } = ctx;
     const build = await ensureBuilt(log);

@@ -18,7 +18,7 @@ const TARGET_RSS_BYTES = 256_000_000; // 256 MB, decimal: issue 11's budget for 
 const IDLE_WAIT_MS = 5000;
 
 export default {
-  description: 'issue 2: cold start, GET /api/user beside nginx, home-page JS (gzip), idle RSS',
+  description: 'Cold start, GET /api/user beside nginx, home-page JS (gzip), idle RSS',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');

@@ -120,7 +120,7 @@ const SLOW_TERMS = ['z', 'q', 'j', 'k', 'y', 'x', 'w', '7'];
 
 export default {
   description:
-    'issue 11: search and deep pages at 100,000 videos, no query stalls others, GET /api/videos/{id} beside nginx, 200 mixed clients, memory (PGlite and PostgreSQL)',
+    'Search and deep pages at 100,000 videos, no query stalls others, GET /api/videos/{id} beside nginx, 200 mixed clients, memory (PGlite and PostgreSQL)',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');

@@ -14,7 +14,7 @@ import { runReEncode, runStreamCopy } from './media/transcode-runs.mjs';
 import { runRangeStreaming, runUploadAtRest, runUploadOnPostgres, runUploads } from './media/upload-runs.mjs';
 
 export default {
-  description: 'issue 4: 1 GB tus upload vs nginx PUT, Range streaming vs nginx, upload-complete-to-playable',
+  description: '1 GB tus upload vs nginx PUT, Range streaming vs nginx, upload-complete-to-playable',
   async run({ quick, waitQuiet, log, result }) {
     const rows = selectedRows();
     const build = await ensureBuilt(log);

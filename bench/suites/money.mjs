@@ -477,7 +477,7 @@ async function postgresReachable() {
 }
 
 export default {
-  description: `issue 5: purchases/s end to end at ${BUYERS} buyers (sandbox), dashboard data for a capper with 1,000 sales`,
+  description: `Purchases/s end to end at ${BUYERS} buyers (sandbox), dashboard data for a capper with 1,000 sales`,
   async run(ctx) {
     const { log, result } = ctx;
     const build = await ensureBuilt(log);

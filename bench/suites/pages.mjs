@@ -26,7 +26,7 @@ const SHORT = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'B
 
 export default {
   description:
-    'issue 12: Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /leaderboard, /cappers/{name}, /auth, signed-in /dashboard and a receipt',
+    'Lighthouse (4 categories and CLS, mobile, median of 3) on /, /videos, /video/{id}, /leaderboard, /cappers/{name}, /auth, signed-in /dashboard and a receipt',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');

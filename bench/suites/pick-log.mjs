@@ -42,7 +42,7 @@ const ROWS = new Set((process.env.BENCH_PICKLOG_ROWS ?? 'proofs,verify,posts,alo
 
 export default {
   description:
-    'issue 15: pick log appends from 50 posting clients, proofs and the independent verifier at 1,000,000 entries (PGlite and PostgreSQL)',
+    'Pick log appends from 50 posting clients, proofs and the independent verifier at 1,000,000 entries (PGlite and PostgreSQL)',
   async run(ctx) {
     const { log, result } = ctx;
     ENTRIES = Number(process.env.BENCH_PICKLOG_ENTRIES ?? (ctx.quick ? 100_000 : 1_000_000));

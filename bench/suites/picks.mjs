@@ -105,7 +105,7 @@ try {
 
 export default {
   description:
-    'issue 14: capper profile and leaderboard at 1,000 cappers x 500 graded picks (p99, beside nginx), grading one event with 10,000 legs (PGlite and PostgreSQL)',
+    'Capper profile and leaderboard at 1,000 cappers x 500 graded picks (p99, beside nginx), grading one event with 10,000 legs (PGlite and PostgreSQL)',
   async run(ctx) {
     const { log, result } = ctx;
     const logs = tempDir('pickreel-bench-logs-');

@@ -85,7 +85,7 @@ function roundTo(value: number, decimals: number): number {
 
 const compare = (a: number, b: number): ScoredResult => (a > b ? 'win' : a < b ? 'loss' : 'push');
 
-/** A moneyline, spread or total leg's result from the final score (issue 14). Callers validate the leg first. */
+/** A moneyline, spread or total leg's result from the final score. Callers validate the leg first. */
 export function gradeScoredLeg(leg: ScoredLeg, score: FinalScore): ScoredResult {
   const side = leg.side.toLowerCase();
   if (leg.market === 'total') {
@@ -169,7 +169,7 @@ function gradeStraight(legs: readonly GradedLeg[]): PickGrade {
 }
 
 /**
- * A pick's grade from its legs' results (issue 14): a parlay needs every leg, straight legs are bets of
+ * A pick's grade from its legs' results: a parlay needs every leg, straight legs are bets of
  * their own. null while any leg is ungraded, and for a pick without legs.
  */
 export function gradePick(legs: readonly GradedLeg[], parlay: boolean): PickGrade | null {

@@ -562,7 +562,7 @@ it('labels every platform', () => {
   expect(invalidSiteUrlMessage('x')).toMatch(/^Invalid X\/Twitter URL\. Accepted formats: YouTube: /);
 });
 
-describe('linkThumbnailUrl (issue 12)', () => {
+describe('linkThumbnailUrl', () => {
   const thumbnail = (url: string) => linkThumbnailUrl(detectPlatform(url));
 
   it("is YouTube's picture of the video id, for every YouTube form", () => {
@@ -602,7 +602,7 @@ describe('linkThumbnailUrl (issue 12)', () => {
   });
 });
 
-describe('linkSiteName (issue 12)', () => {
+describe('linkSiteName', () => {
   it('names the platform, else the host, else says it is a link', () => {
     expect(linkSiteName('https://vimeo.com/123456')).toBe('Vimeo');
     expect(linkSiteName('https://www.instagram.com/reel/Cabc123/')).toBe('Instagram');

@@ -319,7 +319,7 @@ export function externalPageUrl(link: VideoLink): string | undefined {
 }
 
 /**
- * The picture a link's card shows, when it follows from the link alone, with no network call (issue 12):
+ * The picture a link's card shows, when it follows from the link alone, with no network call:
  * YouTube's, from the video id. Other platforms need a request to theirs to name one, so they have none.
  */
 export function linkThumbnailUrl(link: VideoLink): string | null {

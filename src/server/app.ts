@@ -137,7 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const servesHttp = config.role !== 'worker';
   const runsBackgroundWork = config.role !== 'web';
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
-  // Only the configured proxy hops are believed (issue 11); request.ip and request.protocol follow them.
+  // Only the configured proxy hops are believed; request.ip and request.protocol follow them.
   const trustProxy = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: safeLoggerOptions(options.logger),
@@ -151,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.setValidatorCompiler(validatorCompiler);
-  // Responses go out through their schemas, and the routes are documented from them (issue 13).
+  // Responses go out through their schemas, and the routes are documented from them.
   registerApiContract(app, { checkData: options.checkResponses });
   registerApiDocs(app, { version: packageVersion(), paths: tusOpenApiPaths() });
   registerErrorHandler(app);
@@ -174,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   registerCompression(app);
   await app.register(cookie, { secret: config.sessionSecret });
-  // Counted in the database: every instance on it shares each limit (issue 16, docs/decisions/024).
+  // Counted in the database: every instance on it shares each limit (docs/decisions/024).
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) });
   registerCsrfProtection(app, { exemptPaths: ['/api/stripe/webhook'] });
 
@@ -203,7 +203,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
   await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
-  // The AWS SDK is loaded only when a bucket is configured: the embedded default never carries it (issue 16).
+  // The AWS SDK is loaded only when a bucket is configured: the embedded default never carries it.
   const storage: MediaStorage = config.s3
     ? await (await import('./media/s3-storage.js')).openS3MediaStorage(config.s3)
     : new LocalMediaStorage(path.join(config.dataDir, 'media'));
@@ -261,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
   await app.register(demoRoutes, { db, token: ensureDemoToken(config.dataDir) });
-  // issue 15: picks sealed before the log existed are logged once, before the first checkpoint is signed.
+  // Picks sealed before the log existed are logged once, before the first checkpoint is signed.
   const backfilled = await backfillPickLog(db);
   if (backfilled)
     app.log.info({ entries: backfilled }, 'pick log: logged the picks sealed before it existed');

@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(config.sessionSecret);
   });
 
-  it('ROLE: all by default; web and worker only with a PostgreSQL server (issue 16)', () => {
+  it('ROLE: all by default; web and worker only with a PostgreSQL server', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).role).toBe('all');
     expect(problems({ ROLE: 'both' })).toEqual(['ROLE: must be web, worker or all']);
     // The embedded database is one process's: a web or worker role without DATABASE_URL says what to use.
@@ -101,7 +101,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
-  // issue 11: TRUST_PROXY=true used to believe every X-Forwarded-For hop, so a client chose its own address.
+  // TRUST_PROXY=true used to believe every X-Forwarded-For hop, so a client chose its own address.
   describe('TRUST_PROXY', () => {
     const trustProxy = (value: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
 
@@ -141,7 +141,7 @@ describe('loadConfig', () => {
     });
   });
 
-  it('keeps media on local disk unless S3_BUCKET is set, and reads the S3 settings (issue 16)', () => {
+  it('keeps media on local disk unless S3_BUCKET is set, and reads the S3 settings', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).s3).toBeUndefined();
     expect(
       loadConfig({
@@ -243,7 +243,7 @@ describe('loadConfig', () => {
     }
   });
 
-  // issue 13: the media tools were looked for at the first upload's job; a wrong path now stops start-up.
+  // The media tools were looked for at the first upload's job; a wrong path now stops start-up.
   describe('FFMPEG_PATH and FFPROBE_PATH', () => {
     function fakeTool(dir: string, name: string, mode = 0o755): string {
       mkdirSync(dir, { recursive: true });

@@ -36,7 +36,7 @@ const EnvSchema = z
     ),
     HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
-    // issue 16: what this instance does (docs/decisions/023): serve HTTP, run the background work, or both.
+    // What this instance does (docs/decisions/023): serve HTTP, run the background work, or both.
     ROLE: z.preprocess(
       emptyAsUndefined,
       z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all'),
@@ -88,7 +88,7 @@ const EnvSchema = z
     ),
     // Demo content on a fresh machine in one step (demo/demo-on-start.ts).
     SEED_DEMO: z.preprocess(emptyAsUndefined, booleanSetting()),
-    // issue 14: final scores fetched from a results feed on a schedule (docs/results-feed.md).
+    // Final scores fetched from a results feed on a schedule (docs/results-feed.md).
     RESULTS_FEED_URL: z.preprocess(
       emptyAsUndefined,
       z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
@@ -129,7 +129,7 @@ const EnvSchema = z
         .min(5, 'must be at least 5 seconds')
         .default(60),
     ),
-    // issue 15: the public pick log's name and key (docs/decisions/021).
+    // The public pick log's name and key (docs/decisions/021).
     PICK_LOG_ORIGIN: z.preprocess(
       emptyAsUndefined,
       z
@@ -144,7 +144,7 @@ const EnvSchema = z
     PICK_LOG_NEW_KEY: z.preprocess(emptyAsUndefined, booleanSetting()),
     // Outside witnesses that cosign the log's checkpoints (docs/decisions/026): `<verifier key>=<URL>`, ...
     PICK_LOG_WITNESSES: z.preprocess(emptyAsUndefined, z.string().optional()),
-    // issue 16: media in an S3-compatible bucket (docs/decisions/022); local disk when S3_BUCKET is unset.
+    // Media in an S3-compatible bucket (docs/decisions/022); local disk when S3_BUCKET is unset.
     S3_BUCKET: z.preprocess(
       emptyAsUndefined,
       z
@@ -284,7 +284,7 @@ export interface Config {
 }
 
 /**
- * Which X-Forwarded-* hops to believe (issue 11): none, the nearest N hops, or the hops whose address is in
+ * Which X-Forwarded-* hops to believe: none, the nearest N hops, or the hops whose address is in
  * a list. Believing every hop let a client choose its own address (`X-Forwarded-For: 203.0.113.9, …`)
  * and so escape every per-address limit.
  */

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // A failed query's message carries its parameters: only the safe part is printed (issue 11).
+  // A failed query's message carries its parameters: only the safe part is printed.
   console.error('PickReel failed to start:', safeErrorMessage(error));
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-// `npm run verify -- <site URL> [--capper <username>]` (issue 15): the command line around verifySite.
+// `npm run verify -- <site URL> [--capper <username>]`: the command line around verifySite.
 // Exit 0 when everything holds, 1 on the first failure (one message, no stack trace), 2 on a usage error.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// A capper's record recomputed from the log alone (issue 15), and compared with what the site's profile
+// A capper's record recomputed from the log alone, and compared with what the site's profile
 // claims. Written here on purpose, not shared with the server: a verifier that reused the server's
 // arithmetic would agree with its mistakes.
 import type { PickHistory } from './pick-history.js';

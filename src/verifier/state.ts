@@ -1,4 +1,4 @@
-// Trust on first use (issue 15): per site, the log's key and the last checkpoint this verifier checked, so
+// Trust on first use: per site, the log's key and the last checkpoint this verifier checked, so
 // that a later run can tell a changed key or a rewritten history from an honest log that grew.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';

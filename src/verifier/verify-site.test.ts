@@ -1,5 +1,5 @@
 // The verifier against a fake site (testing/fake-site.ts): an honest log passes; the dishonest operator's
-// tricks each fail with the kind of error that names them (issue 15).
+// tricks each fail with the kind of error that names them.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

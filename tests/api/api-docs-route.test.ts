@@ -1,4 +1,4 @@
-// The API reference at /api/docs (issue 13): our own page and routes over swagger-ui-dist's files (instead
+// The API reference at /api/docs: our own page and routes over swagger-ui-dist's files (instead
 // of @fastify/swagger-ui, docs/decisions/015), under the pages' Content-Security-Policy, hidden from the
 // document it shows. That it renders is tests/e2e/api-docs.spec.ts's.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The API document (issue 13): GET /api/openapi.json describes every route, from the routes' own schemas
+// The API document: GET /api/openapi.json describes every route, from the routes' own schemas
 // (the reference page at /api/docs: api-docs-route.test.ts). That every response of the suite matches it is
 // checked for every test (tests/setup/api-contract.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/user/refunds',
       'GET /media/{path}',
       'HEAD /media/{path}',
-      // verified picks (issue 14)
+      // verified picks
       'GET /api/picks/{id}',
       'GET /api/picks/{id}/reveal',
       'GET /api/picks/{id}/legs',
@@ -106,12 +106,12 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/admin/events/{id}/result',
       'POST /api/admin/legs/{id}/grade',
       'POST /api/admin/results/import',
-      // a capper's record (issue 14)
+      // a capper's record
       'GET /api/cappers/{username}',
-      // finding cappers by name (issue 35)
+      // finding cappers by name
       'GET /api/cappers',
       'GET /api/leaderboard',
-      // issue 15: the public pick log (pick-log.md 'Endpoints').
+      // The public pick log (pick-log.md 'Endpoints').
       'GET /api/log/checkpoint',
       'GET /api/log/entries',
       'GET /api/log/key',

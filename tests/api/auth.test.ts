@@ -337,7 +337,7 @@ describe('Secure cookies behind HTTPS', () => {
       });
       expect(response.statusCode).toBe(201);
       expect(response.cookies.find((c) => c.name === 'pickreel_sid')?.secure).toBe(true);
-      // The known-device cookie (issue 11) follows the same rule.
+      // The known-device cookie follows the same rule.
       expect(response.cookies.find((c) => c.name === 'pickreel_device')?.secure).toBe(true);
     } finally {
       await proxied.close();

@@ -1,4 +1,4 @@
-// A capper's record (issue 14, "The record"): the profile's figures by period and league, the chart, the
+// A capper's record ("The record"): the profile's figures by period and league, the chart, the
 // revealed graded picks, open picks, unverified and moderated counts, the leaderboard and the badges.
 import { brotliDecompressSync } from 'node:zlib';
 import { sql } from '#server/db/drizzle.js';

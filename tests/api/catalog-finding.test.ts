@@ -1,4 +1,4 @@
-// Finding things (issue 35): cappers by username and display name, the catalog's status filter and the
+// Finding things: cappers by username and display name, the catalog's status filter and the
 // capper-record order, and "Popular picks" that only ever recommend what can still be bought.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from '#server/db/drizzle.js';

@@ -6,7 +6,7 @@ import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 // The catalog search reads each order's index, which carries only the first SEARCH_HEAD_LENGTH characters
-// of the search text, and the longer texts' rest through their own trigram index (issue 11). Whatever
+// of the search text, and the longer texts' rest through their own trigram index. Whatever
 // the length, a search finds exactly the videos whose title, description or category hold the text.
 
 let t: TestApp;

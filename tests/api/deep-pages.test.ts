@@ -1,4 +1,4 @@
-// Deep catalog pages start from in-memory checkpoints (issue 11, deep-pages.ts): every page must be the one
+// Deep catalog pages start from in-memory checkpoints (deep-pages.ts): every page must be the one
 // OFFSET gives, for every order, before and after the catalog changes.
 import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

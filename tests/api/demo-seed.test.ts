@@ -1,8 +1,8 @@
-// The demo content (issue 12): put in through a running app's own API, as SEED_DEMO does at start and
+// The demo content: put in through a running app's own API, as SEED_DEMO does at start and
 // `npm run seed:demo` does beside a running server. Its clips go through the real upload route and media job
 // runner, so each is a ready video with its own thumbnail, MP4, HLS and duration; its YouTube links carry
 // YouTube's thumbnail; its bettors' purchases go through the sandbox checkout; its cappers' verified picks
-// are sealed and the past ones graded (issue 14); a second run adds nothing.
+// are sealed and the past ones graded; a second run adds nothing.
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eq, inArray, sql } from '#server/db/drizzle.js';

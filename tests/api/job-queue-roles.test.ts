@@ -1,4 +1,4 @@
-// ROLE=web|worker|all and the media job queue's guarantees (issue 16, docs/decisions/023), on the embedded
+// ROLE=web|worker|all and the media job queue's guarantees (docs/decisions/023), on the embedded
 // database and on PostgreSQL: a web instance queues and runs nothing; a worker serves only its health; a job
 // whose worker died is run again; two workers never run the same job; failures retry with growing delays,
 // then fail for good.

@@ -1,4 +1,4 @@
-// Where media lives (issue 16, docs/decisions/022): under DATA_DIR/media by default, in a bucket with S3_*
+// Where media lives (docs/decisions/022): under DATA_DIR/media by default, in a bucket with S3_*
 // (this file runs in both modes: TEST_MEDIA_STORAGE=s3 for the bucket). With a CDN (S3_PUBLIC_URL), public
 // files are sent there and originals never are.
 import { randomBytes } from 'node:crypto';

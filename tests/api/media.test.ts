@@ -1,5 +1,5 @@
 // GET/HEAD /media/…: ranges, validators, types, who gets the original (issue 4 'Server'), from local disk or
-// from a bucket (TEST_MEDIA_STORAGE=s3, issue 16).
+// from a bucket (TEST_MEDIA_STORAGE=s3).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

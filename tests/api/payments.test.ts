@@ -174,7 +174,7 @@ describe('purchase flow (sandbox provider)', () => {
         post('/api/payment-complete', { paymentIntentId, videoId: video.id }, buyer.cookie),
       ),
     );
-    // Every answer is the same success with the same purchase: none is refunded (issue 11).
+    // Every answer is the same success with the same purchase: none is refunded.
     expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(new Set(responses.map((r) => r.json().purchaseId)).size).toBe(1);
     expect(

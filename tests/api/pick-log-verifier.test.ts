@@ -1,5 +1,5 @@
 // The independent verifier (src/verifier) against the real server, with the dishonest operator's tricks
-// played on its database (issue 15): a changed, deleted or reordered entry, a losing pick hidden from the
+// played on its database: a changed, deleted or reordered entry, a losing pick hidden from the
 // profile, and a history rewritten and re-signed with the log's own key. The honest log passes.
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

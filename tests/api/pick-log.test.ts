@@ -1,4 +1,4 @@
-// The public pick log (issue 15, ../shared/spec/pick-log.md): every post, revision, grade and removal is one
+// The public pick log (../shared/spec/pick-log.md): every post, revision, grade and removal is one
 // entry, appended in the action's own transaction; signed checkpoints, entries and proofs verify with the
 // common formats, as an outside verifier would check them.
 import { createHash } from 'node:crypto';

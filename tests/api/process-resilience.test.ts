@@ -1,4 +1,4 @@
-// Staying up (issue 11): slow and idle connections are closed, one address cannot hold more than its share
+// Staying up: slow and idle connections are closed, one address cannot hold more than its share
 // of sockets, and the media job runner outlives a failure to start. The app listens on a real port here:
 // deadlines and socket caps live in Node's HTTP server, which app.inject() never touches.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

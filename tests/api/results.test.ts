@@ -1,4 +1,4 @@
-// The Results tab and the results feed (issue 14, 'Graded by the scoreboard'): admin only, events to settle
+// The Results tab and the results feed ('Graded by the scoreboard'): admin only, events to settle
 // oldest first, a score grades every pick on the event once, corrections regrade and are logged, props by
 // hand, postponed voids; a feed document settles known events, skips those settled alike, leaves conflicts.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// A web instance killed in the middle of a tus chunk (issue 16, docs/decisions/024): instance A is a real
+// A web instance killed in the middle of a tus chunk (docs/decisions/024): instance A is a real
 // process (`ROLE=web`, main.ts through tsx), instance B is this test's app, both on one PostgreSQL, one
 // DATA_DIR and one bucket. A holds the upload's lock while the chunk arrives; B is refused (423); A is
 // SIGKILLed; PostgreSQL ends A's lock connection and with it the lock, and B resumes the upload from HEAD's

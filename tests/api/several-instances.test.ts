@@ -1,4 +1,4 @@
-// Several web instances on one database behave as one site (issue 16, docs/decisions/024): two apps on the
+// Several web instances on one database behave as one site (docs/decisions/024): two apps on the
 // same database, media and settings; what one does, the other honours.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -164,7 +164,7 @@ describe('compression', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toBe('accept-encoding');
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
-    // The 5 ready videos, and for their owner the one still being processed (issue 12).
+    // The 5 ready videos, and for their owner the one still being processed.
     expect((plain.json() as Video[]).length).toBe(6);
     const small = await get('/api/session', { cookie: capper.cookie, 'accept-encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();

@@ -22,7 +22,7 @@ let port: number;
 let server: ChildProcess | null = null;
 let serverLog = '';
 let cookie: string;
-/** TEST_MEDIA_STORAGE=s3: the bucket every start of the server keeps its media in (issue 16). */
+/** TEST_MEDIA_STORAGE=s3: the bucket every start of the server keeps its media in. */
 let bucketEnv: Record<string, string> = {};
 
 const base = () => `http://127.0.0.1:${port}`;
@@ -233,7 +233,7 @@ describe('a server killed mid-way', () => {
     expect(video).toMatchObject({ isTranscoded: true, duration: 10, transcodingError: null });
     const mp4 = await fetch(`${base()}${video.videoUrl}`, { method: 'HEAD' });
     expect(mp4.status).toBe(200);
-    // The killed run's scratch folder went when its job was taken again, not a day later (issue 11).
+    // The killed run's scratch folder went when its job was taken again, not a day later.
     expect(readdirSync(path.join(dataDir, 'work'))).toEqual([]);
   }, 180_000);
 });

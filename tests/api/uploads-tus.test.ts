@@ -71,7 +71,7 @@ function patchChunked(location: string, offset: number, body: Buffer) {
   return tusPatch(t.app, capper.cookie, location, offset, pieces);
 }
 
-/** What tus keeps of unfinished uploads: files in uploads/tus, or objects at the bucket's root (issue 16). */
+/** What tus keeps of unfinished uploads: files in uploads/tus, or objects at the bucket's root. */
 const tusFiles = () => tusLeftovers(t);
 
 /** Sends a file in chunks, as tus-js-client does; returns the last response. */

@@ -1,5 +1,5 @@
-// POST /api/videos (spec 7), the MOV check and the processing jobs (issue 4), with media on local disk or in
-// a bucket (TEST_MEDIA_STORAGE=s3, issue 16).
+// POST /api/videos (spec 7), the MOV check and the processing jobs, with media on local disk or in
+// a bucket (TEST_MEDIA_STORAGE=s3).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -103,7 +103,7 @@ describe('POST /api/videos: each fixture through the standard path', () => {
       duration: 2,
       hlsUrl: `/media/videos/${created.id}/hls/index.m3u8`,
     });
-    // issue 12: the MP4 and the thumbnail are named with their file's version, so browsers keep them.
+    // The MP4 and the thumbnail are named with their file's version, so browsers keep them.
     for (const [field, key] of [
       ['videoUrl', `videos/${created.id}/video.mp4`],
       ['thumbnailUrl', `videos/${created.id}/thumb.jpg`],
@@ -299,7 +299,7 @@ describe('failed processing and retry', () => {
       await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })
     ).json<Video>();
     expect(failed.transcodingStatus).toBe('failed');
-    // Product words for the owner (issue 11); ffprobe's own words stay in the job and the log.
+    // Product words for the owner; ffprobe's own words stay in the job and the log.
     expect(failed.transcodingError).toBe(MEDIA_FAILURES.unreadable);
     const [failedJob] = await t.database.db
       .select()

@@ -293,7 +293,7 @@ describe('views and shares', () => {
       { platform: 'whatsapp', user_id: stranger.id, referrer: 'http://localhost/video/1' },
       { platform: 'x', user_id: stranger.id, referrer: 'http://localhost/video/1' },
     ]);
-    // The same viewer on the same channel again counts once (issue 11).
+    // The same viewer on the same channel again counts once.
     expect((await share('x')).json()).toEqual({ shareCount: 2 });
     expect(((await get(`/api/videos/${bought.id}`)).json() as Video).shareCount).toBe(2);
   });

@@ -1,4 +1,4 @@
-// Workers as real processes (issue 16, docs/decisions/023). On PostgreSQL: a web instance (this test's app,
+// Workers as real processes (docs/decisions/023). On PostgreSQL: a web instance (this test's app,
 // ROLE=web) queues an upload's job; a ROLE=worker process takes it and is SIGKILLed in the middle; another
 // worker process runs it to the end, once (several processes on one database: PostgreSQL only). A ROLE=worker
 // start without DATABASE_URL is refused with a message saying to use it, the embedded database being one

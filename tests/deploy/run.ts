@@ -1,4 +1,4 @@
-// The deployment test (issue 16): the site of docs/deployment.md on one machine. PostgreSQL, an S3-compatible
+// The deployment test: the site of docs/deployment.md on one machine. PostgreSQL, an S3-compatible
 // server, two web instances and one worker of the built app, configured by deploy/*.env, behind nginx
 // configured by deploy/nginx-pickreel.conf.template (TLS with a throw-away certificate). Then, over HTTP:
 // signed in on one instance, signed in on the other; sign-in limits counted across both; a 200 MiB tus

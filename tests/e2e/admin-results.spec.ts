@@ -1,4 +1,4 @@
-// The admin's Results tab (issue 14, 'Graded by the scoreboard'): an event past its start is settled with
+// The admin's Results tab ('Graded by the scoreboard'): an event past its start is settled with
 // its final score, after a confirmation, and the pick on it is graded for everyone (GET /api/picks/{id}).
 import { randomBytes } from 'node:crypto';
 import type { PickView } from '#common/schemas/pick-views.js';

@@ -1,4 +1,4 @@
-// The API reference (issue 13): /api/docs renders the OpenAPI document in Chromium, offline, within the
+// The API reference: /api/docs renders the OpenAPI document in Chromium, offline, within the
 // site's Content-Security-Policy, with no console error (fixtures.ts) and no CSP violation.
 import { expect, test } from './fixtures';
 

@@ -22,7 +22,7 @@ test('a visitor sees the card with its price to the cent and a Buy Winners link 
   await expect(card).toContainText('Two-leg NBA parlay, explained.');
   await expect(card).toContainText(`by ${capper.username}`);
   await expect(card).toContainText('NBA');
-  // spec 2: the duration as minutes:seconds over the thumbnail; a YouTube link's is YouTube's (issue 12).
+  // spec 2: the duration as minutes:seconds over the thumbnail; a YouTube link's is YouTube's.
   await expect(card).toContainText('1:35');
   await expect(card.locator('img')).toHaveAttribute(
     'src',
@@ -34,7 +34,7 @@ test('a visitor sees the card with its price to the cent and a Buy Winners link 
   await expect(card.getByRole('button', { name: 'Winning Selections' })).toHaveCount(0);
 
   const buy = card.getByRole('link', { name: 'Buy Winners' });
-  // issue 12: signing in then opens the checkout this link was for.
+  // Signing in then opens the checkout this link was for.
   await expect(buy).toHaveAttribute('href', `/auth?next=/checkout/${video.id}`);
   await buy.click();
   await expect(page).toHaveURL(`/auth?next=/checkout/${video.id}`);

@@ -1,4 +1,4 @@
-// Finding things (issue 35): a capper found by name from the search box, /videos filtered by league and
+// Finding things: a capper found by name from the search box, /videos filtered by league and
 // status and sorted by price with the state in the URL, "Popular picks" that never recommend a pick whose
 // sales have closed, all at a desktop and a 390 px phone, with axe on /videos.
 import { createRequire } from 'node:module';

@@ -10,7 +10,7 @@ export const TINY_JPEG = Buffer.from(
   'base64',
 );
 
-/** YouTube's image host, where link videos' thumbnails live (issue 12). */
+/** YouTube's image host, where link videos' thumbnails live. */
 export const YOUTUBE_IMAGE_HOST = 'https://i.ytimg.com';
 
 let clientCounter = 0;

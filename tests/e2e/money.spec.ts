@@ -1,4 +1,4 @@
-// Money in the browser (issue 5): checkout with the sandbox provider's test cards, the purchase card and
+// Money in the browser: checkout with the sandbox provider's test cards, the purchase card and
 // its selections, the dashboard's tiles and tabs, payouts against the ledger, and the analytics page.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -540,7 +540,7 @@ test.describe('when the server fails', () => {
       'Payment processed but there was an error recording your purchase',
     );
     await expect(page.getByRole('alert')).toContainText('you will not be charged twice');
-    // The sandbox recorded it on confirmation already, as Stripe's webhook would (issue 11): nothing is lost.
+    // The sandbox recorded it on confirmation already, as Stripe's webhook would: nothing is lost.
     expect(await (await page.request.get('/api/user/purchases')).json()).toHaveLength(1);
 
     await page.unroute('**/api/payment-complete');

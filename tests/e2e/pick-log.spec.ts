@@ -1,4 +1,4 @@
-// The public pick log in the browser (issue 15): the video page's entries and Verify (signature, inclusion
+// The public pick log in the browser: the video page's entries and Verify (signature, inclusion
 // proofs, the reveal's commitment once graded), the /log page, the capper profile's link to it, a phone.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_ADMIN } from '../setup/e2e-env';

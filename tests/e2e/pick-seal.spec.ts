@@ -1,4 +1,4 @@
-// The sealed pick where a buyer decides (issue 14): the card's badge, the video page's Sealed pick panel
+// The sealed pick where a buyer decides: the card's badge, the video page's Sealed pick panel
 // (commitment, versions, no legs before the reveal), the owner's delete confirm once the pick has started,
 // and, once an admin has entered the final score, the revealed pick and the Verify button.
 import type { Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Every response an API test gets is checked against the app's own OpenAPI document (issue 13): its route,
+// Every response an API test gets is checked against the app's own OpenAPI document: its route,
 // method and status must be documented, and a JSON body must match the documented schema (ajv, JSON Schema
 // 2020-12 as OpenAPI 3.1 uses). A mismatch is collected here and fails the test that caused it
 // (api-contract-check.ts, a setup file of the API project).

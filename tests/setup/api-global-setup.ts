@@ -1,6 +1,6 @@
 // Migrates one database per run; every API test file then starts from a copy of it:
 // PGlite loads a dumped data directory, PostgreSQL clones a template database. With TEST_MEDIA_STORAGE=s3
-// it also starts the S3-compatible server the media lives on (issue 16), one bucket per test app.
+// it also starts the S3-compatible server the media lives on, one bucket per test app.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

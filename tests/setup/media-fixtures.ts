@@ -53,7 +53,7 @@ const RECIPES = {
   },
   /**
    * MPEG-4 part 2 at 720p for 12 s: a re-encode of a few seconds of CPU, so a browser test sees an upload
-   * being processed after it has landed on a list (issue 12).
+   * being processed after it has landed on a list.
    */
   slowMov: {
     name: 'slow.mov',

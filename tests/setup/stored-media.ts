@@ -1,4 +1,4 @@
-// What the API tests need to look at stored media the same way on local disk and in a bucket (issue 16):
+// What the API tests need to look at stored media the same way on local disk and in a bucket:
 // TEST_MEDIA_STORAGE=s3 runs the media and upload suites against the S3-compatible server of
 // api-global-setup.ts, each test app on a bucket of its own.
 import { randomBytes } from 'node:crypto';

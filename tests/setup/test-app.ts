@@ -37,7 +37,7 @@ export interface TestAppOptions {
   /** A built client to serve; by default the API only. */
   clientDir?: string;
   connectionLimits?: Partial<ConnectionLimits>;
-  /** ROLE (issue 16): set here, since ROLE=web|worker in the settings asks for DATABASE_URL (config.ts). */
+  /** ROLE: set here, since ROLE=web|worker in the settings asks for DATABASE_URL (config.ts). */
   role?: Role;
   /**
    * A market (docs/decisions/025) on a local stand-in of The Odds API the test controls: its leagues
@@ -82,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       DATA_DIR: dataDir,
       SESSION_SECRET: 'test-secret-that-is-long-enough-0123456789',
       LOG_LEVEL: 'info',
-      // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server (issue 16).
+      // TEST_MEDIA_STORAGE=s3: a bucket of its own on the suite's S3-compatible server.
       ...(await testBucketEnv()),
       ...(standIn && {
         ODDS_API_KEY: standIn.apiKey,

@@ -8,7 +8,7 @@ import { authPath, useReturnPath } from '../lib/auth-redirect';
 type RequireAuthProps = { children: ReactNode; admin?: boolean };
 
 // spec 2: a spinner while the session loads, then signed-out visitors go to /auth. The server enforces
-// every rule again; this only spares people a page they cannot use. /auth brings them back here (issue 12).
+// every rule again; this only spares people a page they cannot use. /auth brings them back here.
 export function RequireAuth({ children, admin = false }: RequireAuthProps) {
   const { data: user, isLoading } = useUser();
   const returnPath = useReturnPath();

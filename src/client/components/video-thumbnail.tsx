@@ -18,7 +18,7 @@ type VideoThumbnailProps = {
 
 /**
  * A video's picture, or in its place a placeholder (spec 2: a missing or broken thumbnail): grey 'Thumbnail'
- * for our own files, and for a link the name of its site (issue 12), since a link's picture is known only
+ * for our own files, and for a link the name of its site, since a link's picture is known only
  * for YouTube. Its box is the caller's; a play button may sit in its middle, so the words sit low.
  */
 export function VideoThumbnail({

@@ -21,7 +21,7 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 
 /**
  * A call whose answer is JSON, typed `T`: the `z.infer` type of the route's response schema, which the server
- * writes every answer through (issue 13). Not parsed again here: zod stays out of the pages' code.
+ * writes every answer through. Not parsed again here: zod stays out of the pages' code.
  */
 export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
   const res = await apiRequest(method, url, data);

@@ -1,4 +1,4 @@
-// The log as C2SP tlog-tiles resources (issue 15, 'Going further'; docs/decisions/021): the same RFC 9162
+// The log as C2SP tlog-tiles resources ('Going further'; docs/decisions/021): the same RFC 9162
 // tree, cut into tiles of 256 hashes that a CDN can cache for ever and any tlog client can read. Paths and
 // entry bundles as the specification writes them; pure, for the server and any client.
 

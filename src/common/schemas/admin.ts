@@ -33,7 +33,7 @@ export const AdminUserSchema = z
   .meta({ id: 'AdminUser' });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
-/** An admin may not lower a bonus below what was already paid out or requested (issue 11, decision 010). */
+/** An admin may not lower a bonus below what was already paid out or requested (decision 010). */
 export function bonusTooLowMessage(minimumCents: number, heldCents: number): string {
   return `The bonus cannot be lower than ${formatDollars(centsToDollars(minimumCents))}: ${formatDollars(centsToDollars(heldCents))} has already been paid out or requested.`;
 }

@@ -11,7 +11,7 @@ import {
 
 /** Registration refusals only the server can decide (it knows the taken names); the form shows them. */
 export const USERNAME_TAKEN = 'Username already exists';
-// issue 11: a look-alike of a taken name (TR39 confusable skeleton) is refused too.
+// A look-alike of a taken name (TR39 confusable skeleton) is refused too.
 export const USERNAME_TOO_SIMILAR = 'This username is too similar to an existing one. Please choose another.';
 
 const username = z

@@ -1,4 +1,4 @@
-// A capper's public record (issue 14, "The record"): the profile, the leaderboard and the record badges.
+// A capper's public record ("The record"): the profile, the leaderboard and the record badges.
 // The server writes its answers through these; the client reads them and builds its queries with them.
 import { z } from 'zod';
 import { LEADERBOARD_PERIODS, LEADERBOARD_SORTS, MAX_RECORD_USERNAMES } from '../capper-records.js';

@@ -1,4 +1,4 @@
-// Ids in paths and page bounds in query strings, declared once (issue 13). Ids and page numbers: decimal digits only (issue 11). `Number()` and
+// Ids in paths and page bounds in query strings, declared once. Ids and page numbers: decimal digits only. `Number()` and
 // `z.coerce.number()` also read '0x10' as 16, '1e3' as 1000, ' 12', '+12' and '12.0' as 12, so a
 // caller could reach another row than the one they wrote.
 import { z } from 'zod';
@@ -22,7 +22,7 @@ function idParams(message: string) {
   return z.object({ id: idSchema(message) });
 }
 
-// The path ids, declared once each (issue 13); every route with an id in its path uses one of these.
+// The path ids, declared once each; every route with an id in its path uses one of these.
 export const IdParamsSchema = idParams('Id must be a whole number');
 export const VideoIdParamsSchema = idParams('Video id must be a whole number');
 export const PayoutIdParamsSchema = idParams('Payout id must be a whole number');
@@ -51,7 +51,7 @@ export function queryInt(options: { min: number; max: number; default: number; n
 export const OFFSET_MAX = 1_000_000;
 
 /**
- * Page sizes, one place (issue 13): `max` is the most one request may ask for, `default` what it gets when
+ * Page sizes, one place: `max` is the most one request may ask for, `default` what it gets when
  * it does not say. The dashboard and admin lists ask for one page of `default`.
  */
 export const PAGE_LIMITS = {

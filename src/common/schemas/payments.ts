@@ -46,7 +46,7 @@ export const PaymentIntentResponseSchema = z
 export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponseSchema>;
 
 /**
- * Why a succeeded payment was given back instead of unlocking a pick (issue 11, docs/decisions/010):
+ * Why a succeeded payment was given back instead of unlocking a pick (docs/decisions/010):
  * the price changed while the buyer paid, the buyer already owns the pick through another payment, the pick
  * or the buyer's account is gone, it is the buyer's own pick, or the provider refunded it (Stripe dashboard).
  */

@@ -1,4 +1,4 @@
-// What the picks API answers (issue 14): a pick's public face before it is graded, its reveal after, and
+// What the picks API answers: a pick's public face before it is graded, its reveal after, and
 // the events a capper can post on. The server writes its answers through these; the client reads them.
 import { z } from 'zod';
 import { LOG_ENTRY_TYPES } from '../pick-log/entry.js';
@@ -16,7 +16,7 @@ export const PickVersionSchema = z.object({
   postedAt: IsoTime,
 });
 
-/** Where a pick's event sits in the public pick log (issue 15, pick-log.md 'Endpoints'). */
+/** Where a pick's event sits in the public pick log (pick-log.md 'Endpoints'). */
 export const PickLogRefSchema = z.object({
   index: z.int().meta({ description: 'The entry number in the log, from 0' }),
   type: z.enum(LOG_ENTRY_TYPES),
@@ -63,7 +63,7 @@ export const PickViewSchema = z
       .meta({ description: "Corrections of the pick's games, once the pick is graded" }),
     log: z
       .array(PickLogRefSchema)
-      .meta({ description: "The pick's entries in the public pick log (issue 15), oldest first" }),
+      .meta({ description: "The pick's entries in the public pick log, oldest first" }),
   })
   .meta({ id: 'Pick' });
 export type PickView = z.infer<typeof PickViewSchema>;

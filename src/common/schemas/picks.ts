@@ -146,7 +146,7 @@ export function lineRangeProblem(league: League, market: Market, line: number | 
 }
 
 /**
- * One leg as the API takes it (issue 14): `side` is the team for moneyline and spread (written as the
+ * One leg as the API takes it: `side` is the team for moneyline and spread (written as the
  * event's team), 'over' or 'under' for a total, the bet's text for a prop or other; `line` where the
  * market has one (null otherwise).
  */

@@ -1,4 +1,4 @@
-// Results (issue 14, 'Graded by the scoreboard'): an event's final score from an admin's Results tab or from
+// Results ('Graded by the scoreboard'): an event's final score from an admin's Results tab or from
 // a results feed, props graded by hand, corrections. One set of schemas for the form, the routes and the
 // feed document (docs/results-feed.md).
 import { z } from 'zod';

@@ -35,7 +35,7 @@ const legsMessages = (result: ReturnType<typeof UploadFormSchema.safeParse>) =>
     ? []
     : result.error.issues.filter((issue) => issue.path[0] === 'legs').map((issue) => issue.message);
 
-describe('UploadFormSchema legs (issue 14)', () => {
+describe('UploadFormSchema legs', () => {
   it('takes no legs (an unverified pick) and legs with a parlay flag', () => {
     expect(UploadFormSchema.parse(form())).toMatchObject({ legs: [], parlay: false });
     const parsed = UploadFormSchema.parse(

@@ -54,7 +54,7 @@ const UploadFieldsSchema = VideoDetailsSchema.extend({
   isPremium: BooleanText.optional(),
   isExternalVideo: BooleanText.default(false),
   externalVideoUrl: z.string().trim().optional(),
-  // issue 14: the pick's legs as JSON text (none: an unverified pick), and whether it is a parlay.
+  // The pick's legs as JSON text (none: an unverified pick), and whether it is a parlay.
   legs: LegsTextSchema.pipe(z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE)),
   parlay: BooleanText.default(false),
 });
@@ -114,7 +114,7 @@ const PickedFileSchema = z.custom<PickedFile>(
   { message: ONLY_MOV_MESSAGE },
 );
 
-/** issue 14: the legs as the upload and edit forms hold them (each already checked by the leg form). */
+/** The legs as the upload and edit forms hold them (each already checked by the leg form). */
 export const FormLegsSchema = z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE);
 
 /** The pick-wide rules the server applies at posting: a parlay's legs and stake, every leg still to start. */

@@ -54,7 +54,7 @@ export const VideoUpdateSchema = z
     emailInformation: SelectionsSchema.optional(),
     price: PriceSchema.optional(),
     category: CategorySchema.optional(),
-    // issue 14: the pick's legs (all of them, replacing the sealed ones) and whether it is a parlay.
+    // The pick's legs (all of them, replacing the sealed ones) and whether it is a parlay.
     legs: z.array(LegInputSchema).max(MAX_LEGS, TOO_MANY_LEGS_MESSAGE).optional(),
     parlay: z.boolean().optional(),
   })
@@ -149,7 +149,7 @@ export const VideoSchema = z
     shareCount: z.int(),
     createdAt: z.iso.datetime(),
     capper: CapperSchema,
-    // issue 14: a verified pick's commitment and post time, for everyone before buying; null if unverified.
+    // A verified pick's commitment and post time, for everyone before buying; null if unverified.
     pick: z
       .object({
         commitment: z.string(),

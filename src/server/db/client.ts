@@ -125,7 +125,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // closed: create it in a short-lived child process, whose memory goes back with it.
       await createDataDirInChild({ dataDir, startParams });
     }
-    // On its own thread, so that no query holds the HTTP server's event loop (issue 11).
+    // On its own thread, so that no query holds the HTTP server's event loop.
     embedded = await startEmbeddedWorker(
       {
         dataDir,

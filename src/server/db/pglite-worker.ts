@@ -108,7 +108,7 @@ function lastReadyStatus(bytes: Uint8Array): number | undefined {
  * The backend's answer to these messages, as bytes. Not `execProtocolRaw`: in PGlite 0.5 it also parses every
  * answer into JavaScript objects and keeps them in a list that only `execProtocol` empties, so a connection
  * that speaks raw protocol (all of ours) grew the worker's heap by every row it ever read (~37 KB per query
- * of 100 rows of 200 bytes) and spent most of its time parsing (issue 11). The stream variant hands over the
+ * of 100 rows of 200 bytes) and spent most of its time parsing. The stream variant hands over the
  * bytes as PostgreSQL writes them (a view of the WebAssembly memory, so copied at once) and parses nothing.
  */
 async function answerTo(db: PGlite, messages: Buffer): Promise<Uint8Array> {
@@ -126,7 +126,7 @@ async function run(): Promise<void> {
     db = await PGlite.create({
       dataDir: options.dataDir,
       startParams: [...PGlite.defaultStartParams, ...options.startParams],
-      // pg_trgm serves the catalog search's index, as on a PostgreSQL server (issue 11).
+      // pg_trgm serves the catalog search's index, as on a PostgreSQL server.
       extensions: { pg_trgm },
       loadDataDir: options.loadDataDir ? new Blob([new Uint8Array(options.loadDataDir)]) : undefined,
     });

@@ -37,7 +37,7 @@ export const users = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     manualEarningsCents: integer('manual_earnings_cents').notNull().default(0),
     createdAt: createdAt(),
-    // NFKC + case fold of username, and its TR39 confusable skeleton (features/auth/usernames.ts, issue 11).
+    // NFKC + case fold of username, and its TR39 confusable skeleton (features/auth/usernames.ts).
     // Computed in JavaScript: null only on rows written before the column, until the start-up backfill.
     usernameKey: text('username_key'),
     usernameSkeleton: text('username_skeleton'),
@@ -67,7 +67,7 @@ export const sessions = pgTable(
 );
 
 /**
- * Sign-in and registration counters (docs/decisions/003, issue 11): per client address, and per account per
+ * Sign-in and registration counters (docs/decisions/003): per client address, and per account per
  * device class (unknown devices together, each known device apart). In the database, so no eviction can
  * reset a lock and every instance sees the same counts; rows past reset_at are dead and swept.
  */
@@ -110,7 +110,7 @@ export const videos = pgTable(
     // Storage key of the uploaded original (served only to owner, buyers and admins).
     originalFileKey: text('original_file_key'),
     originalFileName: text('original_file_name'),
-    // The tus upload this video came from: finishing the same upload twice finds this row (issue 4).
+    // The tus upload this video came from: finishing the same upload twice finds this row.
     uploadId: text('upload_id'),
     isTranscoded: boolean('is_transcoded').notNull().default(false),
     transcodingStatus: text('transcoding_status').notNull().default('pending'),
@@ -127,12 +127,12 @@ export const videos = pgTable(
     shareCount: integer('share_count').notNull().default(0),
     createdAt: createdAt(),
     // What `?q=` searches, lower-cased once when written: one LIKE on one column per row instead of three
-    // ILIKEs (issue 11). Never selected for a response.
+    // ILIKEs. Never selected for a response.
     searchText: text('search_text').generatedAlwaysAs(
       sql`lower(title || ' ' || description || ' ' || category)`,
     ),
     // The search text's first SEARCH_HEAD_LENGTH characters, which each catalog order's index carries: a
-    // search walks that index in its order and stops at its page, reading no table row (issue 11). The
+    // search walks that index in its order and stops at its page, reading no table row. The
     // rest of a longer text is searched through `videos_search_long_trgm_idx`. Never selected either.
     searchHead: text('search_head').generatedAlwaysAs(
       sql`left(lower(title || ' ' || description || ' ' || category), ${sql.raw(String(SEARCH_HEAD_LENGTH))})`,
@@ -203,7 +203,7 @@ export const paymentIntents = pgTable(
   },
   (t) => [
     index('payment_intents_buyer_video_idx').on(t.buyerId, t.videoId),
-    // At most one open intent per buyer and video, across server instances (issue 11, decision 010).
+    // At most one open intent per buyer and video, across server instances (decision 010).
     uniqueIndex('payment_intents_open_idx')
       .on(t.buyerId, t.videoId)
       .where(sql`status not in ('succeeded', 'canceled', 'refunded')`),
@@ -296,7 +296,7 @@ export const videoShares = pgTable(
     ipAddress: text('ip_address'),
     referrer: text('referrer'),
     // Who shared, as for views ('u:{userId}' or 'a:{keyed hash of the address}'): a share counts once per
-    // viewer and channel (issue 11). Null on rows from before it was kept.
+    // viewer and channel. Null on rows from before it was kept.
     viewerKey: text('viewer_key'),
     createdAt: createdAt(),
   },
@@ -321,7 +321,7 @@ export const videoViews = pgTable(
   (t) => [index('video_views_video_viewer_idx').on(t.videoId, t.viewerKey, t.createdAt)],
 );
 
-/** Every admin action: who, what, when, before and after (issue 6). Shown nowhere yet; kept. */
+/** Every admin action: who, what, when, before and after. Shown nowhere yet; kept. */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -407,7 +407,7 @@ export const uploads = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------------------
-// Verified picks (issue 14, docs/decisions/020): events and their final scores, sealed picks, their
+// Verified picks (docs/decisions/020): events and their final scores, sealed picks, their
 // versions and legs. A pick outlives its video (a capper's delete of a sold or started pick keeps it on the
 // record), so pick tables key on the video's id without a foreign key to it.
 

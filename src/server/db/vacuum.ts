@@ -10,7 +10,7 @@ export const VACUUM_EVERY_MS = 60_000;
 /**
  * The embedded database runs no autovacuum. Without VACUUM its visibility map stays empty, and a search
  * that could answer from the catalog orders' indexes alone (schema.ts) reads every row it passes instead;
- * the planner knows it (pg_class.relallvisible) and falls back to reading all the matches (issue 11).
+ * the planner knows it (pg_class.relallvisible) and falls back to reading all the matches.
  * At start, a table of some size whose pages are mostly not known all-visible is vacuumed (after a bulk
  * load, say). Returns the tables vacuumed.
  */

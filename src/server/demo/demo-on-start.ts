@@ -1,4 +1,4 @@
-// At start (issue 12): one line telling how to get demo content when the catalog is empty, or with SEED_DEMO
+// At start: one line telling how to get demo content when the catalog is empty, or with SEED_DEMO
 // the demo seed run against this very server once it listens, in the background. Nothing here may take the
 // server down: a failure is logged, and an interrupted seed is finished by the next start or seed:demo.
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 
-/** How much log text may wait for the disk or the pipe before new lines are dropped (issue 11). */
+/** How much log text may wait for the disk or the pipe before new lines are dropped. */
 export const LOG_BUFFER_MAX_BYTES = 4 * 1024 * 1024;
 const DROP_REPORT_INTERVAL_MS = 60_000;
 

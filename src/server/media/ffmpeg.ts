@@ -96,7 +96,7 @@ export function mediaTools(): MediaTools {
 }
 
 /**
- * What an owner (or admin) reads as `transcodingError`, in product words (issue 11): never ffmpeg's or
+ * What an owner (or admin) reads as `transcodingError`, in product words: never ffmpeg's or
  * Node's text, which stays in the job's `last_error` and the log.
  */
 export const MEDIA_FAILURES = {

@@ -1,4 +1,4 @@
-// Removing a deleted video's files, durably (issue 16, docs/decisions/022). The transaction that deletes the
+// Removing a deleted video's files, durably (docs/decisions/022). The transaction that deletes the
 // rows also queues a `remove_media` job for each folder (an outbox row: it commits or vanishes with them);
 // the request then removes the files at once and marks its job done. Should that fail, or the process die
 // first, the job runner takes the job when it falls due and retries it with a growing delay until the store

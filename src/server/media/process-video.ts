@@ -26,7 +26,7 @@ export interface PipelineContext {
   tools: MediaTools;
   /**
    * This job's scratch folder on local disk for ffmpeg's outputs, named after the job: whatever an earlier,
-   * killed run of the same job left there is cleared before this run starts (issue 11).
+   * killed run of the same job left there is cleared before this run starts.
    */
   workDir: string;
   signal?: AbortSignal;

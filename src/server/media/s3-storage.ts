@@ -1,4 +1,4 @@
-// Media in an S3-compatible bucket (issue 16, docs/decisions/022): the same keys as on local disk, one bucket.
+// Media in an S3-compatible bucket (docs/decisions/022): the same keys as on local disk, one bucket.
 // Loaded only when S3_BUCKET is set, so the embedded default never loads the AWS SDK.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';

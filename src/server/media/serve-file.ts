@@ -95,7 +95,7 @@ export async function sendMediaFile(
   const isPrivate = downloadName !== null;
   const etag = etagOf(object);
   // A URL naming this very version (versionedMediaUrl) never answers anything else: kept for a year
-  // (issue 12). Without it, or naming an older version, the browser asks again after 5 minutes.
+  //. Without it, or naming an older version, the browser asks again after 5 minutes.
   const current = isCurrentVersion(request, object);
   reply
     .header('accept-ranges', 'bytes')

@@ -51,7 +51,7 @@ export interface MediaStorage {
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/i;
-/** 1 MiB reads: the default 64 KiB makes streaming a large file several times slower (issue 4). */
+/** 1 MiB reads: the default 64 KiB makes streaming a large file several times slower. */
 const READ_SIZE = 1024 * 1024;
 
 /** Whether a key is one this store makes: no '..', '.', empty or absolute parts, nothing outside [a-z0-9/_.-]. */
@@ -182,7 +182,7 @@ export function mediaVersion(object: StoredObject): string {
 }
 
 /**
- * The URL of this version of a file (issue 12): it changes whenever the file does, so the media routes let
+ * The URL of this version of a file: it changes whenever the file does, so the media routes let
  * browsers keep what it answers for a year.
  */
 export function versionedMediaUrl(key: string, object: StoredObject): string {

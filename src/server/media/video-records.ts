@@ -4,7 +4,7 @@ type VideoRow = typeof videos.$inferSelect;
 
 /**
  * What a media job reads and writes of its video: its row, then its status, progress and media. The videos
- * feature provides it (features/videos/media-records.ts), so media knows no feature (issue 13).
+ * feature provides it (features/videos/media-records.ts), so media knows no feature.
  */
 export interface VideoRecords {
   find(videoId: number): Promise<VideoRow | undefined>;

@@ -61,7 +61,7 @@ export class SandboxProvider implements PaymentProvider {
   /**
    * What Stripe.js's confirmCardPayment would do, for the sandbox card form. Only an open intent can be paid,
    * and the change to 'succeeded' is conditional on it still being open, so a price change's cancel and a
-   * payment cannot both win (issue 11).
+   * payment cannot both win.
    */
   async confirm(input: SandboxConfirm, buyerId: number): Promise<SandboxConfirmResponse | undefined> {
     const [row] = await this.db

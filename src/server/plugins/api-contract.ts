@@ -1,4 +1,4 @@
-// One API contract (issue 13): every route declares its responses with the zod schemas of src/common/schemas;
+// One API contract: every route declares its responses with the zod schemas of src/common/schemas;
 // the server serialises through them, so a field they do not declare never leaves it, and the OpenAPI
 // document (api-docs.ts) and the client's types come from the same schemas (docs/decisions/015).
 import type { FastifyInstance, FastifySerializerCompiler, RouteOptions } from 'fastify';

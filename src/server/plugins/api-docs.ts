@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the API, generated from the routes' zod schemas (issue 13), at
+// The OpenAPI 3.1 document of the API, generated from the routes' zod schemas, at
 // GET /api/openapi.json, and Swagger UI reading it at /api/docs (docs/decisions/015).
 import type { FastifySwaggerOptions, SwaggerOptions } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';

@@ -1,4 +1,4 @@
-// The interactive API reference (issue 13): a page that runs Swagger UI (swagger-ui-dist's files) on the
+// The interactive API reference: a page that runs Swagger UI (swagger-ui-dist's files) on the
 // OpenAPI document. Our own two routes instead of @fastify/swagger-ui's plugin (docs/decisions/015): nothing
 // is read before someone opens the page, and the files go compressed and cached for a year.
 import { createReadStream } from 'node:fs';

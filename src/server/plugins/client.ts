@@ -10,7 +10,7 @@ import { preferredEncoding } from '../lib/content-encoding.js';
 /**
  * The picture a page shows largest at first sight (its LCP element), where the path alone names it.
  * Declared here, filled in by the videos feature (features/videos/page-pictures.ts): this plugin knows no
- * feature (issue 13).
+ * feature.
  */
 export interface PagePictures {
   /** `/videos`: the first card's thumbnail, newest first, as a signed-out visitor sees it. */
@@ -57,7 +57,7 @@ export async function registerClient(
   });
 
   // Every other page's index.html, with its prerendered shell when the build made one (its navigation, a
-  // spinner, the footer: a first paint before the code arrives), compressed once at start too (issue 12).
+  // spinner, the footer: a first paint before the code arrives), compressed once at start too.
   app.decorate(
     'indexHtml',
     compressedOnce(prerendered(clientDir, 'shell.html', meta, appConfig) ?? indexHtml),

@@ -23,7 +23,7 @@ export function isSameSite(request: FastifyRequest): boolean {
   if (source === undefined) return true;
   if (source === 'null') return false;
   try {
-    // The whole origin (issue 11): scheme, host and port. 'https://host' is another site than 'http://host'.
+    // The whole origin: scheme, host and port. 'https://host' is another site than 'http://host'.
     // request.protocol and request.host follow TRUST_PROXY; URL() normalises default ports ('host:80').
     return new URL(source).origin === new URL(`${request.protocol}://${request.host}`).origin;
   } catch {

@@ -79,7 +79,7 @@ export function withoutHsts(headers: Record<string, string>): Record<string, str
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const httpsHeaders = securityHeaders();
-  // HSTS only over HTTPS (issue 11, RFC 6797 §7.2: a plain-HTTP answer must not carry it). Both sets are
+  // HSTS only over HTTPS (RFC 6797 §7.2: a plain-HTTP answer must not carry it). Both sets are
   // made once; request.protocol follows TRUST_PROXY (X-Forwarded-Proto from the proxy in front).
   const httpHeaders = withoutHsts(httpsHeaders);
   app.addHook('onRequest', (request, reply, done) => {

@@ -159,7 +159,7 @@ function quietLevel(level: string): string {
 /** The demo content through the app run here, on a free loopback port, with its own media job runner. */
 async function seedInProcess(config: Config, database: Database): Promise<void> {
   const app = await buildApp({
-    // Serving and running the jobs both, whatever ROLE the environment gives the site's instances (issue 16);
+    // Serving and running the jobs both, whatever ROLE the environment gives the site's instances;
     // with the demo's market stand-in when no market is set (SEED_DEMO's), so the demo cappers post market picks.
     config: { ...config, role: 'all', seedDemo: true },
     database,

@@ -55,7 +55,7 @@ type MobileNavSheetProps = {
 
 export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileNavSheetProps) {
   const { signOut, isPending } = useSignOut();
-  const returnPath = useReturnPath(); // issue 12: signing in brings the user back to this page
+  const returnPath = useReturnPath(); // Signing in brings the user back to this page
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent

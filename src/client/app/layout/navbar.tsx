@@ -16,7 +16,7 @@ import { useScrolled } from './use-scrolled';
 export function Navbar() {
   const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
   const { data: user, isLoading } = useUser();
-  const returnPath = useReturnPath(); // issue 12: signing in brings the user back to this page
+  const returnPath = useReturnPath(); // Signing in brings the user back to this page
 
   return (
     <header

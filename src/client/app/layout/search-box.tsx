@@ -4,7 +4,7 @@ import { Search } from 'lucide-react';
 import { cn } from '#client/lib/cn.ts';
 import { DESKTOP_QUERY, useMediaQuery } from '#client/lib/use-media-query.ts';
 
-/** The search the page shows: /videos?q= (issue 12), nothing on any other page. */
+/** The search the page shows: /videos?q=, nothing on any other page. */
 function queryOf(location: string, search: string): string {
   if (location !== '/videos') return '';
   return new URLSearchParams(search).get('q') ?? '';
@@ -17,7 +17,7 @@ export function SearchBox({ className }: { className?: string }) {
   const search = useSearch();
   const urlQuery = queryOf(location, typeof window === 'undefined' ? search : window.location.search);
   const [text, setText] = useState(urlQuery);
-  // issue 12: the box shows the URL's query, opened directly or reached by back/forward; typing only
+  // The box shows the URL's query, opened directly or reached by back/forward; typing only
   // changes the box until the next navigation.
   const [shownQuery, setShownQuery] = useState(urlQuery);
   if (urlQuery !== shownQuery) {

@@ -28,7 +28,7 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
           <span className="truncate font-semibold" data-testid="menu-username">
             {user.username}
           </span>
-          {/* issue 12: the e-mail when there is one; no line at all when there is none. */}
+          {/* The e-mail when there is one; no line at all when there is none. */}
           {user.email && (
             <span className="truncate text-xs font-normal text-muted-foreground" data-testid="menu-email">
               {user.email}

@@ -113,7 +113,7 @@ export function DashboardPage() {
       </header>
 
       {/* Two to a row from the narrowest phone, four on a wide screen; auto-rows-fr makes every row as tall
-          as the tallest tile, so the tiles are one height (issue 12). */}
+          as the tallest tile, so the tiles are one height. */}
       <div className="grid auto-rows-fr grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <StatTile title="Total Uploads" icon={<Film aria-hidden />}>
           <Count value={videos.data?.length} pending={videos.isPending} testId="uploads-count" />

@@ -3,7 +3,7 @@ import { DropdownMenu as MenuPrimitive } from 'radix-ui';
 import { cn } from '#client/lib/cn.ts';
 
 /**
- * Not modal (issue 12, axe): a modal menu hides the rest of the page from assistive technology while it is
+ * Not modal (axe): a modal menu hides the rest of the page from assistive technology while it is
  * open (aria-hidden over focusable content). A menu button's menu need not be modal (WAI-ARIA APG); outside
  * presses and Escape still close it.
  */

@@ -21,7 +21,7 @@ export function FormField({ label, error, hint, className, children }: FormField
 
   return (
     // content-start: beside a taller field (one with a hint) the rows stay packed at the top, so two
-    // controls side by side line up (issue 12).
+    // controls side by side line up.
     <div className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
       <Slot.Root id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>

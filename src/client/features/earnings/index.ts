@@ -1,4 +1,4 @@
-// The earnings feature's public entry (issue 13): what the dashboard shows of a capper's money.
+// The earnings feature's public entry: what the dashboard shows of a capper's money.
 export { useEarnings } from './api/get-earnings';
 export { EarningsTile } from './components/earnings-tile';
 export { PayoutRequests } from './components/payout-requests';

@@ -1,4 +1,4 @@
-// The purchases feature's public entry (issue 13): what the dashboard shows of a bettor's purchases, and the
+// The purchases feature's public entry: what the dashboard shows of a bettor's purchases, and the
 // query keys a completed payment refreshes.
 export { PURCHASES_QUERY_KEY, usePurchases } from './api/get-purchases';
 export { REFUNDS_QUERY_KEY } from './api/get-refunds';

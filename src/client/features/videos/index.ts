@@ -1,4 +1,4 @@
-// The videos feature's public entry (issue 13): a capper's own videos as cards and the original-file link a
+// The videos feature's public entry: a capper's own videos as cards and the original-file link a
 // purchase offers (the dashboard's); one video and the query keys a payment refreshes (checkout's). Its pages
 // are the router's.
 export { useUserVideos } from './api/get-user-videos';

@@ -89,7 +89,7 @@ export async function adminDeleteUser(
     if (!user) throw notFound('User not found');
     if (user.isAdmin) throw forbidden('Admin accounts cannot be deleted.');
     const ids = await videoIdsOfUser(tx, userId);
-    // issue 15: the account's picks leave the record by moderation, and the public log says so.
+    // The account's picks leave the record by moderation, and the public log says so.
     await removePicksOfCapper(tx, userId);
     await deleteAccount(tx, userId);
     await writeAudit(tx, {
@@ -117,7 +117,7 @@ export async function adminSetManualEarnings(
     const user = locked && (await findUserById(tx, userId));
     if (!user) throw notFound('User not found');
     const cents = dollarsToCents(dollars);
-    // issue 11: lowering a bonus below what was paid out or requested would leave the ledger below zero.
+    // Lowering a bonus below what was paid out or requested would leave the ledger below zero.
     if (cents < user.manualEarningsCents) {
       const { sales, held } = await ledger(tx, userId, cents);
       const minimumCents = held - sales.cents;
@@ -141,7 +141,7 @@ const asObject = (value: unknown): Record<string, unknown> | null =>
     ? (value as Record<string, unknown>)
     : null;
 
-/** The admin's Audit log tab (issue 11): every admin decision and every automatic refund, newest first. */
+/** The admin's Audit log tab: every admin decision and every automatic refund, newest first. */
 export async function getAuditLog(db: Db, page: { limit: number; offset: number }): Promise<AuditLogPage> {
   const { rows, total } = await listAuditLog(db, page);
   return {

@@ -100,7 +100,7 @@ export async function adminRoutes(app: FastifyInstance, options: { db: Db; stora
     },
   );
 
-  // issue 11: who did what to which money, the automatic refunds included (decision 010).
+  // Who did what to which money, the automatic refunds included (decision 010).
   api.get(
     '/api/admin/audit-log',
     {

@@ -39,7 +39,7 @@ async function similarityProblem(db: Executor, username: string): Promise<string
 }
 
 /**
- * Inserts an account unless its name is taken or looks like a taken one (issue 11). Race-safe: the
+ * Inserts an account unless its name is taken or looks like a taken one. Race-safe: the
  * transaction holds advisory locks on the name's key and skeleton, so two look-alikes registered at the
  * same moment are decided one after the other (two locks, taken in a fixed order, cannot deadlock).
  */
@@ -93,7 +93,7 @@ export async function authenticate(
 
 /** `npm run admin -- promote <username>`: that user, now an admin; undefined when nobody has the name. */
 export async function promoteAdmin(db: Db, username: string): Promise<UserRow | undefined> {
-  // The same username lookups as sign-in (normalised key, issue 11): accounts from before need their keys.
+  // The same username lookups as sign-in (normalised key): accounts from before need their keys.
   await backfillUsernameKeys(db);
   const user = await findUserByUsername(db, username);
   if (user) await setAdmin(db, user.id, true);

@@ -1,4 +1,4 @@
-// OWASP "device cookies" (Credential Stuffing cheat sheet, issue 11): a browser that has signed in to an
+// OWASP "device cookies" (Credential Stuffing cheat sheet): a browser that has signed in to an
 // account carries a signed cookie naming that account, and keeps its own failure count for it, so a
 // stranger's wrong passwords that lock the account for unknown devices do not lock its owner out.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The auth feature's public entry: what the app and the other features use (issue 13). Every other file in
+// The auth feature's public entry: what the app and the other features use. Every other file in
 // this folder is the feature's own, and lint keeps it so.
 export { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './routes.js';
 export { SessionStore, currentUser, requireAdmin, requireUser } from './session.js';

@@ -47,7 +47,7 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     },
   );
 
-  // The session probe the client makes on every page load (issue 12): nobody signed in is an answer, not an
+  // The session probe the client makes on every page load: nobody signed in is an answer, not an
   // error, because browsers log every 4xx as a console error. GET /api/user keeps spec 7's 401.
   api.get(
     '/api/session',

@@ -1,4 +1,4 @@
-// Brute-force limits for sign-in and registration (docs/decisions/003, issue 11), after OWASP's
+// Brute-force limits for sign-in and registration (docs/decisions/003), after OWASP's
 // Authentication and Credential Stuffing cheat sheets: per client address, and per account per device
 // class, counted in the database (auth_throttles) so that no flood of other keys can evict a lock.
 import { isIPv6 } from 'node:net';

@@ -5,7 +5,7 @@ import type unhomoglyphType from 'unhomoglyph';
 
 /**
  * unhomoglyph's confusables table (~6,000 entries, 0.6 MB of heap) is loaded with the first name that needs
- * a skeleton (a registration, a rename), not at start: an idle server does not keep it (issue 13).
+ * a skeleton (a registration, a rename), not at start: an idle server does not keep it.
  */
 let unhomoglyph: typeof unhomoglyphType | undefined;
 const load = createRequire(import.meta.url);

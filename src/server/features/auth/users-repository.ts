@@ -10,7 +10,7 @@ export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = Omit<typeof users.$inferInsert, 'usernameKey' | 'usernameSkeleton'>;
 
 /**
- * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key (issue 11).
+ * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key.
  * Accounts from before issue 11 may share a key ('capper' and 'ｃａｐｐｅｒ'): the exact name wins, then the
  * old case-insensitive match, then the oldest account, so each of them still signs in with its own name.
  */

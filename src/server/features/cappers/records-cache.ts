@@ -1,4 +1,4 @@
-// Answers of the record's routes, kept briefly (issue 14, "Speed"): they change only when grading runs,
+// Answers of the record's routes, kept briefly ("Speed"): they change only when grading runs,
 // and a profile reads every graded pick of its capper.
 
 import { TtlMap } from '#server/lib/ttl-map.js';

@@ -35,7 +35,7 @@ export function toPayoutRequest(row: PayoutRow): Payout {
 
 /**
  * The ledger (docs/product-decisions.md 'Security overrides'): available = sales + bonus − payouts pending or paid.
- * Only refunded sales can take it below zero: a bonus is never lowered that far (issue 11, decision 010).
+ * Only refunded sales can take it below zero: a bonus is never lowered that far (decision 010).
  */
 export async function ledger(db: Executor, userId: number, manualEarningsCents: number) {
   const sales = await salesTotals(db, userId);

@@ -57,7 +57,7 @@ const isOpen = (row: IntentRow) => !CLOSED_INTENT_STATUSES.includes(row.status);
 /**
  * Starts a payment for a video. The amount comes from the database, never from the client; the intent is
  * bound to this video and this buyer; asking again returns the same open intent (docs/product-decisions.md
- * 'Payments'). At most one intent is open per buyer and video (issue 11): creation is serialised per pair in
+ * 'Payments'). At most one intent is open per buyer and video: creation is serialised per pair in
  * this process (`locks`), and the database's unique index settles a race between two server instances.
  */
 export async function createPaymentIntent(
@@ -154,7 +154,7 @@ async function cancelIntent(
 }
 
 /**
- * A capper's price change cancels the video's open intents (issue 11, decision 010): the buyer saw the old
+ * A capper's price change cancels the video's open intents (decision 010): the buyer saw the old
  * price, so an intent for it is never paid; the checkout says so and shows the new price first. Called once
  * the new price has committed.
  */
@@ -244,7 +244,7 @@ export type Fulfilment =
  * webhook alike: the provider must say the payment succeeded, for the amount and currency we asked, for this
  * video and this buyer. Then either the purchase and the sale are recorded in one transaction, exactly once,
  * or, when the payment unlocks nothing (bought already through another payment, price changed, pick or
- * account gone, own pick), it is refunded in full and the refund is recorded and audited (issue 11).
+ * account gone, own pick), it is refunded in full and the refund is recorded and audited.
  */
 export async function fulfilPayment(
   db: Db,
@@ -281,14 +281,14 @@ export async function fulfilPayment(
   if (buyerId === null) reason = 'account_deleted';
   else if (!video) reason = 'video_deleted';
   else if (video.userId === buyerId) reason = 'own_video';
-  // The price the buyer paid must still be the price: a change is never bypassed (issue 11, decision 010).
+  // The price the buyer paid must still be the price: a change is never bypassed (decision 010).
   else if (video.priceCents !== row.amountCents) reason = 'price_changed';
   // Paid once the first game had started (by the provider's clock when it says, else now): never sold.
   else if (await salesClosed(db, video.id, intent.succeededAt ?? new Date())) reason = 'sales_closed';
 
   if (reason === null && video && buyerId !== null) {
     const purchase = await db.transaction(async (tx) => {
-      // issue 14: the first sale locks a verified pick; a revision holds the same row lock, so the two
+      // The first sale locks a verified pick; a revision holds the same row lock, so the two
       // never interleave (the buyer gets the version that stands, or the revision sees the sale: 409).
       await lockPickForSale(tx, video.id);
       const selections = (await findVideoRow(tx, video.id))?.emailInformation ?? video.emailInformation;
@@ -411,7 +411,7 @@ export async function receiveWebhook(
     throw badRequest('Invalid Stripe signature.');
   }
   // Recorded only once handled, so a delivery that failed or crashed half-way is handled again on Stripe's
-  // retry; the insert's conflict decides which delivery came first (issue 13). Deliveries of one event wait
+  // retry; the insert's conflict decides which delivery came first. Deliveries of one event wait
   // for each other here, so it is handled once per process; across servers the handlers' idempotence holds.
   return locks.run(`webhook:${event.id}`, async (): Promise<WebhookReceipt> => {
     if (await isWebhookEventRecorded(db, event.id)) return { received: true, duplicate: true };
@@ -421,7 +421,7 @@ export async function receiveWebhook(
   });
 }
 
-/** A payment that unlocks nothing is refunded here too (issue 11): only the same payment recorded already is 'done'. */
+/** A payment that unlocks nothing is refunded here too: only the same payment recorded already is 'done'. */
 async function handlePaymentEvent(db: Db, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
   if (event.action?.kind === 'succeeded') {
     try {

@@ -31,8 +31,8 @@ import {
 
 export async function paymentRoutes(app: FastifyInstance, options: { db: Db; provider: PaymentProvider }) {
   const { db, provider } = options;
-  // One per app: concurrent checkouts of one buyer and video wait for each other here (issue 11), and
-  // deliveries of one webhook event too (issue 13).
+  // One per app: concurrent checkouts of one buyer and video wait for each other here, and
+  // deliveries of one webhook event too.
   const intentLocks = new KeyedMutex();
   const webhookLocks = new KeyedMutex();
   tagRoutes(app, 'Payments');
@@ -87,7 +87,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
       },
     );
 
-    // The buyer's refunded payments, newest first (issue 11): the dashboard lists the latest 100.
+    // The buyer's refunded payments, newest first: the dashboard lists the latest 100.
     api.get(
       '/api/user/refunds',
       {
@@ -114,7 +114,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
       },
     );
 
-    // Both providers' routes are always there, so the API document describes both (issue 13); the one whose
+    // Both providers' routes are always there, so the API document describes both; the one whose
     // provider lacks the capability (`provider.sandbox`, `provider.webhooks`) answers 404.
     api.post(
       '/api/payments/sandbox/confirm',

@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe('newKeyFile', () => {
-  it('keeps the first key when instances sharing the file make one at once (issue 16)', () => {
+  it('keeps the first key when instances sharing the file make one at once', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'pickreel-log-key-'));
     const file = path.join(dir, 'keys', 'pick-log-key.pem');
     const first = newKeyFile(file);

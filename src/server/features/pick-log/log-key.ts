@@ -1,4 +1,4 @@
-// The log's Ed25519 key and identity (issue 15, docs/decisions/021). The key is made at the first start and
+// The log's Ed25519 key and identity (docs/decisions/021). The key is made at the first start and
 // kept in a file (under DATA_DIR unless PICK_LOG_KEY_FILE says where); the database remembers the log's
 // origin and verifier key, so a start with a lost or different key stops with a message instead of
 // silently re-keying a log that verifiers already trust.
@@ -62,7 +62,7 @@ function readKeyFile(file: string): KeyObject {
 }
 
 /**
- * Several instances sharing one key file may start a new log at once (issue 16): the key is written beside and
+ * Several instances sharing one key file may start a new log at once: the key is written beside and
  * linked into place, so the first one's key is the file's, whole, and the others read it instead of failing.
  */
 export function newKeyFile(file: string): KeyObject {

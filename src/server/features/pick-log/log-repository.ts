@@ -1,4 +1,4 @@
-// The pick log's queries (issue 15). Bulk statements take many byte strings as one bytea cut in SQL (packed
+// The pick log's queries. Bulk statements take many byte strings as one bytea cut in SQL (packed
 // below): a bytea[] of Uint8Arrays is not bound the same way everywhere, and a text[] of hex is slow to build.
 import { sql } from '#server/db/drizzle.js';
 import type { NodeId, StoredNode } from '#common/pick-log/merkle.js';

@@ -1,4 +1,4 @@
-// Appending to the public pick log and proving what it holds (issue 15, docs/decisions/021). Every append
+// Appending to the public pick log and proving what it holds (docs/decisions/021). Every append
 // runs inside the transaction of the action it records: the entry and the action commit or vanish together.
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -127,7 +127,7 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
   if (!items.length) return;
   const rows: PendingEntryRow[] = [];
   for (let i = 0; i < items.length; i++) {
-    // A grading appends thousands: other requests get a turn between slices (issue 14, "without stalling").
+    // A grading appends thousands: other requests get a turn between slices ("without stalling").
     if (i > 0 && i % APPEND_SLICE === 0) await nextTurn();
     const item = items[i]!;
     rows.push({

@@ -1,4 +1,4 @@
-// The log's writer (issue 15): numbers the entries that actions wrote (in batches, in one transaction each:
+// The log's writer: numbers the entries that actions wrote (in batches, in one transaction each:
 // a group commit for the log), then signs a checkpoint of the new size. It runs when this process appends
 // (a request that appended waits for its entries' numbers before it answers: `flush`), and polls every
 // second for entries written elsewhere (another instance, a command-line import). Under load one run numbers

@@ -452,7 +452,7 @@ const sameNumber = (a: string | number | null, b: number | null) =>
   a === null ? b === null : Number(a) === b;
 
 /**
- * Writes picks' grades, and appends a `graded` entry to the public log (issue 15) for each pick whose grade
+ * Writes picks' grades, and appends a `graded` entry to the public log for each pick whose grade
  * changed: a first grade, a correction, or a grade withdrawn (result null) when a leg is ungraded again.
  * The cappers' records follow in the same transaction (keepRecord, decision 033).
  */

@@ -441,7 +441,7 @@ export async function removePick(
       await updatePick(db, videoId, { removed: 'capper', removedAt: now });
     else await deletePick(db, videoId);
   });
-  // issue 15: the log keeps the posting, so it records the removal too (an untouched pick's as well).
+  // The log keeps the posting, so it records the removal too (an untouched pick's as well).
   await appendToLog(db, [removedEntry(pick, reason, now)]);
   await emit(db, { type: 'pick.removed', videoId, moderation: by.moderation });
 }

@@ -1,4 +1,4 @@
-// The results feed document's parsing (issue 14, docs/results-feed.md).
+// The results feed document's parsing (docs/results-feed.md).
 import { describe, expect, it } from 'vitest';
 import {
   AWAY_SCORE_MESSAGE,

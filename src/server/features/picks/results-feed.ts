@@ -1,4 +1,4 @@
-// The results feed (issue 14, docs/results-feed.md): final scores in one documented JSON format, from a
+// The results feed (docs/results-feed.md): final scores in one documented JSON format, from a
 // file, an address fetched on a schedule, or an admin's upload. A feed settles scheduled events only: an
 // event it finds settled differently is a conflict, logged and left alone (a correction is an admin's).
 import { readFile } from 'node:fs/promises';

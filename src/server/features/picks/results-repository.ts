@@ -1,4 +1,4 @@
-// Queries of the Results tab and the results feed (issue 14): events waiting for a score, settled events,
+// Queries of the Results tab and the results feed: events waiting for a score, settled events,
 // props waiting for an admin, and an event found by its game's identity.
 import { and, asc, count, desc, eq, inArray, isNull, lte, ne, or, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';

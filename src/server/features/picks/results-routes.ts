@@ -1,4 +1,4 @@
-// The admin's Results tab (issue 14, 'Graded by the scoreboard'): events waiting for a score, settling and
+// The admin's Results tab ('Graded by the scoreboard'): events waiting for a score, settling and
 // correcting them, props graded by hand, and a results file imported. Grading is grading-service.ts's; the
 // results feed on a schedule is results-feed.ts's, started here when RESULTS_FEED_URL is set.
 import type { FastifyInstance } from 'fastify';

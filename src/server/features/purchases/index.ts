@@ -1,4 +1,4 @@
-// The purchases feature's public entry (issue 13): its routes; the records a payment writes and reads;
+// The purchases feature's public entry: its routes; the records a payment writes and reads;
 // the sales totals the earnings ledger adds up.
 export { purchaseRoutes } from './routes.js';
 export {

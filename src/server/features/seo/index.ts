@@ -1,2 +1,2 @@
-// The seo feature's public entry (issue 13): robots.txt and the sitemaps.
+// The seo feature's public entry: robots.txt and the sitemaps.
 export { seoRoutes } from './routes.js';

@@ -1,4 +1,4 @@
-// What crawlers ask for (issue 12): a real robots.txt, and a sitemap of the public pages and videos.
+// What crawlers ask for: a real robots.txt, and a sitemap of the public pages and videos.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.js';

@@ -1,4 +1,4 @@
-// Uploads: the multipart form, retries and the tus endpoint, with the upload sweep on the app (issue 4).
+// Uploads: the multipart form, retries and the tus endpoint, with the upload sweep on the app.
 import type { FastifyInstance } from 'fastify';
 import type { Database, Db } from '#server/db/client.js';
 import type { S3Settings } from '#server/media/s3-storage.js';

@@ -1,5 +1,5 @@
 // Every error the tus endpoint answers is `{ "message" }` JSON in product words, as every other error of the
-// API (issue 11, docs/decisions/007), @tus/server's own plain-text ones included.
+// API (docs/decisions/007), @tus/server's own plain-text ones included.
 // @tus/utils, not @tus/server: the library's server (and with it Node's fetch and web streams) is loaded
 // with the first tus request (tus-library.ts), while these messages are read at start.
 import { ERRORS } from '@tus/utils';

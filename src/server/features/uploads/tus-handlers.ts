@@ -136,7 +136,7 @@ export function tusHandlers(options: {
     }
     const upload = checked.get(request) ?? (await uploadOf(store, id));
     if (!upload || upload.size === undefined) throw notFound('Upload not found.');
-    // Decimal digits only (issue 11): Number() would also read '0x0', ' 0' or '0e0' as 0.
+    // Decimal digits only: Number() would also read '0x0', ' 0' or '0e0' as 0.
     const offsetHeader = request.headers['upload-offset'];
     const offset =
       typeof offsetHeader === 'string' && DECIMAL.test(offsetHeader) ? Number(offsetHeader) : NaN;

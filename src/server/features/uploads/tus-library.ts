@@ -1,6 +1,6 @@
 // @tus/server's Server, loaded with the first tus request rather than at start (tus-server.ts): it brings
 // Node's fetch (undici) and web streams, 1.5 MB of an idle server's heap on Node 24 and 0.4 MB on Node 20,
-// where pg loads fetch anyway (issue 13, docs/decisions/007).
+// where pg loads fetch anyway (docs/decisions/007).
 import { Server } from '@tus/server';
 import { tusClientMessage } from './tus-errors.js';
 
@@ -9,7 +9,7 @@ const isJsonMessage = (body: string) => body.startsWith('{"message":');
 /**
  * Every error answer @tus/server writes goes through Server.write: the ones its handlers throw (mapped by
  * onResponseError first) and the ones it writes itself (412 without Tus-Resumable, 400 for an invalid
- * header). Here each becomes `{ "message" }` JSON in product words, as every other error of the API (issue 11).
+ * header). Here each becomes `{ "message" }` JSON in product words, as every other error of the API.
  */
 export class JsonErrorTusServer extends Server {
   override write(...[context, headers, status, body = '']: Parameters<Server['write']>) {

@@ -1,4 +1,4 @@
-// The tus endpoint in the OpenAPI document (issue 13). Its requests are raw bytes and headers that tus.ts
+// The tus endpoint in the OpenAPI document. Its requests are raw bytes and headers that tus.ts
 // and @tus/server read themselves, not JSON Fastify validates, so it is described here by hand: the protocol
 // (tus 1.0.0, creation and termination) as PickReel speaks it, with the `{ message }` errors of every route.
 import { TUS_PATH } from './tus-server.js';

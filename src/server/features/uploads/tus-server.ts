@@ -76,12 +76,12 @@ export function createTusServer(options: {
       try {
         const meta = parseMetadata(upload.metadata ?? {});
         if (meta.isExternalVideo) throw badRequest('An external video link needs no file upload.');
-        // issue 14: said before the bytes are sent; checked again when the finished upload posts the pick.
+        // Said before the bytes are sent; checked again when the finished upload posts the pick.
         if (!legsStartInFuture(meta.legs, new Date())) throw badRequest(START_IN_FUTURE_MESSAGE);
       } catch (error) {
         throw error instanceof HttpError ? tusError(error) : error;
       }
-      // At most OPEN_UPLOADS_MAX unfinished uploads and RESERVED_BYTES_MAX bytes per user (issue 11).
+      // At most OPEN_UPLOADS_MAX unfinished uploads and RESERVED_BYTES_MAX bytes per user.
       const reservation = await reserveUpload(db, {
         id: upload.id,
         userId: user.id,

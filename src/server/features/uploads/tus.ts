@@ -42,7 +42,7 @@ export async function registerTus(app: FastifyInstance, options: TusOptions): Pr
   const store = await openTusStore(options);
   const finish = uploadFinisher({ db, effects, store, log: app.log });
   const { handOver } = createTusServer({ db, store, finish, log: app.log });
-  // One writer per upload, whichever instance a chunk reaches (issue 16, docs/decisions/024).
+  // One writer per upload, whichever instance a chunk reaches (docs/decisions/024).
   const locks = openSharedLocks(options.database, UPLOAD_LOCKS);
   app.addHook('onClose', () => locks.close());
   const { checkUpload, patch, terminate, releaseLease } = tusHandlers({ db, storage, store, finish, locks });

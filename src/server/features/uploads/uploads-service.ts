@@ -1,4 +1,4 @@
-// Uploads become videos here: the rules shared by the multipart form and the tus path (issue 4).
+// Uploads become videos here: the rules shared by the multipart form and the tus path.
 import { open, rm } from 'node:fs/promises';
 import { dollarsToCents } from '#common/money.js';
 import { legsCategory } from '#common/pick-category.js';
@@ -41,7 +41,7 @@ export interface UploadEffects {
  * The upload's fields, or a 400 with the first problem's message (spec 8: the server's message), a title or
  * description that gives the pick away included (said at a tus upload's creation, before any byte). Every
  * field is looked at for a NUL, the file name and fields the schema does not read included: PostgreSQL
- * cannot store one, and a tus upload is checked here at creation, before any byte is sent (issue 11).
+ * cannot store one, and a tus upload is checked here at creation, before any byte is sent.
  */
 export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
   for (const [key, value] of Object.entries(fields)) {
@@ -112,7 +112,7 @@ function pickContentOf(meta: UploadMetadata): PickContent {
 
 /**
  * A link to a video elsewhere: checked by the shared link rules, never fetched, ready at once. Its picture is
- * what follows from the link alone (YouTube's, issue 12); its duration is the form's, if any: none is known.
+ * what follows from the link alone (YouTube's); its duration is the form's, if any: none is known.
  */
 export async function createExternalVideo(
   effects: UploadEffects,
@@ -174,7 +174,7 @@ export async function createUploadedVideo(
         uploadId: input.uploadId ?? null,
         transcodingStatus: 'pending',
       });
-      // issue 14: the pick is sealed when posted, in the transaction that makes its video.
+      // The pick is sealed when posted, in the transaction that makes its video.
       await postPick(tx, row, input.user, pick);
       const originalFileKey = videoMediaKeys(row.id).original;
       await setOriginalFileKey(tx, row.id, originalFileKey);

@@ -49,7 +49,7 @@ export class DeepPages {
   /** Positions between checkpoints: a page reads fewer than EVERY + limit index entries. */
   static readonly EVERY = 100;
   static readonly BUILD_FROM = 1_000;
-  /** The catalog cache's TTL (CatalogCache.TTL_MS): another instance's change shows within it (issue 16). */
+  /** The catalog cache's TTL (CatalogCache.TTL_MS): another instance's change shows within it. */
   static readonly MAX_AGE_MS = 2_000;
   static readonly SOLE_WRITER_MAX_AGE_MS = 60_000;
 

@@ -21,7 +21,7 @@ const ORIGINAL_KEY = /^videos\/(\d+)\/original\.[a-z0-9]+$/i;
 
 /**
  * Only a video's files are media: in a bucket, uploads wait beside them (tus's <id> and <id>.info, the form's
- * incoming/), and those are nobody's to download here (issue 16).
+ * incoming/), and those are nobody's to download here.
  */
 const VIDEO_FILE_KEY = /^videos\/\d+\//;
 

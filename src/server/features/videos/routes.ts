@@ -41,7 +41,7 @@ const videoJson = responseSerializer(VideoSchema);
 const videoListJson = responseSerializer(VideoListSchema);
 const FEATURED_COUNT = 6;
 const SHARES_PER_MINUTE = 20;
-/** How far back a capper's own unfinished uploads are shown on the catalog's newest page (issue 12). */
+/** How far back a capper's own unfinished uploads are shown on the catalog's newest page. */
 const OWN_UPLOADS_MS = 24 * 60 * 60 * 1000;
 
 /** The catalog's first page, newest first, unfiltered: the home page's list and /videos' first page. */
@@ -72,7 +72,7 @@ export async function videoRoutes(
   /** One page of the public catalog, from the cache; signed-out visitors get ready-made JSON. */
   async function catalogPage(request: FastifyRequest, reply: FastifyReply, query: VideoListQuery) {
     const viewer = viewerOf(request.user);
-    // issue 12: the newest page shows a capper their own uploads still processing, at once. Read before the
+    // The newest page shows a capper their own uploads still processing, at once. Read before the
     // cached page, so a video turning ready between the two reads is in one of them, never in neither.
     const unready =
       viewer && isNewestFirstPage(query)
@@ -151,7 +151,7 @@ export async function videoRoutes(
     let row = await cachedVideo(catalog, db, id).value;
     const viewer = viewerOf(request.user);
     if (!row || !mayView(row, viewer)) throw notFound('Video not found');
-    // Its owner watches a video being processed (issue 12): its progress is read fresh, not from the cache.
+    // Its owner watches a video being processed: its progress is read fresh, not from the cache.
     if (row.video.transcodingStatus !== 'ready') {
       row = await findVideo(db, id, null);
       if (!row || !mayView(row, viewer)) throw notFound('Video not found');
@@ -285,7 +285,7 @@ export async function videoRoutes(
     },
   );
 
-  // issue 11: 300 anonymous shares in 2 s were all counted. Now a share counts once per viewer and channel,
+  // 300 anonymous shares in 2 s were all counted. Now a share counts once per viewer and channel,
   // and one address may try at most SHARES_PER_MINUTE times a minute.
   const sharesPerAddress = app.createRateLimit({
     max: SHARES_PER_MINUTE,

@@ -21,7 +21,7 @@ export interface VideoWithCapper {
   video: Omit<VideoRow, 'searchText' | 'searchHead'>;
   capper: { id: number; username: string; displayName: string | null; avatarUrl: string | null };
   isPurchased: boolean;
-  /** The sealed pick's public face (issue 14); null or absent for an unverified video. */
+  /** The sealed pick's public face; null or absent for an unverified video. */
   pick?: PickSummaryRow | null;
 }
 
@@ -234,7 +234,7 @@ export async function listPopularOnSale(db: Executor, limit: number): Promise<Vi
  *   or finds the few matches through the head's trigrams and sorts them (a rare one);
  * - the videos whose text is longer than the head and holds the text only past it, found through the
  *   trigrams of the long texts alone.
- * So a search reads index entries, not table rows, and still finds a text anywhere (schema.ts, issue 11).
+ * So a search reads index entries, not table rows, and still finds a text anywhere (schema.ts).
  */
 function searchPage(query: VideoListQuery & { sort: ColumnSort }, text: string): SQL {
   const { column, descending } = SORT_COLUMNS[query.sort];
@@ -291,7 +291,7 @@ export async function listVideosOfUser(
 
 /**
  * The user's own videos created since `since` that are not ready (pending, processing or failed), newest
- * first: the uploads the catalog's first page shows its owner before everyone else can see them (issue 12).
+ * first: the uploads the catalog's first page shows its owner before everyone else can see them.
  */
 export async function listRecentUnreadyVideosOfUser(
   db: Executor,
@@ -390,7 +390,7 @@ export async function recordViews(
     views.map((view) => sql`(${view.videoId}::int, ${view.viewerKey}::text)`),
     sql`, `,
   );
-  // Another instance may count the same viewer at the same moment (issue 16): each group first takes its
+  // Another instance may count the same viewer at the same moment: each group first takes its
   // videos' locks, in id order (no deadlock), so the second group's check sees the first group's rows.
   return db.transaction(async (tx) => {
     await lockKeysInOrder(

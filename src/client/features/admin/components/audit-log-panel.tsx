@@ -88,7 +88,7 @@ function targetName(entry: AuditEntry): string | null {
   return null;
 }
 
-// issue 11: who did what to which money and when, the automatic refunds included; newest first, in pages.
+// Who did what to which money and when, the automatic refunds included; newest first, in pages.
 export function AuditLogPanel() {
   const [page, setPage] = useState(0);
   const { data, isPending, isError, error, refetch, isFetching, isPlaceholderData } = useAuditLog(page);

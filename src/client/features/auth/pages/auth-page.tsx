@@ -17,7 +17,7 @@ export function AuthPage() {
   const [, navigate] = useLocation();
   // The tab lives in the URL (spec 2: ?tab=register), so the navbar's "Open Account" link works from here too.
   const tab: AuthTab = new URLSearchParams(search).get('tab') === 'register' ? 'register' : 'login';
-  // issue 12: the page that sent the user here (?next=, same-site paths only); after signing in or
+  // The page that sent the user here (?next=, same-site paths only); after signing in or
   // registering they go back to it, else home. Switching tabs keeps it.
   const returnTo = nextFromSearch(window.location.search);
   const showTab = (next: AuthTab) => navigate(authPath({ tab: next, next: returnTo }), { replace: true });

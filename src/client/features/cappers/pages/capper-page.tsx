@@ -204,7 +204,7 @@ function RecordSection({ profile }: { profile: CapperProfile }) {
         Every counted pick is sealed when posted, on a market game at a price no better than the best among
         books, and graded from the final score; deleting a pick does not take it off the record. The record
         counts bets: each leg of a straight pick, a parlay as one.{' '}
-        {/* issue 15: the record can be checked against the public log without trusting the site. */}
+        {/* The record can be checked against the public log without trusting the site. */}
         <Link
           href={`/log?capper=${encodeURIComponent(profile.capper.username)}`}
           className="font-medium text-primary underline-offset-4 hover:underline"

@@ -10,7 +10,7 @@ export type PaymentComplete = { paymentIntentId: string; videoId: number };
 
 /**
  * Records a succeeded payment. Recorded already for this same payment (Stripe's webhook got there first, or
- * a second tab did) is the same 200. A 409 says the payment unlocked nothing and was refunded (issue 11):
+ * a second tab did) is the same 200. A 409 says the payment unlocked nothing and was refunded:
  * its message is the sentence to show the buyer.
  */
 export async function completePayment(payload: PaymentComplete): Promise<PaymentCompleteResponse> {

@@ -91,7 +91,7 @@ export function SandboxCardForm({
           else fail(result.error?.message || PAYMENT_ERROR_FALLBACK);
         },
         onError: (error) => {
-          // issue 11: the capper changed the price after this page showed it; nothing was charged.
+          // The capper changed the price after this page showed it; nothing was charged.
           if (errorStatus(error) === 409) onPriceChanged(errorMessage(error, PAYMENT_ERROR_FALLBACK));
           else fail(errorMessage(error, PAYMENT_ERROR_FALLBACK));
         },

@@ -75,7 +75,7 @@ function StripePaymentForm({
         redirect: 'if_required',
         confirmParams: { return_url: stripeReturnUrl(videoId) },
       });
-      // issue 11: PickReel canceled this intent when the capper changed the price; nothing was charged.
+      // PickReel canceled this intent when the capper changed the price; nothing was charged.
       if (error?.code === 'payment_intent_unexpected_state' && error.payment_intent?.status === 'canceled')
         onPriceChanged(PRICE_CHANGED_BEFORE_PAYMENT);
       else if (error) fail(error.message || PAYMENT_ERROR_FALLBACK);

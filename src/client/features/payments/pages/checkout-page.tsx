@@ -70,7 +70,7 @@ function Checkout({ videoId }: { videoId: number }) {
   const video = useVideo(videoId);
   const complete = useCompletePayment();
   const [paidIntentId, setPaidIntentId] = useState<string | null>(null);
-  // issue 11: the capper changed the price after this page showed it; the old intent was canceled.
+  // The capper changed the price after this page showed it; the old intent was canceled.
   const [priceChanged, setPriceChanged] = useState<string | null>(null);
   const stripeReturn = useStripeReturn();
 
@@ -137,7 +137,7 @@ function Checkout({ videoId }: { videoId: number }) {
     toast({ title: 'Payment failed', description: message, variant: 'destructive' });
 
   // A fresh intent at the current price, and the video as it is now (its price, or 'Purchased'): the buyer
-  // sees the amount before paying again (issue 11).
+  // sees the amount before paying again.
   const reviewCurrentPrice = () => {
     setPriceChanged(null);
     setPaidIntentId(null);
@@ -294,7 +294,7 @@ function PriceChanged({ message, onReview }: { message: string; onReview: () => 
   );
 }
 
-/** The payment went through but unlocked nothing, so it was refunded (issue 11): the server's sentence. */
+/** The payment went through but unlocked nothing, so it was refunded: the server's sentence. */
 function PaymentRefunded({ message, onReview }: { message: string; onReview: () => void }) {
   return (
     <div

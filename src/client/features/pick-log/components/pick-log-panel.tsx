@@ -15,7 +15,7 @@ import {
 import { entryLabel, formatLogTime } from '../lib/log-format';
 
 /**
- * issue 15, on the video page below the Sealed pick: where this pick stands in the public log, and a Verify
+ * On the video page below the Sealed pick: where this pick stands in the public log, and a Verify
  * that checks each entry against the log's signed checkpoint in this browser.
  */
 export function PickLogPanel({ videoId }: { videoId: number }) {

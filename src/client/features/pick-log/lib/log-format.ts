@@ -1,4 +1,4 @@
-// How the log's entries read on the page (issue 15): product words for the types, times in the viewer's zone.
+// How the log's entries read on the page: product words for the types, times in the viewer's zone.
 import type { LogEntryType } from '#common/pick-log/index.js';
 
 /** An entry's number as the page writes it: '#1,234'. */

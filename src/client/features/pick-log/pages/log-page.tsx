@@ -37,7 +37,7 @@ function capperOf(search: string): string | null {
   return fits && USERNAME.test(capper) ? capper : null;
 }
 
-/** issue 15: the public pick log — its signed head, its key, how to check it without us, its newest entries. */
+/** The public pick log — its signed head, its key, how to check it without us, its newest entries. */
 export function LogPage() {
   useDocumentTitle('Public pick log');
   const capper = capperOf(useSearch());

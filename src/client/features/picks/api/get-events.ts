@@ -5,7 +5,7 @@ import { apiJson } from '#client/lib/api-request.ts';
 
 export type { EventView };
 
-/** issue 14: ['/api/events', { league }]; a new pick may add an event, so uploads invalidate '/api/events'. */
+/** ['/api/events', { league }]; a new pick may add an event, so uploads invalidate '/api/events'. */
 export function eventsQueryKey(league: League) {
   return ['/api/events', { league }] as const;
 }

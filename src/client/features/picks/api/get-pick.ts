@@ -4,7 +4,7 @@ import { apiJson } from '#client/lib/api-request.ts';
 
 export type { PickView };
 
-/** issue 14: ['/api/picks', id]; a pick's grading or a new version invalidates under '/api/picks'. */
+/** ['/api/picks', id]; a pick's grading or a new version invalidates under '/api/picks'. */
 export function pickQueryKey(videoId: number) {
   return ['/api/picks', videoId] as const;
 }

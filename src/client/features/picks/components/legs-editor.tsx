@@ -27,7 +27,7 @@ export const OPEN_LEG_MESSAGE = 'Save or cancel the leg you are editing first.';
 type Editing = number | 'new' | null;
 
 /**
- * issue 14: the legs of a pick, on a phone as on a desktop: a summary row per leg with Edit and Remove,
+ * The legs of a pick, on a phone as on a desktop: a summary row per leg with Edit and Remove,
  * one leg form at a time, and the parlay switch from two legs on (a parlay's legs share one stake).
  */
 export function LegsEditor({

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Switch } from 'radix-ui';
 import { Label } from '#client/components/ui/label.tsx';
 
-/** issue 14: a pick of two legs or more may be a parlay (all legs must win). */
+/** A pick of two legs or more may be a parlay (all legs must win). */
 export function ParlaySwitch({
   checked,
   onCheckedChange,

@@ -32,7 +32,7 @@ type PanelProps = {
 };
 
 /**
- * issue 14, the video page's "Sealed pick": what everyone may check before buying (the commitment and time
+ * The video page's "Sealed pick": what everyone may check before buying (the commitment and time
  * of every version, the status), and once graded the result, the revealed pick and a Verify button.
  */
 export function PickSealPanel({ videoId, summary, canSeeLegs }: PanelProps) {

@@ -11,7 +11,7 @@ type State =
   | { step: 'failed'; message: string };
 
 /**
- * issue 14: recomputes the commitment in this browser (Web Crypto) from the revealed sealed pick and says
+ * Recomputes the commitment in this browser (Web Crypto) from the revealed sealed pick and says
  * whether it equals the commitment shown before the games.
  */
 export function VerifyButton({ sealed, expected }: { sealed: unknown; expected: string }) {

@@ -1,4 +1,4 @@
-// The Verify button's check (issue 14, docs/decisions/020): hash the revealed sealed pick the way the server
+// The Verify button's check (docs/decisions/020): hash the revealed sealed pick the way the server
 // sealed it (RFC 8785 bytes, SHA-256) and compare with the commitment everyone saw before the games.
 import { canonicalBytes, toHex } from '#common/pick-seal.js';
 

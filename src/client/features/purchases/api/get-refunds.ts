@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Refund } from '#common/schemas/payments.js';
 import { apiJson } from '#client/lib/api-request.ts';
 
-/** issue 11: payments given back because they unlocked nothing; refreshed when checkout reports a refund. */
+/** Payments given back because they unlocked nothing; refreshed when checkout reports a refund. */
 export const REFUNDS_QUERY_KEY = ['/api/user/refunds'] as const;
 
 export async function getRefunds(): Promise<Refund[]> {

@@ -46,7 +46,7 @@ export function PurchaseCard({ purchase }: { purchase: Purchase }) {
             {video && (
               <>
                 <span aria-hidden>·</span>
-                {/* issue 14: the capper's record, from every purchase. */}
+                {/* The capper's record, from every purchase. */}
                 <Link
                   href={`/cappers/${encodeURIComponent(video.capper.username)}`}
                   className="font-medium text-foreground underline-offset-2 hover:underline"
@@ -147,7 +147,7 @@ function PurchaseMedia({ video }: { video: Video }) {
   );
 }
 
-/** The capper deleted the video: the purchase, its price, date and selections stay (spec 3, issue 5). */
+/** The capper deleted the video: the purchase, its price, date and selections stay (spec 3). */
 function RemovedMedia() {
   return (
     <div className="relative flex aspect-video items-center justify-center bg-slate-100 p-6 text-center text-sm text-muted-foreground">

@@ -6,7 +6,7 @@ import { formatShortDate } from '#client/lib/format.ts';
 import { useRefunds } from '../api/get-refunds';
 
 /**
- * issue 11: payments that went through but unlocked nothing (price changed while paying, bought already, pick
+ * Payments that went through but unlocked nothing (price changed while paying, bought already, pick
  * removed) were refunded in full; the buyer sees each one here, under their purchases. Nothing when none.
  */
 export function RefundedPayments() {

@@ -24,7 +24,7 @@ export interface UploadRequest {
   userId: number;
   file?: File;
   externalVideoUrl?: string;
-  /** issue 14: the pick's legs (none: sold as unverified), and whether they make a parlay. */
+  /** The pick's legs (none: sold as unverified), and whether they make a parlay. */
   legs?: Leg[];
   parlay?: boolean;
   /**
@@ -59,7 +59,7 @@ function textFields(request: UploadRequest): Record<string, string> {
     isPremium: 'true',
     userId: String(request.userId),
     isExternalVideo: isExternal ? 'true' : 'false',
-    // issue 14: JSON text in the multipart form and the tus metadata alike.
+    // JSON text in the multipart form and the tus metadata alike.
     legs: JSON.stringify(request.legs ?? []),
     parlay: request.parlay ? 'true' : 'false',
   };

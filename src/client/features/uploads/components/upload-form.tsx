@@ -84,10 +84,10 @@ export function UploadForm({ userId }: { userId: number }) {
   const abort = useRef<AbortController | null>(null);
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [redirecting, setRedirecting] = useState(false);
-  // issue 14: a leg still open in its form is neither sent nor silently dropped.
+  // A leg still open in its form is neither sent nor silently dropped.
   const [legOpen, setLegOpen] = useState(false);
   const [legsNotice, setLegsNotice] = useState<string | undefined>(undefined);
-  // issue 12: the percentage never goes back within one upload (a retried tus chunk is sent again, the
+  // The percentage never goes back within one upload (a retried tus chunk is sent again, the
   // simulated ticker gives way to the real bytes); the next upload starts from nothing.
   const upload = useUploadVideo((next) => {
     const apply = () =>

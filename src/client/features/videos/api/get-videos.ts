@@ -49,7 +49,7 @@ export function getVideosQueryOptions(filters: VideoFilters = {}) {
   return queryOptions({
     queryKey: videosQueryKey(filters),
     queryFn: () => getVideos(filters),
-    // The newest page shows its owner their uploads being processed (issue 12): those update themselves.
+    // The newest page shows its owner their uploads being processed: those update themselves.
     ...whileProcessing<Video[]>(),
   });
 }

@@ -36,7 +36,7 @@ import { useUpdateVideo } from '../api/update-video';
 
 /**
  * The upload rules (VideoDetailsSchema), with spec 5's price input: whole dollars, at least $1. A price
- * that already has cents (the schema allows $0.99 and cents) may be kept as it is. issue 14: the legs
+ * that already has cents (the schema allows $0.99 and cents) may be kept as it is. the legs
  * with the upload form's rules, checked only while they can still change.
  */
 function editVideoSchema(
@@ -87,7 +87,7 @@ type EditVideoValues = z.output<EditVideoSchema>;
 export const ADMIN_NOT_AUTHOR_TEXT =
   "Admins moderate picks but do not write them: only the capper can change a pick's selections or legs.";
 
-/** issue 14: why the legs can no longer change, or undefined while they can. */
+/** Why the legs can no longer change, or undefined while they can. */
 function legsLockedReason(video: Video): string | undefined {
   if (!video.isOwner) return ADMIN_NOT_AUTHOR_TEXT;
   if (!video.pick || video.pick.status === 'open') return undefined;
@@ -122,7 +122,7 @@ export function EditVideoForm({
       ),
     [video.price, video.title, video.description, pick.legs, lockedReason, sealed],
   );
-  // issue 14: a leg still open in its form is neither sent nor silently dropped; the server's 409 is shown.
+  // A leg still open in its form is neither sent nor silently dropped; the server's 409 is shown.
   const [legOpen, setLegOpen] = useState(false);
   const [legsNotice, setLegsNotice] = useState<string | undefined>(undefined);
   const {

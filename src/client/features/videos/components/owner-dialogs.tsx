@@ -77,7 +77,7 @@ export const KEPT_ON_RECORD_TEXT =
   'This pick has been sold or has started: deleting takes it off sale, but it stays graded and listed on your record.';
 
 /**
- * issue 14: a sealed pick that is sold or has started cannot vanish from the record. The dialog knows the
+ * A sealed pick that is sold or has started cannot vanish from the record. The dialog knows the
  * status, not the sales: an open pick is told what happens if it has been bought.
  */
 function DeleteRecordNote({ pick }: { pick: Video['pick'] }) {

@@ -27,7 +27,7 @@ const PICK_TIME = new Intl.DateTimeFormat('en-US', {
 });
 
 /**
- * issue 14: a sealed pick's commitment (its first 8 hex characters) and post time, for everyone before
+ * A sealed pick's commitment (its first 8 hex characters) and post time, for everyone before
  * buying; 'Unverified' when nothing was sealed. The video page shows the whole commitment.
  */
 export function PickSealBadge({ pick }: { pick: Video['pick'] }) {

@@ -8,7 +8,7 @@ import { ProcessingOverlay } from './processing-overlay';
 import type { InlinePlayback } from './use-inline-playback';
 
 // The players load on first use (hover, focus or press of play), so a page of cards costs no player code:
-// the home page's JavaScript budget (issue 2) has no room for them. External links need the shared link
+// the home page's JavaScript budget has no room for them. External links need the shared link
 // parser, which brings zod; our own files do not, so they are separate chunks.
 const loadFilePlayer = () => import('./file-player');
 const loadExternalPlayer = () => import('./external-player');

@@ -23,7 +23,7 @@ export function EditVideoPage() {
   const { data: video, isPending, isError, error } = useVideo(id);
   const [, navigate] = useLocation();
   const mayEdit = Boolean(video && (video.isOwner || user?.isAdmin));
-  // issue 14: the current legs (the same secret as the selections), for a verified pick only.
+  // The current legs (the same secret as the selections), for a verified pick only.
   const pickLegs = usePickLegs(id ?? 0, { enabled: mayEdit && Boolean(video?.pick) });
   const status = errorStatus(error);
   const notFound = id === null || status === 404 || status === 400;

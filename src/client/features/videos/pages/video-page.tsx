@@ -86,7 +86,7 @@ function VideoDetails({ video }: { video: Video }) {
 
   const selections = video.emailInformation;
   const created = new Date(video.createdAt);
-  // issue 12: on a phone the page is one column in the order a visitor needs it: the player and the title,
+  // On a phone the page is one column in the order a visitor needs it: the player and the title,
   // then what they came for (the selections they own, else the price and Buy Winners), then the details.
   // From lg the buy box is a sticky column beside the player and the details.
   return (
@@ -218,13 +218,13 @@ function VideoDetails({ video }: { video: Video }) {
         </aside>
 
         <div className="grid min-w-0 gap-6 lg:col-start-1">
-          {/* issue 14: what a buyer can check before buying, and the proof once graded. */}
+          {/* What a buyer can check before buying, and the proof once graded. */}
           <PickSealPanel
             videoId={video.id}
             summary={video.pick}
             canSeeLegs={video.isOwner || purchased || Boolean(user?.isAdmin)}
           />
-          {/* issue 15: the sealed pick's entries in the public log, checked in the browser. */}
+          {/* The sealed pick's entries in the public log, checked in the browser. */}
           {video.pick && <PickLogPanel videoId={video.id} />}
           <dl className="grid grid-cols-2 gap-3 rounded-card border bg-card p-4 text-sm sm:grid-cols-4">
             <Detail term="Price">{formatPrice(video.price)}</Detail>
