@@ -4,14 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/client.js';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
-import {
-  dispatchOutbox,
-  emit,
-  eventBus,
-  pruneOutbox,
-  startOutboxDispatcher,
-  type StoredEvent,
-} from '#server/events/index.js';
+import { dispatchOutbox, emit, eventBus, pruneOutbox, type StoredEvent } from '#server/events/index.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 let t: TestApp;
@@ -182,32 +175,6 @@ describe('durable subscribers', () => {
         expect(handled).toEqual([1, 2]);
       }
     } finally {
-      unsubscribe();
-    }
-  });
-
-  it('the dispatcher loop delivers soon after a local commit, and stops', async () => {
-    const handled: number[] = [];
-    let delivered!: () => void;
-    const seen = new Promise<void>((resolve) => (delivered = resolve));
-    const unsubscribe = eventBus(db).durable({
-      name: 'test-loop',
-      types: ['price.changed'],
-      handle: async (event: StoredEvent<'price.changed'>) => {
-        handled.push(event.toCents);
-        delivered();
-      },
-    });
-    // A long interval: only the wake after the commit can deliver within the test.
-    const dispatcher = startOutboxDispatcher(db, { intervalMs: 60_000 });
-    try {
-      await db.transaction((tx) =>
-        emit(tx, { type: 'price.changed', videoId: 1, fromCents: 900, toCents: 1200 }),
-      );
-      await seen;
-      expect(handled).toEqual([1200]);
-    } finally {
-      await dispatcher.stop();
       unsubscribe();
     }
   });

@@ -26,7 +26,6 @@ export type ErrorReporter = (error: unknown, context: { event: string; subscribe
 export class EventBus {
   private readonly afterCommitHandlers = new Map<EventType, Set<AfterCommitHandler<EventType>>>();
   private readonly durableSubscribers = new Map<string, DurableSubscriber>();
-  private readonly published = new Set<() => void>();
   /** Where a subscriber's failure is told (the app sets its logger); the emitting change stands. */
   reportError: ErrorReporter = (error, context) =>
     console.error(`Subscriber of ${context.event} failed:`, error);
@@ -57,12 +56,6 @@ export class EventBus {
     return [...this.durableSubscribers.values()];
   }
 
-  /** Called after each commit that emitted an event (the outbox dispatcher wakes on it). */
-  onPublished(listener: () => void): () => void {
-    this.published.add(listener);
-    return () => this.published.delete(listener);
-  }
-
   /** The committed event's in-process subscribers, one after the other; a failure is reported, not thrown. */
   async publish(event: DomainEvent): Promise<void> {
     for (const handler of this.afterCommitHandlers.get(event.type) ?? []) {
@@ -72,7 +65,6 @@ export class EventBus {
         this.reportError(error, { event: event.type });
       }
     }
-    for (const listener of this.published) listener();
   }
 }
 

@@ -1,5 +1,5 @@
 // Domain events (docs/events.md): features emit inside their transactions; the app registers the
-// subscribers and runs the outbox dispatcher.
+// subscribers; the jobs module runs the outbox's dispatch.
 export type { DomainEvent, EventOf, EventPayloads, EventType } from './catalogue.js';
 export {
   eventBus,
@@ -9,10 +9,4 @@ export {
   type StoredEvent,
 } from './bus.js';
 export { emit } from './emit.js';
-export {
-  dispatchOutbox,
-  OUTBOX_RETENTION_MS,
-  pruneOutbox,
-  startOutboxDispatcher,
-  type OutboxDispatcher,
-} from './outbox.js';
+export { dispatchOutbox, OUTBOX_RETENTION_MS, pruneOutbox } from './outbox.js';
