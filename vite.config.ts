@@ -6,8 +6,7 @@ import type { Plugin } from 'vite';
 /**
  * A feature's public entry (features/<f>/index.ts) only re-exports, so it has no side effects: saying so lets
  * the bundler bind each import to the module behind it. Otherwise an entry that the home page loads (auth's,
- * for useUser) would pull everything it re-exports (sign-out, for the lazy user menu) into the first chunk
- * (issue 13: +1.6 KB gzip on the home page).
+ * for useUser) would pull everything it re-exports (sign-out, for the lazy user menu) into the first chunk.
  */
 function featureEntriesArePure(): Plugin {
   return {

@@ -1,6 +1,6 @@
 // After `vite build`: which built files each client route needs beyond the entry, so the server can name
-// them in a `Link: <…>; rel=modulepreload` header with the page (issue 12: a page's code arrives with the
-// app's instead of after it). Reads the routes from src/client/app/routes.tsx and the chunks from Vite's
+// them in a `Link: <…>; rel=modulepreload` header with the page, so a page's code arrives with the
+// app's instead of after it. Reads the routes from src/client/app/routes.tsx and the chunks from Vite's
 // manifest; writes dist/client/route-preloads.json. Fails the build when a route's page cannot be found.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // The prerendered pages' loader (docs/decisions/012): the home page arrives prerendered, so the app starts
 // right after that first paint rather than before it; its modules are requested only then. Every other page
-// arrives as a shell (navigation, spinner, footer: issue 12) and starts its code at once (`data-eager`).
+// arrives as a shell (navigation, spinner, footer) and starts its code at once (`data-eager`).
 //
 // Until the app has rendered over the prerendered markup, that markup is inert: links navigate on their
 // own, but a button does nothing and React's render replaces whatever was typed or focused. So, until the

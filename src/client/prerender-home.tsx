@@ -1,6 +1,6 @@
 // Build time only (scripts/prerender-home.mjs): the home page's first render as HTML, so a visitor sees the
-// hero as soon as the HTML and CSS arrive, not after the JavaScript (issue 3: LCP <= 1.5 s on mobile); and
-// the shell every other page opens with (issue 12: their first paint no longer waits for the code either).
+// hero as soon as the HTML and CSS arrive, not after the JavaScript (LCP on a phone); and the
+// shell every other page opens with, so their first paint does not wait for the code either.
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from './app/app';

@@ -1,5 +1,5 @@
 // Which site a link belongs to, by its host alone, and the site's name. Without zod, unlike video-links.ts,
-// so the video card can name a link's site (issue 12: a placeholder that says what the link is) at no cost
+// so the video card can name a link's site (a placeholder that says what the link is) at no cost
 // to the home page's JavaScript budget (docs/decisions/011).
 
 export const VIDEO_PLATFORMS = [

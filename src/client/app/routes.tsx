@@ -10,8 +10,8 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
   return lazy(async () => ({ default: pick(await load()) }));
 }
 
-// Only the home page ships in the entry chunk; everything else loads on first visit (issue 2: code-split
-// by route so the home page never downloads admin, upload, checkout or auth code).
+// Only the home page ships in the entry chunk; everything else loads on first visit (code-split by
+// route so the home page never downloads admin, upload, checkout or auth code).
 const AuthPage = lazyPage(
   () => import('../features/auth/pages/auth-page'),
   (m) => m.AuthPage,

@@ -8,7 +8,7 @@ type VideoThumbnailProps = {
   video: Pick<Video, 'thumbnailUrl' | 'isExternalVideo' | 'externalVideoUrl'>;
   /** Classes of the picture (it always covers its box). */
   className?: string;
-  /** The page's largest image at first sight (issue 12: LCP): loaded at once, ahead of the rest. */
+  /** The page's largest image at first sight (LCP): loaded at once, ahead of the rest. */
   priority?: boolean;
   /** Loaded only near the viewport (cards in a long list). */
   lazy?: boolean;

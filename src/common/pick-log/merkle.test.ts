@@ -20,8 +20,8 @@ import {
   type StoredNode,
 } from './merkle.js';
 
-// The two exhaustive tests below check every size (and every pair of sizes) up to 70: ~3 s each on an idle
-// 2-core machine, over 5 s (the default limit) while the other unit files run beside them (CI, 26 Nov).
+// The two exhaustive tests below check every size (and every pair of sizes) up to 70: on a small machine,
+// with the other unit files running beside them, they can outlast the default 5 s limit.
 const EXHAUSTIVE_TIMEOUT_MS = 60_000;
 
 const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest());

@@ -88,6 +88,6 @@ export const UserSchema = z
   .meta({ id: 'User', description: 'The signed-in user: never a password or its hash.' });
 export type User = z.infer<typeof UserSchema>;
 
-/** GET /api/session: who is signed in, `null` for a visitor (issue 12: not a 401). */
+/** GET /api/session: who is signed in, `null` for a visitor (an answer, not a 401). */
 export const SessionSchema = z.object({ user: UserSchema.nullable() }).meta({ id: 'Session' });
 export type Session = z.infer<typeof SessionSchema>;

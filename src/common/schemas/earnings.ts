@@ -69,7 +69,7 @@ export type PayoutDecision = z.infer<typeof PayoutDecisionSchema>['status'];
 
 /**
  * The dashboard's Earnings tile: total = sales + bonus; available = total − payouts requested (not rejected),
- * never shown below zero (refunded sales can put the ledger below; issue 11, docs/decisions/010).
+ * never shown below zero (refunded sales can put the ledger below; docs/decisions/010).
  */
 export const EarningsSchema = z
   .object({

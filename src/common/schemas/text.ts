@@ -1,4 +1,4 @@
-// Text the database can store (issue 11 'Bad input'): PostgreSQL's text and jsonb cannot hold U+0000,
+// Text the database can store: PostgreSQL's text and jsonb cannot hold U+0000,
 // so a NUL anywhere in a request is refused with one message before it reaches a query.
 
 export const NUL_CHARACTER_MESSAGE =

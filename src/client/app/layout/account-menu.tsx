@@ -10,7 +10,7 @@ const prefetch = () => void loadMenu();
 const OPEN_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
 
 /**
- * The avatar button of spec 2. Radix DropdownMenu and its positioning engine (~24 KB gzip) are fetched on the
+ * The avatar button of spec 2. Radix DropdownMenu and its positioning engine are fetched on the
  * first hover, focus or press, so the home page stays within its JavaScript budget for signed-in visitors
  * too. Until then this stand-in looks and is named the same; a press swaps in the real menu, already open.
  */

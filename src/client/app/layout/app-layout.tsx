@@ -25,7 +25,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </a>
       <Navbar />
       {/* At least a screen tall, so the footer starts below the fold: a page that grows as it loads never
-          pushes it down in view (issue 12: layout shift). */}
+          pushes it down in view (no layout shift). */}
       <main id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
         {children}
       </main>

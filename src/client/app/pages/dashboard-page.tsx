@@ -1,6 +1,6 @@
 // The dashboard composes four features (auth, videos, purchases, earnings) and owns no data of its own, so
-// it lives in the app layer with the router rather than inside one of them (issue 13; a `dashboard` feature
-// would be a folder holding this one page).
+// it lives in the app layer with the router rather than inside one of them (docs/decisions/018; a
+// `dashboard` feature would be a folder holding this one page).
 import type { ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { AlertTriangle, BarChart3, Film, ShoppingBag, Upload } from 'lucide-react';

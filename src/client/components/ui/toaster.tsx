@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import type ToastRegion from './toast-region';
 import { useToast } from './use-toast';
 
-// Radix's toast code (~7 KB of gzip) is not part of a page's first load (the home page's 110 KB budget,
-// issue 2): it is fetched at the first sign of a person at work (a key, a tap, a focus) or the first toast,
-// and rendered without Suspense once here, so a toast raised later shows in the same render as it is
-// raised (a form that moves on a second after its toast; Suspense would hold it back up to 300 ms).
+// Radix's toast code is not part of a page's first load (the home page's JavaScript budget): it is fetched at
+// the first sign of a person at work (a key, a tap, a focus) or the first toast, and rendered without
+// Suspense once here, so a toast raised later shows in the same render as it is raised (a form that moves on
+// a second after its toast; Suspense would hold it back up to 300 ms).
 type ToastRegionComponent = typeof ToastRegion;
 let loading: Promise<ToastRegionComponent> | null = null;
 const loadToastRegion = () => (loading ??= import('./toast-region').then((module) => module.default));

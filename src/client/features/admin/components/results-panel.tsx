@@ -97,7 +97,7 @@ function ScoreFields({
   );
 }
 
-// issue 14, 'Graded by the scoreboard': the admin's Results tab. Events past their start get their final
+// 'Graded by the scoreboard': the admin's Results tab. Events past their start get their final
 // score (or postponed / cancelled) here, once; props are graded by hand with a reason; a settled event is
 // corrected with a reason; a results file can be imported instead of typing scores.
 export function ResultsPanel() {

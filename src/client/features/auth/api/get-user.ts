@@ -9,8 +9,8 @@ const sessionQuery = getQueryFn<{ user: User | null } | null>({ on401: 'returnNu
 
 /**
  * spec 4: the current user is loaded at start, null when signed out. Read from GET /api/session, which
- * answers a visitor with `user: null`: GET /api/user's 401 would be a console error on every page load
- *. A 401 still means signed out.
+ * answers a visitor with `user: null`: GET /api/user's 401 would be a console error on every page load.
+ * A 401 still means signed out.
  */
 export const getUser: QueryFunction<User | null> = async (context) =>
   (await sessionQuery({ ...context, queryKey: ['/api/session'] }))?.user ?? null;

@@ -82,7 +82,7 @@ export function RegisterForm({ onSuccess, onSwitchToLogin }: RegisterFormProps) 
             Creating account...
           </>
         ) : (
-          // Wraps on a 320 px phone instead of widening the page (buttons are nowrap; issue 12).
+          // Wraps on a 320 px phone instead of widening the page (buttons are nowrap).
           <span className="text-center leading-tight whitespace-normal">Create Account Capper/Bettor</span>
         )}
       </Button>

@@ -42,7 +42,7 @@ export function EarningsTile() {
   }
 
   // While loading, the tile has its final shape for a user without earnings (labels known, amounts as
-  // skeletons), so it keeps its height when the numbers arrive (issue 12: layout shift).
+  // skeletons), so it keeps its height when the numbers arrive (no layout shift).
   return (
     <StatTile title="Earnings" icon={<Wallet aria-hidden />}>
       <div className="flex flex-1 flex-col gap-3">

@@ -197,7 +197,7 @@ export function UploadForm({ userId }: { userId: number }) {
     });
     reset(EMPTY);
     clearFile();
-    // What the server does now stays in view until the page moves on (issue 12: not a blank form).
+    // What the server does now stays in view until the page moves on, rather than a blank form.
     setPhase({ phase: 'uploaded', processing: picked !== undefined });
     // spec 4: the form resets, then the user lands on / a second later.
     setRedirecting(true);

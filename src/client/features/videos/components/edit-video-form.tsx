@@ -36,7 +36,7 @@ import { useUpdateVideo } from '../api/update-video';
 
 /**
  * The upload rules (VideoDetailsSchema), with spec 5's price input: whole dollars, at least $1. A price
- * that already has cents (the schema allows $0.99 and cents) may be kept as it is. the legs
+ * that already has cents (the schema allows $0.99 and cents) may be kept as it is. The legs
  * with the upload form's rules, checked only while they can still change.
  */
 function editVideoSchema(

@@ -2,7 +2,7 @@ import { AlertTriangle, Clock, LoaderCircle } from 'lucide-react';
 import type { Video } from '#common/schemas/videos.js';
 import type { MediaStatus } from './video-media';
 
-/** Issue 4: a video of ours shows its processing state until it is ready (owners see these in their lists). */
+/** A video of ours shows its processing state until it is ready (owners see these in their lists). */
 export function ProcessingOverlay({
   video,
   status,

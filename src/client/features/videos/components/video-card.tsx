@@ -83,7 +83,7 @@ export function VideoCard({
   video: Video;
   /** The cappers of the cards shown together: their record badges come in one request. */
   recordsAmong?: readonly string[];
-  /** Among the first cards a visitor sees: its thumbnail loads at once (issue 12: LCP). */
+  /** Among the first cards a visitor sees: its thumbnail loads at once (LCP). */
   priority?: boolean;
   /** h3 under a section's h2; h2 where the cards sit right under the page's h1 (axe: heading order). */
   headingLevel?: 2 | 3;
@@ -123,7 +123,7 @@ export function VideoCard({
         <p className="flex flex-wrap items-center gap-x-2 text-xs font-medium text-muted-foreground">
           <span>
             by{' '}
-            {/* Above the card's stretched title link, so it takes its own clicks (issue 14: the record). */}
+            {/* Above the card's stretched title link, so it takes its own clicks (the capper's record). */}
             <Link
               href={`/cappers/${encodeURIComponent(video.capper.username)}`}
               className="relative z-10 underline-offset-2 hover:text-foreground hover:underline"

@@ -15,7 +15,7 @@ export const VIDEO_GRID_ROW = 3;
 type VideoGridProps = {
   videos: readonly Video[];
   className?: string;
-  /** The grid is the page's main content: its first row's thumbnails load at once (issue 12: LCP). */
+  /** The grid is the page's main content: its first row's thumbnails load at once (LCP). */
   firstRowFirst?: boolean;
   /** 2 when the grid sits right under the page's h1 (no section heading between). */
   headingLevel?: 2 | 3;

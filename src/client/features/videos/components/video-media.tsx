@@ -57,7 +57,7 @@ type VideoMediaProps = {
   /** Badges and the like, over the thumbnail's top-left corner. */
   children?: ReactNode;
   className?: string;
-  /** The page's largest image at first sight (issue 12: LCP): loaded at once, ahead of the rest. */
+  /** The page's largest image at first sight (LCP): loaded at once, ahead of the rest. */
   priority?: boolean;
 };
 
