@@ -101,7 +101,7 @@ export interface AppOptions {
 const API_PREFIXES = ['/api/', '/media/'];
 
 // Never log a session id or a password (headers and bodies are not logged; this is the backstop).
-// Exact paths only: a wildcard ('*.password') made pino walk every line's keys, ~2 µs a request.
+// Exact paths only: a wildcard ('*.password') makes pino walk every line's keys, on every request.
 const LOG_REDACT = {
   paths: ['req.headers.cookie', 'req.headers.authorization', 'password', 'body.password', 'err.password'],
   censor: '[redacted]',
@@ -109,7 +109,7 @@ const LOG_REDACT = {
 
 /**
  * Structured JSON logs to stdout through a bounded buffer (lib/log-destination.ts); errors through
- * serializeError (no query parameters: issue 11).
+ * serializeError (no query parameters).
  */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   const { stream } = boundedLogDestination();
@@ -242,7 +242,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     s3: config.s3,
     onJobQueued: () => mediaJobs.notify(),
   });
-  // Stripe's SDK (~10 MB resident) is loaded only when its keys are set.
+  // Stripe's SDK is large, so it is loaded only when its keys are set.
   const payments =
     options.paymentProvider ??
     (config.stripe

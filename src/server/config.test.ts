@@ -101,7 +101,7 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
-  // TRUST_PROXY=true used to believe every X-Forwarded-For hop, so a client chose its own address.
+  // Believing every X-Forwarded-For hop would let a client choose its own address.
   describe('TRUST_PROXY', () => {
     const trustProxy = (value: string) => loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: value }).trustProxy;
 
@@ -243,7 +243,7 @@ describe('loadConfig', () => {
     }
   });
 
-  // The media tools were looked for at the first upload's job; a wrong path now stops start-up.
+  // A wrong path to a media tool stops start-up, not the first upload's job.
   describe('FFMPEG_PATH and FFPROBE_PATH', () => {
     function fakeTool(dir: string, name: string, mode = 0o755): string {
       mkdirSync(dir, { recursive: true });

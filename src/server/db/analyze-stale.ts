@@ -7,10 +7,10 @@ const SCALE_FACTOR = 0.1;
 /**
  * The embedded database never analyzes on its own, and without statistics its planner ignores the catalog's
  * indexes. ANALYZE reads a sample of up to 30,000 rows of a table into PGlite's WASM memory, which never
- * shrinks: at 100,000 videos, 33 MB of the server's resident memory for good. So at start a table is analyzed
- * only when its row count has moved past autovacuum's threshold since its last ANALYZE (pg_class.reltuples,
- * which the embedded database keeps across restarts, unlike pg_stat's counters), or when it never was.
- * Returns the tables analyzed.
+ * shrinks: for a large catalog, a lasting share of the server's resident memory. So at start a table is
+ * analyzed only when its row count has moved past autovacuum's threshold since its last ANALYZE
+ * (pg_class.reltuples, which the embedded database keeps across restarts, unlike pg_stat's counters), or when
+ * it never was. Returns the tables analyzed.
  */
 export async function analyzeStaleTables(pool: Pick<pg.Pool, 'query'>): Promise<string[]> {
   const { rows: tables } = await pool.query<{ name: string; estimated: number }>(

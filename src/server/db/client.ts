@@ -98,16 +98,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     unlock = await lockDataDir(dataDir);
   }
   // PostgreSQL's shared memory lives in the WASM heap and its pages never go back: 8 MB of shared buffers
-  // instead of the default 128 (the files stay cached by the OS; the money bench ran no slower than at
-  // 16 MB), and tables sized for PGlite's one backend instead of 100 connections (docs/decisions/002).
+  // instead of the default 128 (the files stay cached by the OS, so a bigger pool buys no speed), and
+  // tables sized for PGlite's one backend instead of 100 connections (docs/decisions/002).
   // Added to PGlite's own start parameters where PGlite is loaded (the worker, the initdb child): the main
   // thread never loads PGlite's code.
   // effective_cache_size: the planner's guess of what is cached beyond shared buffers (4 GB by default, right
   // for a server with an OS page cache). PGlite reads every page missing from its shared buffers through
-  // the WASM file system, ~20 µs each, so the planner is told only the shared buffers are cached: a search
-  // for a term in 3 % of 100,000 videos then reads its ~3,000 matches through the trigram index and sorts
-  // them, instead of walking another order's index through 16,000 rows in random page order (most popular,
-  // offset 456: 15,833 page reads and 353 ms before, 3,036 and 96 ms after; issue 11, decision 012).
+  // the WASM file system, at a cost each, so the planner is told only the shared buffers are cached: a
+  // search for a common term then reads its matches through the trigram index and sorts them, instead of
+  // walking another order's index through many more rows in random page order (decision 012).
   const startParams = [
     '-c',
     'shared_buffers=8MB',
@@ -121,7 +120,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedWorker;
   try {
     if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
-      // Creating a database (initdb) leaves ~400 MB of WASM heap resident even after that instance is
+      // Creating a database (initdb) leaves a large WASM heap resident even after that instance is
       // closed: create it in a short-lived child process, whose memory goes back with it.
       await createDataDirInChild({ dataDir, startParams });
     }

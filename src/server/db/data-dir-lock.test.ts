@@ -94,7 +94,7 @@ describe('lockDataDir', { timeout: 30_000 }, () => {
   it('is free the moment its holder dies by SIGKILL, even before it is reaped', async () => {
     const dir = dataDir();
     // The holder's parent becomes `sleep`, which never reaps it: killed, it stays a zombie, which a pid check
-    // still finds alive (the failed restarts right after kill -9 of issue 11).
+    // still finds alive, so a restart right after kill -9 would fail.
     const script = `${holderScript()}\nconsole.log(process.pid);\nsetInterval(() => {}, 1 << 30);`;
     const parent = spawn(
       'sh',

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 /**
  * PGlite is a single-process database: two processes writing one data directory corrupt it, so one
- * PickReel (or `npm run seed:demo`) holds a lock on it while it runs (issue 11 'Staying up').
+ * PickReel (or `npm run seed:demo`) holds a lock on it while it runs.
  *
  * The lock is a listening socket named after the directory, not a pid file: the kernel owns it and closes
  * it the instant its holder dies, however it dies (kill -9 included), so a restart never waits out a stale
@@ -28,7 +28,7 @@ export async function lockDataDirAs(dataDir: string, platform: NodeJS.Platform):
     .digest('hex');
   // A second lock in this process is refused like any other: the name is taken, and we answer our own pid.
   const server = await listenOnce(dataDir, lockAddress(hash, platform));
-  // Versions before issue 11 kept a pid file here; it locks nothing any more.
+  // Older versions kept a pid file here; it locks nothing any more.
   try {
     rmSync(path.join(dataDir, 'pickreel.lock'), { force: true });
   } catch {

@@ -1,8 +1,7 @@
 // drizzle-orm as the server loads it: its CommonJS build, through require() (docs/decisions/002, 'drizzle-orm
 // loaded as CommonJS'). Node 22 and later read a package's package.json again for each ES module they load
-// from it, and drizzle-orm's is 179 KB for the ~180 modules the server uses: on Node 24 that was 1.1 s and
-// ~250 MB of garbage at start, which V8 kept (an idle server at ~340 MB against 190 on Node 20). Its .cjs
-// files need no such lookup: 0.1-0.15 s and ~20-27 MB on every Node line. Every value of drizzle-orm the
+// from it, and drizzle-orm's is large and the server uses many of its modules: a slow start and garbage
+// that V8 keeps. Its .cjs files need no such lookup, on every Node line. Every value of drizzle-orm the
 // code uses comes from here (lint keeps other files to type imports), so one copy of drizzle-orm is loaded.
 import { createRequire } from 'node:module';
 import type * as Orm from 'drizzle-orm';

@@ -14,8 +14,8 @@ describe('the embedded database worker', () => {
     worker = undefined;
   });
 
-  // Issue 11: PGlite's execProtocolRaw kept every answer it ever parsed, so the worker's heap grew with each
-  // row read (~40 MB a minute under the mixed load). With a 64 MB heap ceiling, ~125 MB of rows read must
+  // PGlite's execProtocolRaw keeps every answer it parses (pglite-worker.ts), which would grow the worker's
+  // heap with each row read. With a 64 MB heap ceiling, ~125 MB of rows read must
   // pass through without the worker running out of memory.
   it('keeps nothing of the rows it has answered', { timeout: 120_000 }, async () => {
     const crashes: Error[] = [];

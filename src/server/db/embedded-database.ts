@@ -81,9 +81,9 @@ export interface EmbeddedWorker {
 }
 
 /**
- * The worker's JavaScript heap holds ~5-15 MB (PGlite's code and the connections' bytes in flight; rows and
+ * The worker's JavaScript heap stays small (PGlite's code and the connections' bytes in flight; rows and
  * WebAssembly memory live outside it). Like the main thread's `--max-old-space-size` (decision 002), a
- * ceiling ~20 times that: a leak stops the database, and the server with it, instead of growing on.
+ * ceiling far above that: a leak stops the database, and the server with it, instead of growing on.
  */
 const WORKER_MAX_OLD_GENERATION_MB = 256;
 
@@ -103,7 +103,7 @@ export async function startEmbeddedWorker(
     // worker started from a file. V8's flags (--liftoff-only) are the process's and apply anyway.
     execArgv: [],
     // The worker's own JavaScript is small (wire-protocol bytes in and out): a small young generation keeps
-    // its heap from growing under load (issue 11: ≤ 256 MB RSS).
+    // its heap from growing under load (the memory budget, bench/README.md).
     resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb },
     workerData: data,
     transferList: data.loadDataDir ? [data.loadDataDir.buffer as ArrayBuffer] : [],

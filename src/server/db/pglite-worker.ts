@@ -1,6 +1,6 @@
-// The embedded database's thread (issue 11: "no query may stall other requests"). PGlite runs PostgreSQL
+// The embedded database's thread, so that no query may stall other requests. PGlite runs PostgreSQL
 // compiled to WebAssembly: a query runs to its end on the thread that called it. Here, in a worker thread,
-// a slow search no longer holds the HTTP server's event loop; the main thread speaks PostgreSQL's wire
+// a slow search does not hold the HTTP server's event loop; the main thread speaks PostgreSQL's wire
 // protocol to it through the `pg` driver, one MessagePort per connection (db/embedded-database.ts), exactly
 // as it speaks to a PostgreSQL server. No socket is opened: nothing outside this process can reach it.
 //
@@ -107,8 +107,8 @@ function lastReadyStatus(bytes: Uint8Array): number | undefined {
 /**
  * The backend's answer to these messages, as bytes. Not `execProtocolRaw`: in PGlite 0.5 it also parses every
  * answer into JavaScript objects and keeps them in a list that only `execProtocol` empties, so a connection
- * that speaks raw protocol (all of ours) grew the worker's heap by every row it ever read (~37 KB per query
- * of 100 rows of 200 bytes) and spent most of its time parsing. The stream variant hands over the
+ * that speaks raw protocol (all of ours) would grow the worker's heap by every row it ever read and spend
+ * most of its time parsing. The stream variant hands over the
  * bytes as PostgreSQL writes them (a view of the WebAssembly memory, so copied at once) and parses nothing.
  */
 async function answerTo(db: PGlite, messages: Buffer): Promise<Uint8Array> {

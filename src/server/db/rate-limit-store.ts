@@ -1,4 +1,4 @@
-// @fastify/rate-limit's counters in the database instead of each process's memory (issue 16: several
+// @fastify/rate-limit's counters in the database instead of each process's memory (several
 // instances on one PostgreSQL are one site, so a limit counts the requests of all of them;
 // docs/decisions/024). One upsert per counted request, in the table the sign-in throttles use.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';

@@ -8,8 +8,8 @@ export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
 }
 
 /**
- * A query's rows read as one json array: PGlite hands rows over at ~12 µs each, so thousands of rows cost
- * a tenth of a second as rows and a fraction of that as one value (docs/decisions/020). Numerics arrive as
+ * A query's rows read as one json array: PGlite hands rows over one at a time, so thousands of rows cost
+ * far more as rows than as one value (docs/decisions/020). Numerics arrive as
  * numbers, times as ISO text.
  */
 export async function jsonRowsOf<T>(db: Executor, query: SQL): Promise<T[]> {

@@ -45,7 +45,7 @@ export const users = pgTable(
   (t) => [
     // 'Bob' and 'bob' are the same person to everyone reading a card.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
-    // Not unique: accounts registered before issue 11 may share a key or a skeleton, and keep working.
+    // Not unique: accounts made before usernames had keys may share a key or a skeleton, and still work.
     index('users_username_key_idx').on(t.usernameKey),
     index('users_username_skeleton_idx').on(t.usernameSkeleton),
     check('users_manual_earnings_nonnegative', sql`${t.manualEarningsCents} >= 0`),
@@ -140,12 +140,12 @@ export const videos = pgTable(
   },
   (t) => [
     index('videos_user_id_idx').on(t.userId, t.createdAt, t.id),
-    // The public catalog lists ready videos only, in these orders (issue 3: 100,000 videos stay fast).
+    // The public catalog lists ready videos only, in these orders, so a large catalog stays fast.
     // Ascending on purpose: scanned backwards they serve `order by … desc` (NULLS FIRST) exactly. The id
     // ends the order (unique), so the category and search head after it never change the order: they are
     // there for a search, which then filters the index entries alone, in the order's own sequence, until
     // it has its page (an index-only scan), instead of reading every matching row and sorting them
-    // (issue 11: a term in 3 % of 100,000 videos read ~3,000 table pages on the embedded database).
+    // (a common term would read thousands of table pages on the embedded database).
     index('videos_ready_newest_idx')
       .on(t.createdAt, t.id, t.category, t.searchHead)
       .where(sql`transcoding_status = 'ready'`),
@@ -156,8 +156,8 @@ export const videos = pgTable(
       .on(t.views, t.id, t.category, t.searchHead)
       .where(sql`transcoding_status = 'ready'`),
     index('videos_category_idx').on(t.category, t.createdAt, t.id),
-    // A rare term is found through trigrams instead, anywhere in the search head (issue 11: p99 ≤ 20 ms at
-    // 100,000 videos), and past the head only among the videos whose text is longer than it. Written
+    // A rare term is found through trigrams instead, anywhere in the search head, and past
+    // the head only among the videos whose text is longer than it. Written
     // straight into the index (no fastupdate pending list, which every search would otherwise read through).
     index('videos_search_head_trgm_idx')
       .using('gin', t.searchHead.op('gin_trgm_ops'))
@@ -195,7 +195,7 @@ export const paymentIntents = pgTable(
     currency: text('currency').notNull().default('usd'),
     status: text('status').notNull().default('requires_payment_method'),
     lastError: text('last_error'),
-    // Why a succeeded payment was given back (issue 11: a payment that unlocks nothing is refunded).
+    // Why a succeeded payment was given back: a payment that unlocks nothing is refunded.
     refundReason: text('refund_reason'),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -384,7 +384,7 @@ export const jobs = pgTable(
 );
 
 /**
- * Open tus uploads (issue 11: caps per user): one row from creation until the upload becomes a video, is
+ * Open tus uploads (caps per user): one row from creation until the upload becomes a video, is
  * refused, cancelled or expires. The caps are counted here, under a per-user lock, so concurrent creates on
  * several instances cannot exceed them (docs/decisions/007). The bytes stay in the upload store.
  */
@@ -683,8 +683,8 @@ export const recordBandsClock = pgTable(
 
 /**
  * Entries written by their actions' transactions, not numbered yet: the sequencer numbers them in order,
- * in batches, moments later (issue 15 bench: numbering inside every action's transaction made all posts
- * queue on one row lock through their commits). An action and its entry still commit together.
+ * in batches, moments later: numbering inside every action's transaction would make all
+ * posts queue on one row lock through their commits. An action and its entry still commit together.
  */
 export const logPending = pgTable('log_pending', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

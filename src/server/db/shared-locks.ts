@@ -1,4 +1,4 @@
-// Named locks that every instance on the database honours (issue 16: a tus upload may be written through
+// Named locks that every instance on the database honours (a tus upload may be written through
 // any instance, never through two at once; docs/decisions/024).
 //
 // On PostgreSQL: session-level advisory locks, all of an instance's on one connection of its own outside

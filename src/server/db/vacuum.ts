@@ -30,8 +30,7 @@ export async function vacuumLaggingTables(pool: Pick<pg.Pool, 'query'>): Promise
 /**
  * Tables whose rows change or go all day, which autovacuum would keep small on a server: the videos (view
  * counts) and the pick log's waiting entries (every entry is written there, then deleted once numbered:
- * unvacuumed, a million entries left ~1,000,000 dead rows that the sequencer's one-row reads walked, 18-24 ms
- * by its index and 120-175 ms by a scan, each second; under 1 ms once vacuumed).
+ * unvacuumed, their dead rows pile up and the sequencer's one-row read walks them all, every second).
  */
 const CHURNING_TABLES = ['videos', 'log_pending'] as const;
 const VACUUM_CHURNING = `vacuum ${CHURNING_TABLES.join(', ')}`;

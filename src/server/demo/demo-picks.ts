@@ -1,4 +1,4 @@
-// The demo's verified picks (issue 14 'Seed data'): for each demo capper, about 40 picks with legs on games
+// The demo's verified picks: for each demo capper, about 40 picks with legs on games
 // of the last 120 days, each with the final score that grades it, and a few open picks on games to come.
 // Data only, and deterministic: a seeded random draw depends on the capper, never on the date, so every run
 // plans the same picks (same titles, legs, scores) placed relative to the day it runs.

@@ -13,9 +13,9 @@ export interface BoundedLogDestination {
 /**
  * The server's log destination: stdout (or `fd`), written asynchronously like pino's default, but with a
  * bounded buffer. Under a load the reader of the log cannot keep up with (a slow disk, a stalled pipe, a log
- * collector that is down), pino's default buffer grows without limit: the mixed-traffic bench saw the heap
- * grow by 45 MB in 30 s of request lines. Here what does not fit is dropped instead, and one line a minute at
- * most (the first a second after the loss) says how many lines were lost, so memory stays bounded and the loss is visible.
+ * collector that is down), pino's default buffer grows without limit, and the heap with it. Here what does
+ * not fit is dropped instead, and one line a minute at most (the first a second after the loss) says how many
+ * lines were lost, so memory stays bounded and the loss is visible.
  */
 export function boundedLogDestination({
   fd = 1,

@@ -25,7 +25,7 @@ function failedQuery(secret: string) {
   );
 }
 
-describe('serializeError (issue 11: logs never hold secrets)', () => {
+describe('serializeError (logs never hold secrets)', () => {
   it('keeps the SQL, code and constraint of a failed query, never its parameters or detail', () => {
     const out = serializeError(failedQuery('SECRET-ACCOUNT'));
     const text = JSON.stringify(out);

@@ -1,6 +1,6 @@
-// What an error may put in the log (issue 11 'Bad input': logs never hold secrets, whatever fails).
+// What an error may put in the log: logs never hold secrets, whatever fails.
 //
-// A failed query used to log its parameters: drizzle's DrizzleQueryError says "Failed query: <sql>\nparams:
+// A failed query would log its parameters: drizzle's DrizzleQueryError says "Failed query: <sql>\nparams:
 // <values>" and carries `params`; PGlite's errors carry `params` too; PostgreSQL's `detail` repeats the row
 // ("Failing row contains (…)", "Key (…)=(…)"), and its data errors quote the value they refused. Those values
 // are argon2 hashes, winning selections, payout account details. The serializer below keeps what tells a

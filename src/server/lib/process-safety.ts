@@ -1,4 +1,4 @@
-// No background task may take a serving process down (issue 11 'Staying up'): a promise rejected with
+// No background task may take a serving process down: a promise rejected with
 // nobody listening is a bug to log and fix, not a reason to drop every visitor's connection.
 
 interface ErrorLog {

@@ -16,10 +16,10 @@ export function readyBytes(json: string): ReadyBytes {
 }
 
 /**
- * Ready-made bytes, compressed for a browser that accepts it from the entry's own copy, so a
+ * Ready-made bytes, compressed for a browser that accepts it, from the entry's own copy, so a
  * request never compresses (decision 012). Each encoding is its own representation, with its own ETag.
  * Sent at once when no compression is pending (undefined: a synchronous handler returns nothing more, and the
- * common case costs no promise; issue 11, by-id beside nginx); else a promise settled once it is written.
+ * common case costs no promise); else a promise settled once it is written.
  */
 export function sendReadyBytes(
   request: FastifyRequest,

@@ -1,4 +1,4 @@
-// One uploaded video, from original to playable (issue 4 'Jobs'): probe, thumbnail, MP4, HLS.
+// One uploaded video, from original to playable: probe, thumbnail, MP4, HLS.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -111,7 +111,7 @@ export function renditionArgs(input: string, info: ProbeResult): string[] {
   ];
 }
 
-/** Milliseconds per step of one job, for the log line (where the time goes: issue 4's numbers). */
+/** Milliseconds per step of one job, for the log line: where a job's time goes. */
 export type StepTimings = Record<string, number>;
 
 class ProgressWriter {
@@ -219,7 +219,7 @@ export async function processVideo(
   await mkdir(path.join(work, 'hls'), { recursive: true });
   try {
     // On disk, the original itself; from a bucket, a download into the scratch folder, gone with it below
-    // (ffmpeg reads files: issue 16).
+    // (ffmpeg reads files).
     const input = await storage.localCopy(originalKey, work);
     lap('start');
 
@@ -267,7 +267,7 @@ export async function processVideo(
   }
   lap('store');
 
-  // Versioned URLs for the files a page loads at once (issue 12: cached for good, never stale).
+  // Versioned URLs for the files a page loads at once (cached for good, never stale).
   const versioned = async (key: string) => {
     const object = await storage.stat(key);
     return object ? versionedMediaUrl(key, object) : mediaUrl(key);

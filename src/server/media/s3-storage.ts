@@ -55,7 +55,7 @@ export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
 const MIB = 1024 * 1024;
 /**
  * Streaming puts go up in 8 MiB parts, two at a time: an upload holds at most ~3 parts in memory whatever
- * the file's size (issue 16: nothing holds a whole file). 10,000 parts of 8 MiB is 78 GiB, past our 15 GB.
+ * the file's size (nothing holds a whole file). 10,000 parts of 8 MiB is 78 GiB, past our 15 GB.
  */
 const PART_SIZE = 8 * MIB;
 const PARTS_IN_FLIGHT = 2;

@@ -1,4 +1,4 @@
-// Answers with a stored media file: ranges, validators and types (issue 4 'Server', docs/decisions/007). Who
+// Answers with a stored media file: ranges, validators and types (docs/decisions/007). Who
 // may have which file is the caller's rule: the videos feature's media routes decide, this only sends.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -94,8 +94,8 @@ export async function sendMediaFile(
 ) {
   const isPrivate = downloadName !== null;
   const etag = etagOf(object);
-  // A URL naming this very version (versionedMediaUrl) never answers anything else: kept for a year
-  //. Without it, or naming an older version, the browser asks again after 5 minutes.
+  // A URL naming this very version (versionedMediaUrl) never answers anything else: kept for a year.
+  // Without it, or naming an older version, the browser asks again after 5 minutes.
   const current = isCurrentVersion(request, object);
   reply
     .header('accept-ranges', 'bytes')

@@ -146,7 +146,7 @@ export interface ApiDocsOptions {
 /**
  * Runs @fastify/swagger over the routes recorded at start, once, and returns its document. The plugin is
  * loaded here, at the first call, not at start: it (with the YAML library it loads for a format we do not
- * serve) held ~0.5 MB of heap for good in every server, most of which never serves the document. It runs
+ * serve) would hold heap for good in every server, most of which never serves the document. It runs
  * on a throwaway Fastify instance given the same routes (method, URL, schema, config), closed after.
  */
 async function generateDocument(options: SwaggerOptions, routes: readonly RouteOptions[]): Promise<Document> {

@@ -66,7 +66,7 @@ export async function registerClient(
   const home = compressedOnce(prerendered(clientDir, 'home.html', meta, appConfig) ?? indexHtml);
   // The static plugin answers a directory (`/` included) with 403 when `index` is off, so the home page
   // is answered explicitly: with its prerendered first paint when the build made one, compressed once at
-  // start (decision 012: ~16 KB of markup is worth ~4 KB on a slow phone network).
+  // start (decision 012: compressed markup arrives sooner on a slow phone network).
   app.get('/', (request, reply) => sendIndexHtml(request, reply, home));
 }
 
@@ -130,7 +130,7 @@ const VIDEO_PAGE = /^\/video\/([1-9]\d{0,9})\/?$/;
 const LINKABLE_URL = /^(?:\/|https:\/\/)[^\s<>,;"\\]+$/;
 
 /**
- * The Link header for a client route other than the home page (issue 12: its code and first data arrive with
+ * The Link header for a client route other than the home page (its code and first data arrive with
  * the app's code instead of one after the other): the route's chunks, the session, and the data a page opens
  * with where the path alone names it (the listing's first page, a video), with that page's largest picture.
  */

@@ -1,5 +1,6 @@
-// JSON from /api/ (and the routes that ask: compressBody) goes compressed to browsers that accept it (issue 12: Lighthouse's 'Enable text
-// compression'). Ready-made catalog bytes come compressed already, once per cache entry (ready-bytes.ts).
+// JSON from /api/ (and the routes that ask: compressBody) goes compressed to browsers that accept it
+// (Lighthouse's 'Enable text compression'). Ready-made catalog bytes come compressed already, once per cache
+// entry (ready-bytes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { compress, preferredEncoding, type ContentEncoding } from '../lib/content-encoding.js';
 

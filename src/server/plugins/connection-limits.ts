@@ -1,4 +1,4 @@
-// What one client can hold of the server (issue 11 'Staying up'): slow or idle connections are closed,
+// What one client can hold of the server: slow or idle connections are closed,
 // and one address cannot open more than its share of sockets. A reverse proxy in front adds what a single
 // process cannot do well (README 'Behind a reverse proxy').
 import type { Server, ServerOptions } from 'node:http';

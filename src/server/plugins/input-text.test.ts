@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { containsNul } from './input-text.js';
 
-describe('containsNul (issue 11: text PostgreSQL cannot store)', () => {
+describe('containsNul (text PostgreSQL cannot store)', () => {
   it('finds a NUL in any string, key or value, however deep', () => {
     expect(containsNul('a\0b')).toBe(true);
     expect(containsNul({ a: [{ b: ['x', 'y\0'] }] })).toBe(true);

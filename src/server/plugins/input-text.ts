@@ -8,8 +8,8 @@ export function containsNul(value: unknown): boolean {
 }
 
 /**
- * PostgreSQL cannot store U+0000 in text or jsonb: a NUL used to reach a query and come back as a 500
- *. Every parsed query string, route param and JSON body is checked here, once, before the
+ * PostgreSQL cannot store U+0000 in text or jsonb: a NUL reaching a query would come back as a 500.
+ * Every parsed query string, route param and JSON body is checked here, once, before the
  * route's schema; multipart fields and tus metadata are read by their routes, which check them too.
  */
 export function registerInputTextCheck(app: FastifyInstance): void {

@@ -168,7 +168,7 @@ export async function listPayouts(db: Db, page: { limit: number; offset: number 
 
 /**
  * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
- * is refused while the capper's ledger is below zero (sales refunded after the request; issue 11): the
+ * is refused while the capper's ledger is below zero (sales refunded after the request): the
  * capper's row is locked first, as for payout requests and bonus changes, so none of them can race this.
  */
 export async function decidePayout(

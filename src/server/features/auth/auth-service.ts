@@ -93,7 +93,7 @@ export async function authenticate(
 
 /** `npm run admin -- promote <username>`: that user, now an admin; undefined when nobody has the name. */
 export async function promoteAdmin(db: Db, username: string): Promise<UserRow | undefined> {
-  // The same username lookups as sign-in (normalised key): accounts from before need their keys.
+  // The same username lookups as sign-in (normalised key): older accounts get their keys first.
   await backfillUsernameKeys(db);
   const user = await findUserByUsername(db, username);
   if (user) await setAdmin(db, user.id, true);

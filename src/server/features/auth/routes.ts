@@ -21,7 +21,7 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
   const throttle = new AuthThrottle(db, limits);
   tagRoutes(app, 'Accounts');
 
-  // Accounts from before issue 11 get their username key and skeleton before anyone signs in.
+  // Accounts made before usernames had keys get a key and skeleton before anyone signs in.
   const filled = await backfillUsernameKeys(db);
   if (filled > 0) app.log.info({ users: filled }, 'username keys backfilled');
 

@@ -70,8 +70,8 @@ export class SessionStore {
     }
     this.cache.delete(raw);
     // One lookup per cookie at a time: when a busy session's entry expires, the requests that carry it
-    // wait for the same query instead of each sending its own (issue 11: with 200 clients on the embedded
-    // database, dozens of identical queries queued behind one another for over a second).
+    // wait for the same query instead of each sending its own: under a crowd,
+    // identical queries would otherwise queue behind one another.
     let pending = this.loading.get(raw);
     if (!pending) {
       pending = this.lookUp(request, raw).finally(() => {

@@ -54,7 +54,7 @@ describe('clientBucket', () => {
 });
 
 describe('the confusables table', () => {
-  it('is loaded with the first skeleton, not with the module (issue 13: an idle server does not keep it)', () => {
+  it('is loaded with the first skeleton, not with the module (an idle server does not keep it)', () => {
     // A child process: this worker's require cache may hold it already from another test file.
     const module = JSON.stringify(path.join(packageRoot(), 'src/server/features/auth/usernames.ts'));
     const script = [

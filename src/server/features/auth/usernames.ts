@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import type unhomoglyphType from 'unhomoglyph';
 
 /**
- * unhomoglyph's confusables table (~6,000 entries, 0.6 MB of heap) is loaded with the first name that needs
- * a skeleton (a registration, a rename), not at start: an idle server does not keep it.
+ * unhomoglyph's confusables table (thousands of entries, held on the heap) is loaded with the first name that
+ * needs a skeleton (a registration, a rename), not at start: an idle server does not keep it.
  */
 let unhomoglyph: typeof unhomoglyphType | undefined;
 const load = createRequire(import.meta.url);

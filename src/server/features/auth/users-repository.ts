@@ -10,9 +10,9 @@ export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = Omit<typeof users.$inferInsert, 'usernameKey' | 'usernameSkeleton'>;
 
 /**
- * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key.
- * Accounts from before issue 11 may share a key ('capper' and 'ｃａｐｐｅｒ'): the exact name wins, then the
- * old case-insensitive match, then the oldest account, so each of them still signs in with its own name.
+ * Every username lookup (login, ADMIN_USERNAME, `npm run admin`) compares the normalised key. Accounts made
+ * before usernames had keys may share a key ('capper' and 'ｃａｐｐｅｒ'): the exact name wins, then the old
+ * case-insensitive match, then the oldest account, so each of them still signs in with its own name.
  */
 export async function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
   const rows = await db
@@ -88,8 +88,8 @@ export async function insertUser(db: Executor, user: NewUserRow): Promise<UserRo
 }
 
 /**
- * Fills the key and skeleton of rows that lack them (accounts from before issue 11, rows a script inserted
- * with SQL). Only JavaScript computes a skeleton, so this runs at start, not in a migration; it is
+ * Fills the key and skeleton of rows that lack them (accounts made before usernames had keys, rows a script
+ * inserted with SQL). Only JavaScript computes a skeleton, so this runs at start, not in a migration; it is
  * idempotent, and one query when there is nothing to do.
  */
 export async function backfillUsernameKeys(db: Executor): Promise<number> {

@@ -6,7 +6,7 @@ import { TtlMap } from '#server/lib/ttl-map.js';
 /**
  * A TTL map (lib/ttl-map.ts): a miss under load runs one query, not one per waiting request. No entry is
  * served once its query was sent `ttlMs` ago, so an answer lags the database by less than `ttlMs`, whoever
- * changed it (a worker grading picks, another web instance: issue 16, docs/decisions/024); from half that
+ * changed it (a worker grading picks, another web instance: docs/decisions/024); from half that
  * age a settled entry is refreshed while still served, one refresh at a time: a profile is a slow aggregate,
  * and a crawl of a thousand profiles must not queue a thousand of them ahead of the requests that wait.
  */

@@ -56,9 +56,8 @@ const APPEND_SLICE = 500;
 export const sha256 = (bytes: Uint8Array): Uint8Array => createHash('sha256').update(bytes).digest();
 
 /**
- * Standard padded base64, the same text as the common toBase64, by Node's own encoder: a page of 1,000
- * entries takes ~0.3 ms instead of ~10 ms, most of which was the response serializer flattening the strings
- * toBase64 builds a character at a time (the bench's verifier row: 20 s of server CPU for 1,000,000 entries).
+ * Standard padded base64, the same text as the common toBase64, by Node's own encoder: the strings toBase64
+ * builds a character at a time cost the response serializer dearly to flatten, on every page of entries.
  */
 const toBase64 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
@@ -149,10 +148,7 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
  * returns the SHA-256 of each entry's bytes: what a later entry names it by, since an entry's index is known
  * only once the sequencer numbers it, after its transaction commits.
  */
-export async function appendEvidence(
-  db: Executor,
-  entries: readonly EvidenceEntry[],
-): Promise<Uint8Array[]> {
+export async function appendEvidence(db: Executor, entries: readonly EvidenceEntry[]): Promise<Uint8Array[]> {
   if (!entries.length) return [];
   const rows: PendingEntryRow[] = [];
   const hashes: Uint8Array[] = [];
@@ -276,8 +272,8 @@ export async function entriesBetween(
 
 /**
  * Stored nodes of level 8 and up (each covers 256 entries or more), kept once read: a node never changes
- * once written, and these are the ones every proof shares, so a proof at 1,000,000 entries reads ~8 rows
- * instead of ~25 (bench/README.md, `pick-log`). About 2 of every 256 nodes; past a bound, the least used go.
+ * once written, and these are the ones every proof shares, so a proof reads a few rows instead of one per
+ * level (bench/README.md, `pick-log`). About 2 of every 256 nodes; past a bound, the least used go.
  */
 export class UpperNodes {
   static readonly LEVEL = 8;

@@ -102,8 +102,8 @@ export class LogWriter {
 
   private async sequenceAll(): Promise<void> {
     // Nothing waiting (the poll's answer most seconds): one read, no transaction. Numbering takes the log's
-    // row lock, and that empty transaction's commit held the embedded database for ~25 ms every second,
-    // the tail of every other query there (issue 15's proofs: p99 18 ms, a 24-35 ms answer each second).
+    // row lock, and that empty transaction's commit would hold the embedded database every second, the
+    // tail of every other query there.
     if (!(await hasPending(this.db))) return;
     while ((await sequencePending(this.db, BATCH)) === BATCH);
   }

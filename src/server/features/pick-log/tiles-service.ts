@@ -1,4 +1,4 @@
-// The log as C2SP tlog-tiles resources (issue 15 'Going further', docs/decisions/021): tiles of 256 hashes
+// The log as C2SP tlog-tiles resources (docs/decisions/021): tiles of 256 hashes
 // and bundles of 256 entries, read from the stored perfect subtrees and entries of the latest signed tree.
 import { encodeEntryBundle, TILE_WIDTH, tileWidthIn, type TileRef } from '#common/pick-log/tiles.js';
 import type { Executor } from '#server/db/client.js';

@@ -1,4 +1,4 @@
-// Picks sealed before the public log existed (issue 14's, on a database that predates migration 0011) are
+// Picks sealed before the public log existed (on a database that predates migration 0011) are
 // appended once, at the first start with the log, in the order they happened: each version's posting, the
 // current grade and any removal. Without this a verifier would find graded picks on a profile that its log
 // does not hold.

@@ -83,7 +83,7 @@ export async function uploadRoutes(app: FastifyInstance, options: UploadRoutesOp
 
   /**
    * Streams the file part to disk, or into the bucket when media lives in one (never into memory, nor on
-   * this instance's disk: issue 16), keeping its first bytes for the MOV check.
+   * this instance's disk), keeping its first bytes for the MOV check.
    */
   async function receiveFile(part: {
     file: NodeJS.ReadableStream & { truncated?: boolean };

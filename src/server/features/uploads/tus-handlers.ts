@@ -111,7 +111,7 @@ export function tusHandlers(options: {
 
   /**
    * PATCH, the hot path of a 15 GB upload, written here rather than by @tus/server: its handler converts the
-   * request into a web stream and back, which cost ~30 ms per 2 MB chunk here (docs/decisions/007). Same
+   * request into a web stream and back, a cost on every chunk (docs/decisions/007). Same
    * protocol: the offset must be where the file ends, the bytes go straight to the file, never past the
    * declared length; the answer is 204 with the new offset, or the video once the last byte is in. The
    * upload's lock (checkUpload) is held until the answer, finishing included.

@@ -1,6 +1,5 @@
 // @tus/server's Server, loaded with the first tus request rather than at start (tus-server.ts): it brings
-// Node's fetch (undici) and web streams, 1.5 MB of an idle server's heap on Node 24 and 0.4 MB on Node 20,
-// where pg loads fetch anyway (docs/decisions/007).
+// Node's fetch (undici) and web streams, which an idle server need not hold (docs/decisions/007).
 import { Server } from '@tus/server';
 import { tusClientMessage } from './tus-errors.js';
 

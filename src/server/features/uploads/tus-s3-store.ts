@@ -13,8 +13,8 @@
 // `.part` land in the bucket after it died (the rest of the body was in its socket's buffer), after the next
 // instance already told the client where to resume: such a write then holds the same bytes at the same place
 // (parts are whole and in order), or is a `.part` that no longer starts where the parts end, and is left out
-// of the offset. Without the mark, a part landing late was counted on top of the `.part` holding its first
-// bytes, and the client resumed past bytes it never sent again.
+// of the offset. Without the mark, a part landing late would be counted on top of the `.part` holding its
+// first bytes, and the client would resume past bytes it never sent again.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';

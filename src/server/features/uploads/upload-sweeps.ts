@@ -48,8 +48,8 @@ export function scheduleUploadSweeps(
 
   /**
    * Unfinished uploads expire; multipart leftovers of a process that died mid-request go too, files and
-   * folders alike. A background task: every failure is logged and the sweep goes on; it never rejects
-   * (issue 11: a stale folder used to reject it unhandled and stop the server at every start).
+   * folders alike. A background task: every failure is logged and the sweep goes on; it never rejects,
+   * or a stale folder would stop the server at every start.
    */
   const sweep = async (): Promise<void> => {
     try {

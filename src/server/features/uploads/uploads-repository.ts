@@ -1,4 +1,4 @@
-// Open tus uploads and the per-user caps on them (issue 11 'No limits on some writes', docs/decisions/007).
+// Open tus uploads and the per-user caps on them (docs/decisions/007).
 import { eq, lte, sql } from '#server/db/drizzle.js';
 import { MAX_UPLOAD_BYTES } from '#common/constants.js';
 import { lockKey } from '#server/db/advisory-locks.js';

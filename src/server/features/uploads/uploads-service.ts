@@ -60,7 +60,7 @@ export function parseMetadata(fields: Record<string, unknown>): UploadMetadata {
 
 /**
  * Where a received upload waits to become an original: a local file (DATA_DIR/uploads), or an object in the
- * bucket when media lives in S3 (issue 16: the web instance keeps no whole file on its disk).
+ * bucket when media lives in S3 (the web instance keeps no whole file on its disk).
  */
 export type UploadSource = { file: string } | { key: string };
 
@@ -144,7 +144,7 @@ export async function createExternalVideo(
  * processing job in one transaction, then the file taken into media storage. Should the process die between
  * the two, the job carries the file's path (or key) and takes it in itself. A file that is not a MOV is deleted; when the server
  * fails (5xx) the source is deleted too unless `keepSourceOnError`: a tus upload keeps its bytes, so that
- * asking for its video again finishes it (issue 11: a finished upload is never lost to a server failure).
+ * asking for its video again finishes it: a finished upload is never lost to a server failure.
  */
 export async function createUploadedVideo(
   effects: UploadEffects,

@@ -27,7 +27,7 @@ describe('CatalogCache', () => {
     expect(await cache.get('k', load).value).toEqual(page('new'));
   });
 
-  it('never serves rows whose query was sent TTL_MS ago (issue 16: other instances change the catalog)', async () => {
+  it('never serves rows whose query was sent TTL_MS ago (other instances change the catalog)', async () => {
     const cache = new CatalogCache();
     await cache.get('k', () => Promise.resolve(page('old'))).value;
     vi.advanceTimersByTime(CatalogCache.TTL_MS);

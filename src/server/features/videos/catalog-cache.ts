@@ -21,15 +21,15 @@ export const SEARCH_BUSY_MESSAGE = 'Search is busy right now. Please try again i
 export class CatalogCache {
   static readonly TTL_MS = 2_000;
   static readonly MAX_ENTRIES = 500;
-  /** A video page is opened far more often than it changes (issue 11: GET /api/videos/{id} under 200 clients). */
+  /** A video page is opened far more often than it changes, above all under a crowd. */
   static readonly MAX_VIDEOS = 10_000;
   private readonly pages: TtlMap<VideoWithCapper[], { anonymous: ReadyBytes }>;
   private readonly videos: TtlMap<VideoWithCapper | undefined, { anonymous: ReadyBytes }>;
   /** Checkpoints of each order for deep pages: dropped with everything else here on any change. */
   readonly deepPages: DeepPages;
   /**
-   * Searches that miss the cache run in a lane of half the cores (issue 11: on a 2-core machine, two
-   * 1-character searches on PostgreSQL took both cores and the cached catalog's p99 tripled); beyond
+   * Searches that miss the cache run in a lane of half the cores (else a few slow searches take every
+   * core and the cached catalog waits behind them); beyond
    * SEARCH_QUEUE_MAX waiting, a search is answered 503 at once rather than queued for seconds.
    */
   static readonly SEARCH_LANES = Math.max(1, Math.floor(os.availableParallelism() / 2));
@@ -42,8 +42,8 @@ export class CatalogCache {
     this.deepPages = new DeepPages({ soleWriter });
     // With no other writer, every change clears what it touches at once: the TTL bounds no other process's
     // change, so a settled entry is served while its refresh waits behind a long write (a grading holds the
-    // embedded database's one connection for seconds), up to twice the TTL. On a shared database (issue
-    // 16) another instance's change shows within the TTL.
+    // embedded database's one connection for seconds), up to twice the TTL. On a shared database
+    // another instance's change shows within the TTL.
     const maxAge = soleWriter ? 2 * CatalogCache.TTL_MS : CatalogCache.TTL_MS;
     this.pages = new TtlMap({
       ttlMs: CatalogCache.TTL_MS,

@@ -21,8 +21,8 @@ interface Checkpoints {
 }
 
 /**
- * Deep pages of the whole public catalog (no `q`, no category) without OFFSET's walk (issue 11: offset
- * 99,000 took 100–900 ms on the embedded database, 78–270 ms on PostgreSQL; docs/decisions/012).
+ * Deep pages of the whole public catalog (no `q`, no category) without OFFSET's walk, which grows with
+ * the offset (docs/decisions/012).
  *
  * Per order, the key of every EVERY-th video is kept in memory, found by one scan of the order's partial
  * index. A page at offset o starts from the checkpoint just before it: the videos after that key, OFFSET

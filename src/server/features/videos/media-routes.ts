@@ -1,5 +1,5 @@
 // GET/HEAD /media/{key}: a video's files (thumbnail, MP4, HLS, original), sent by the media library
-// (media/serve-file.ts); who may have the original is this feature's rule (issue 4 'Server', docs/decisions/017).
+// (media/serve-file.ts); who may have the original is this feature's rule (docs/decisions/017).
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { downloadFileName } from '#common/download-name.js';
@@ -16,7 +16,7 @@ import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { findVideoRow, hasPurchased } from './videos-repository.js';
 
-/** The uploaded original: only its owner, its buyers and admins (issue 4; checkout's "direct download"). */
+/** The uploaded original: only its owner, its buyers and admins (checkout's "direct download"). */
 const ORIGINAL_KEY = /^videos\/(\d+)\/original\.[a-z0-9]+$/i;
 
 /**

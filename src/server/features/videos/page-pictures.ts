@@ -11,8 +11,8 @@ const FIRST_PAGE = VideoListQuerySchema.parse({});
 
 /**
  * Read from the catalog's cache (decision 012), which the page's own data request (preloaded beside it)
- * fills or takes: naming the picture costs a page no query of its own (issue 12: LCP of /videos and
- * /video/{id}, the picture's request leaves with the page's code instead of after its first render).
+ * fills or takes: naming the picture costs a page no query of its own (LCP of /videos and
+ * /video/{id}: the picture's request leaves with the page's code instead of after its first render).
  */
 export function pagePictures(db: Db, catalog: CatalogCache, log: FastifyBaseLogger): PagePictures {
   return {

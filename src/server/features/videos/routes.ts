@@ -86,7 +86,7 @@ export async function videoRoutes(
     const entry = cachedCatalogPage(catalog, db, query, request.log);
     const rows = await entry.value;
     if (!viewer) {
-      // Ready-made bytes: no serialising or UTF-8 encoding per request (issue 3: beside nginx's static file).
+      // Ready-made bytes: no serialising or UTF-8 encoding per request, close to a static file's cost.
       entry.anonymous ??= readyBytes(videoListJson(rows.map((row) => toPublicVideo(row, null))));
       await sendReadyBytes(request, reply, entry.anonymous);
       return reply; // Fastify waits for it to be written
@@ -175,8 +175,8 @@ export async function videoRoutes(
       const viewer = viewerOf(request.user);
       if (viewer) return visibleVideo(request, request.params.id).then((row) => toPublicVideo(row, viewer));
       const entry = cachedVideo(catalog, db, request.params.id);
-      // Ready-made bytes for a signed-out visitor, as for the catalog pages (issue 11: 200 clients on one
-      // video); once made, they are sent without waiting on anything.
+      // Ready-made bytes for a signed-out visitor, as for the catalog pages (a crowd on one video);
+      // once made, they are sent without waiting on anything.
       if (entry.anonymous) return sendReadyBytes(request, reply, entry.anonymous);
       return entry.value.then(async (row) => {
         if (!row || !mayView(row, null)) throw notFound('Video not found');
@@ -285,8 +285,8 @@ export async function videoRoutes(
     },
   );
 
-  // 300 anonymous shares in 2 s were all counted. Now a share counts once per viewer and channel,
-  // and one address may try at most SHARES_PER_MINUTE times a minute.
+  // So a flood of shares cannot inflate the count: a share counts once per viewer and channel, and one
+  // address may try at most SHARES_PER_MINUTE times a minute.
   const sharesPerAddress = app.createRateLimit({
     max: SHARES_PER_MINUTE,
     timeWindow: 60_000,

@@ -433,7 +433,7 @@ async function insertViews(db: Executor, input: SQL): Promise<{ videoId: number;
 }
 
 /**
- * Records a share once per viewer, video and channel (issue 11: a flood of shares counts once); the count
+ * Records a share once per viewer, video and channel (a flood of shares counts once); the count
  * goes up only when the row is new. Answers the video's share count.
  */
 export async function recordShare(

@@ -9,7 +9,7 @@ interface PendingView {
 }
 
 /**
- * Views are written in groups (issue 11: counting a view must not serialise reads): the first view to
+ * Views are written in groups (counting a view must not serialise reads): the first view to
  * arrive opens a short window, every view arriving in it joins, and one statement writes them all. Each
  * caller still learns whether its own view counted, from the database, once the group is written; under
  * a crowd the database sees a few statements a second instead of one per page view.
