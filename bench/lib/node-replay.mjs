@@ -1,7 +1,7 @@
 // The floor for one Node.js process: a bare `node:http` server (no framework, no database) answering each
 // path with the bytes PickReel answered it with, recorded beforehand. Under the same wrk load, its latency
 // is what Node's own event loop and HTTP parser cost on this machine; PickReel cannot do better than that
-// in one process (issue 11: the mixed-traffic row's reference).
+// in one process (the mixed-traffic row's reference).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request, waitFor200 } from './http.mjs';

@@ -178,7 +178,7 @@ export async function settle(server, { idleMs = 30_000, stableMs = 5_000, maxMs 
 }
 
 /**
- * Uploads `file` while sampling the server's VmRSS every 100 ms; the row pair of issue 4's first number.
+ * Uploads `file` while sampling the server's VmRSS every 100 ms; the upload-versus-PUT row pair.
  * The upload starts 3 s after the previous step (sign-in, the previous round), or with `atRest` once the
  * server has settled (an extra line: what the same upload costs a server that has been idle a while).
  */

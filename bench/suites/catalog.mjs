@@ -1,4 +1,4 @@
-// Issue 3 'Numbers to report': GET /api/videos for a signed-out visitor beside nginx serving the same bytes,
+// GET /api/videos for a signed-out visitor beside nginx serving the same bytes,
 // with 1,000 and 100,000 videos, on the embedded database (PGlite) and on PostgreSQL; and the home page
 // with 1,000 videos under Lighthouse (mobile emulation, median of 5). Each part reports on its own.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 16 'Speed (bench)': several instances and object storage, on this one machine.
+// Several instances and object storage, on this one machine.
 //  1. Two web instances behind nginx beside one instance: signed-out GET /api/videos and GET /api/videos/{id}
 //     (1,000 videos on the PostgreSQL server), throughput ratio and errors. nginx runs the deployment's own
 //     config (deploy/nginx-pickreel.conf.template) minus TLS and the per-client limits (wrk is one client).

@@ -1,4 +1,4 @@
-// Issue 2 'Numbers to report': cold start, signed-in GET /api/user beside nginx, home-page JavaScript,
+// Cold start, signed-in GET /api/user beside nginx, home-page JavaScript,
 // idle memory. Each part reports on its own: one failing part does not hide the others.
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { fmt, median, sleep, tempDir } from '../lib/util.mjs';
 
 const TARGET_RATIO = 0.3;
 const TARGET_JS_GZIP_BYTES = 110_000; // 110 KB, decimal (as Vite prints sizes)
-const TARGET_RSS_BYTES = 256_000_000; // 256 MB, decimal: issue 11's budget for the embedded server (was 150)
+const TARGET_RSS_BYTES = 256_000_000; // 256 MB, decimal: the embedded server's memory budget
 const IDLE_WAIT_MS = 5000;
 
 export default {

@@ -1,4 +1,4 @@
-// Issue 11 'Under a crowd' and the memory budget of 'Staying up': search and deep pages at 100,000 videos for
+// Under a crowd, and the memory budget: search and deep pages at 100,000 videos for
 // one client, cached GET /api/videos while slow queries run, GET /api/videos/{id} beside nginx, 200 clients
 // of mixed traffic, and the embedded server's RSS idle, under that load and during a 1 GB upload. Each on the
 // embedded database (PGlite) and on PostgreSQL; each part reports on its own.

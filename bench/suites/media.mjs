@@ -1,4 +1,4 @@
-// Issue 4 'Numbers to report': a 1 GB tus upload beside nginx's WebDAV PUT (and the server's RSS meanwhile),
+// A 1 GB tus upload beside nginx's WebDAV PUT (and the server's RSS meanwhile),
 // Range streaming of that 1 GB file beside nginx, and upload-complete-to-playable for a 60 s 1080p H.264 MOV
 // (stream copy) and a non-H.264 one (re-encode) beside the bare ffmpeg command with the same settings.
 // The parts live in media/: fixtures.mjs (rows to run, the MOVs), nginx-dav.mjs (the reference server),

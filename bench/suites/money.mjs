@@ -1,4 +1,4 @@
-// Issue 5 'Numbers to report': purchases per second end to end on the sandbox provider (create intent ->
+// Purchases per second end to end on the sandbox provider (create intent ->
 // confirm with the test card, as the browser's card form does -> payment-complete) at 20 concurrent buyers,
 // and the dashboard's data (/api/user/videos, /api/user/purchases, /api/user/sales) for a capper with
 // 1,000 sales. Both on the embedded database (PGlite, the default) and on a PostgreSQL server.

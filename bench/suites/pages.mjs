@@ -1,4 +1,4 @@
-// Issue 12 'The browser's own checks': Lighthouse's four categories (performance, accessibility, best
+// The browser's own checks: Lighthouse's four categories (performance, accessibility, best
 // practices, SEO) and CLS on every page a newcomer sees first: `/`, `/videos`, `/video/{id}`,
 // `/leaderboard`, a capper's page, `/auth` signed out, `/dashboard` signed in and a buyer's receipt. Mobile
 // preset (Lighthouse's defaults), median of 3 runs per page.

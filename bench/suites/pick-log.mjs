@@ -1,4 +1,4 @@
-// Issue 15 'Speed (bench)', on PGlite and on PostgreSQL:
+// The public pick log's speed, on PGlite and on PostgreSQL:
 //  1. appends >= 1,000 entries/s on PostgreSQL with posts arriving from 50 clients (real POST /api/videos
 //     through HTTP; then the same transactions without HTTP, the log's append alone, and the floor of a row
 //     lock held to commit, to say which part limits);

@@ -1,4 +1,4 @@
-// Issue 14 'Speed': at 1,000 cappers x 500 graded picks (about 1M legs), GET /api/cappers/{username} and
+// Records and grading at 1,000 cappers x 500 graded picks (about 1M legs), GET /api/cappers/{username} and
 // GET /api/leaderboard p99 for one client and beside nginx serving the same bytes at 50 connections; grading
 // one event with 10,000 legs (within 1 s), and cached GET /api/videos meanwhile (no stall). Each on the
 // embedded database (PGlite) and on PostgreSQL.

@@ -1,4 +1,4 @@
-// issue 11 'Accounts': proxy hops, brute-force limits that cannot be flushed nor used to lock an owner out,
+// Accounts: proxy hops, brute-force limits that cannot be flushed nor used to lock an owner out,
 // and look-alike usernames. Runs on both databases like every API test.
 import { hash } from '@node-rs/argon2';
 import { sql } from '#server/db/drizzle.js';
@@ -383,7 +383,7 @@ describe('look-alike usernames', () => {
       timeCost: 1,
       parallelism: 1,
     });
-    // Written as before issue 11 (no key, no skeleton): 'legacy', Cyrillic е 'lеgacy', full-width 'ｌｅｇａｃｙ'.
+    // Older accounts, with no key nor skeleton: 'legacy', Cyrillic е 'lеgacy', full-width 'ｌｅｇａｃｙ'.
     const legacy = ['legacy', 'lеgacy', 'ｌｅｇａｃｙ'];
     for (const username of legacy) {
       await t.database.db.execute(

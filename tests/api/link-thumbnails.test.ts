@@ -1,4 +1,4 @@
-// Issue 12: a link video's picture is what follows from the link alone (YouTube's, from its id), set when the
+// A link video's picture is what follows from the link alone (YouTube's, from its id), set when the
 // link is saved and, for links saved before, by migration 0008; a duration nobody gave stays unknown.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// GET/HEAD /media/…: ranges, validators, types, who gets the original (issue 4 'Server'), from local disk or
+// GET/HEAD /media/…: ranges, validators, types, who gets the original, from local disk or
 // from a bucket (TEST_MEDIA_STORAGE=s3).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

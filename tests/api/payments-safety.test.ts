@@ -1,4 +1,4 @@
-// Issue 11, 'Keeping its word on money': one open intent per buyer and video, a price change never bypassed
+// Keeping its word on money: one open intent per buyer and video, a price change never bypassed
 // nor charged differently than shown, a payment that unlocks nothing refunded (visibly to the buyer and in
 // the admin's audit log), and a ledger that never pays out money that is not there. Both providers.
 import { sql } from '#server/db/drizzle.js';

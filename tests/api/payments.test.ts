@@ -149,7 +149,7 @@ describe('purchase flow (sandbox provider)', () => {
 
     const first = await post('/api/payment-complete', { paymentIntentId, videoId: video.id }, buyer.cookie);
     expect(first.statusCode).toBe(200);
-    // The same payment again is the same success (issue 11: only a payment that unlocks nothing is a 409).
+    // The same payment again is the same success: only a payment that unlocks nothing is a 409.
     const replay = await post('/api/payment-complete', { paymentIntentId, videoId: video.id }, buyer.cookie);
     expect(replay.statusCode).toBe(200);
     expect(replay.json()).toEqual(first.json());

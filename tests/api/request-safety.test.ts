@@ -1,4 +1,4 @@
-// Issue 11 'Bad input': text PostgreSQL cannot store, ids that are not decimal, the cross-site check's
+// Bad input: text PostgreSQL cannot store, ids that are not decimal, the cross-site check's
 // origin, HSTS over plain HTTP, and what a failed query leaves in the log. On both databases.
 import { sql } from '#server/db/drizzle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

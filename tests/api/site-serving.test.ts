@@ -1,4 +1,4 @@
-// Issue 12 'The browser's own checks', the server's part: a session probe that is no error for a visitor,
+// The browser's own checks, the server's part: a session probe that is no error for a visitor,
 // robots.txt and the sitemap, compressed JSON and pages, media URLs cached for good when versioned.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

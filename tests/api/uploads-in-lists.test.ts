@@ -1,4 +1,4 @@
-// Issue 12 'Uploads that show what is happening': a capper's new upload is on the catalog's newest page for
+// Uploads that show what is happening: a capper's new upload is on the catalog's newest page for
 // them at once, while it is processed (and only for them), and its progress is never read from the cache.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

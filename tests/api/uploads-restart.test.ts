@@ -1,4 +1,4 @@
-// Crashes (issue 4 'Tests'): the real server process is SIGKILLed in the middle of a tus upload and in the
+// Crashes: the real server process is SIGKILLed in the middle of a tus upload and in the
 // middle of a processing job, then started again on the same DATA_DIR; both finish as if nothing happened.
 // The server runs from the sources through tsx, as `npm start` would run the build, on the embedded database.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

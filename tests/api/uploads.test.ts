@@ -387,7 +387,7 @@ describe('the media job queue: a job due long ago', () => {
       .update(jobs)
       .set({ runAt: sql`now() - interval '60 days'` })
       .where(sql`(${jobs.payload}->>'videoId')::int = ${id}`);
-    // The claim used to fail with 'integer out of range' (int4 milliseconds end at ~24.8 days).
+    // Not 'integer out of range': an int4 of milliseconds ends at ~24.8 days.
     expect(await t.app.mediaJobs.runUntilIdle()).toBe(1);
     const ready = (
       await t.app.inject({ method: 'GET', url: `/api/videos/${id}`, headers: { cookie: capper.cookie } })

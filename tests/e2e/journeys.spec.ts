@@ -1,4 +1,4 @@
-// Issue 12, 'Journeys that keep their place': signing in or registering brings people back to the checkout,
+// Journeys that keep their place: signing in or registering brings people back to the checkout,
 // upload or page they started from (same-site paths only); the navigation search box shows the URL's query;
 // the checkout shows the amount it charges to the cent while cards keep whole dollars; the optional e-mail of
 // registration appears in the account menu, and nothing appears where there is none.

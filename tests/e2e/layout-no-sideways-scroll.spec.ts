@@ -1,4 +1,4 @@
-// Issue 12 'Phones and layout': no page scrolls sideways on a phone, 320 to 390 px wide. Every route of the
+// Phones and layout: no page scrolls sideways on a phone, 320 to 390 px wide. Every route of the
 // client router (app/routes.tsx), as the visitor, the bettor, the capper and the admin see it, with the data
 // that makes a page widest: an e-mail and no phone in the users table, a decided payout ('None' actions).
 import type { Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 12 'Phones and layout': on a 390 × 844 phone the video page shows what a visitor came for without
+// Phones and layout: on a 390 × 844 phone the video page shows what a visitor came for without
 // scrolling (the buy action, or a buyer's selections); the dashboard's tiles are even and two to a row; the
 // edit page's side-by-side fields line up.
 import type { Locator, Page } from '@playwright/test';

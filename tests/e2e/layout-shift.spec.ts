@@ -1,4 +1,4 @@
-// Issue 12 'Layout shift': what loads late takes the room it was given, so nothing on screen jumps (the
+// Layout shift: what loads late takes the room it was given, so nothing on screen jumps (the
 // footer least of all). The budget is Lighthouse's cumulative layout shift target, CLS ≤ 0.02, summed here
 // over every shift without recent input from the first paint until the page has loaded everything.
 import type { Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 12: a link video shows what can be known of it without asking its site: YouTube's picture of the
+// A link video shows what can be known of it without asking its site: YouTube's picture of the
 // video (from its id), else the site's name in place of a picture; a duration nobody gave is 'Not specified'.
 import { cardOf, createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { TINY_JPEG, YOUTUBE_IMAGE_HOST } from './fixtures';

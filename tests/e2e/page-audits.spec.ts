@@ -1,4 +1,4 @@
-// Issue 12 'The browser's own checks': every page of the client router (src/client/app/routes.tsx) and every
+// The browser's own checks: every page of the client router (src/client/app/routes.tsx) and every
 // dialog, signed out, signed in and as admin, at desktop and phone widths, with no console error (4xx
 // responses included: a browser logs them as errors), no uncaught error, no Content-Security-Policy
 // violation, no unused preload, and no axe-core violation.

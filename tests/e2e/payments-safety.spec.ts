@@ -1,4 +1,4 @@
-// Issue 11, 'Keeping its word on money', as a buyer and an admin see it: the checkout shows the amount it
+// Keeping its word on money, as a buyer and an admin see it: the checkout shows the amount it
 // charges to the cent, a price changed while the page was open is shown before anyone pays, a refunded
 // payment is explained at checkout and listed on the dashboard, and the admin's Audit log tab lists refunds.
 // The sandbox closes every race that could make a real refund (decision 010), so the refund screens are fed

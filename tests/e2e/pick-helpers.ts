@@ -1,4 +1,4 @@
-// Verified picks for the browser tests (15): a leg on a game of its own, a pick posted through the
+// Verified picks for the browser tests: a leg on a game of its own, a pick posted through the
 // API as a YouTube link with legs, and its public view.
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Issue 11 'Raw internal errors reach clients': a video whose processing failed tells its owner why in
+// No raw internal errors reach clients: a video whose processing failed tells its owner why in
 // product words on its card, never ffmpeg's or Node's text.
 import type { Video } from '#common/schemas/videos.js';
 import { MEDIA_FAILURES } from '#server/media/ffmpeg.js';

@@ -1,5 +1,5 @@
-// The S3-compatible server the API tests run the media and upload suites against (issue 16,
-// docs/decisions/022): @20minutes/s3rver, a maintained fork of s3rver keeping objects on the file system.
+// The S3-compatible server the API tests run the media and upload suites against
+// (docs/decisions/022): @20minutes/s3rver, a maintained fork of s3rver keeping objects on the file system.
 // It answers every call our store and lib-storage make, UploadPartCopy and ranges included, but not three
 // multipart calls @tus/s3-store needs: ListParts (the offset of every HEAD and PATCH), ListMultipartUploads
 // (its expiry sweep) and AbortMultipartUpload (cancel). They are answered here, in front of its router, from

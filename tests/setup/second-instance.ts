@@ -1,4 +1,4 @@
-// A second instance of the app on the first one's database, media and settings (issue 16: several web
+// A second instance of the app on the first one's database, media and settings (several web
 // instances on one PostgreSQL behave as one site). On PostgreSQL it opens a pool of its own, as another
 // process would; the embedded database admits one process, so there the two apps share its one handle.
 import { Writable } from 'node:stream';

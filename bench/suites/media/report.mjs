@@ -1,9 +1,9 @@
-// The media suite's rows: what each figure is judged against (issue 4's targets, issue 11's memory budget).
+// The media suite's rows: what each figure is judged against (the targets and the memory budget).
 import { MB } from '../../lib/upload.mjs';
 import { fmt, median } from '../../lib/util.mjs';
 
 const TARGET_UPLOAD_RATIO = 0.5;
-const TARGET_RSS_BYTES = 256 * MB; // issue 11's budget for the embedded server under load or upload (was 200)
+const TARGET_RSS_BYTES = 256 * MB; // the embedded server's budget under load or upload
 const TARGET_STREAM_RATIO = 0.8;
 const TARGET_COPY_READY_MS = 2000;
 const TARGET_ENCODE_RATIO = 1.1;

@@ -1,4 +1,4 @@
-// Upload complete -> playable: a 1080p H.264 MOV (stream copy) against issue 4's 2 s, and a non-H.264 one
+// Upload complete -> playable: a 1080p H.264 MOV (stream copy) against its 2 s target, and a non-H.264 one
 // (re-encode) beside the bare ffmpeg command the job runs, with the CPU of both.
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
