@@ -5,6 +5,7 @@ import { eq } from '#server/db/drizzle.js';
 import type { CapperMatch } from '#common/schemas/capper-search.js';
 import type { Video } from '#common/schemas/videos.js';
 import { picks, users } from '#server/db/schema.js';
+import { keepRecord } from '#server/features/cappers/index.js';
 import type { VideoRow } from '#server/features/videos/videos-repository.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, uniqueUsername, type TestApp } from '../setup/test-app.js';
@@ -20,32 +21,37 @@ async function user(username = uniqueUsername('fnd')): Promise<User> {
   return registerUser(t.app, { username }, nextIp());
 }
 
-/** A sealed pick on the video, written as the picks feature would (the record's triggers see it). */
+/** A sealed pick on the video, written as the picks feature would (through the record's keepRecord). */
 async function sealPick(
   video: VideoRow,
   state: { startsInHours: number; result?: 'win' | 'loss'; unitsWon?: number },
 ): Promise<void> {
   const now = new Date();
   const graded = state.result !== undefined;
-  await t.database.db.insert(picks).values({
-    videoId: video.id,
-    userId: video.userId,
-    league: 'NBA',
-    legCount: 1,
-    commitment: `c${video.id}`.padEnd(64, '0'),
-    sealed: '{}',
-    postedAt: now,
-    firstPostedAt: now,
-    locksAt: new Date(now.getTime() + state.startsInHours * HOUR),
-    title: video.title,
-    selfReported: false,
-    result: state.result ?? null,
-    unitsWon: graded ? (state.unitsWon ?? (state.result === 'win' ? 0.91 : -1)) : null,
-    unitsRisked: graded ? 1 : null,
-    gradedAt: graded ? now : null,
-    betsWon: state.result === 'win' ? 1 : 0,
-    betsLost: state.result === 'loss' ? 1 : 0,
-  });
+  const db = t.database.db;
+  await db.transaction((tx) =>
+    keepRecord(tx, [video.id], () =>
+      tx.insert(picks).values({
+        videoId: video.id,
+        userId: video.userId,
+        league: 'NBA',
+        legCount: 1,
+        commitment: `c${video.id}`.padEnd(64, '0'),
+        sealed: '{}',
+        postedAt: now,
+        firstPostedAt: now,
+        locksAt: new Date(now.getTime() + state.startsInHours * HOUR),
+        title: video.title,
+        selfReported: false,
+        result: state.result ?? null,
+        unitsWon: graded ? (state.unitsWon ?? (state.result === 'win' ? 0.91 : -1)) : null,
+        unitsRisked: graded ? 1 : null,
+        gradedAt: graded ? now : null,
+        betsWon: state.result === 'win' ? 1 : 0,
+        betsLost: state.result === 'loss' ? 1 : 0,
+      }),
+    ),
+  );
   t.app.catalog.clear();
 }
 
