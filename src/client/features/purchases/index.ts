@@ -5,7 +5,7 @@ export { REFUNDS_QUERY_KEY } from './api/get-refunds';
 export { PurchaseCard } from './components/purchase-card';
 export { RefundedPayments } from './components/refunded-payments';
 // After paying: the buyer's selections at the top of the pick's page, and their results on the dashboard.
-export { SELECTIONS_ANCHOR, YourSelectionsPanel } from './components/your-selections-panel';
+export { YourSelections } from './components/your-selections';
 export { PurchaseResultsSummary } from './components/purchase-results';
 export { useVideoSales } from './api/get-video-sales';
 export { OutcomeChip } from './components/outcome-chip';

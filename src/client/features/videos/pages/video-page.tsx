@@ -16,7 +16,7 @@ import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
 import { PickLogPanel } from '#client/features/pick-log/index.ts';
 import { PickSealPanel, usePick } from '#client/features/picks/index.ts';
-import { YourSelectionsPanel } from '#client/features/purchases/index.ts';
+import { YourSelections } from '#client/features/purchases/index.ts';
 import { useFeaturedVideos } from '../api/get-featured-videos';
 import { parseVideoId, useVideo, videoQueryKey } from '../api/get-video';
 import { useVideoPurchased } from '../api/get-video-purchased';
@@ -92,7 +92,7 @@ function VideoDetails({ video }: { video: Video }) {
   return (
     <div className="mx-auto grid w-full max-w-7xl gap-10 px-4 py-4 sm:px-6 sm:py-6 lg:px-8 lg:py-8">
       {/* The buyer's (and owner's) selections first, in large type: where checkout lands. */}
-      <YourSelectionsPanel video={video} purchased={purchased} />
+      <YourSelections video={video} purchased={purchased} />
       <div className="grid items-start gap-x-8 gap-y-5 sm:gap-y-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr]">
         <div className="grid min-w-0 gap-4 sm:gap-6 lg:col-start-1">
           <Link
