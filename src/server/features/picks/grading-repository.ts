@@ -15,17 +15,20 @@ import type { picks, users } from '#server/db/schema.js';
 /** The grading rules' names for a leg's market and result (the table's checks hold them to these). */
 type Graded<T> = Omit<T, 'market' | 'result'> & { market: Market; result: LegResult | null };
 
+/** What grading reads of an event it settles, its row locked. */
+const lockedEventColumns = {
+  id: events.id,
+  home: events.home,
+  away: events.away,
+  startsAt: events.startsAt,
+  status: events.status,
+  homeScore: events.homeScore,
+  awayScore: events.awayScore,
+};
+
 export async function findEventForUpdate(db: Executor, eventId: number) {
   const [event] = await db
-    .select({
-      id: events.id,
-      home: events.home,
-      away: events.away,
-      startsAt: events.startsAt,
-      status: events.status,
-      homeScore: events.homeScore,
-      awayScore: events.awayScore,
-    })
+    .select(lockedEventColumns)
     .from(events)
     .where(eq(events.id, eventId))
     .for('update');
@@ -243,15 +246,7 @@ export async function setPickGrades(db: Executor, changed: readonly PickGradeUpd
 export async function findEventsForUpdate(db: Executor, eventIds: readonly number[]): Promise<EventLocked[]> {
   if (!eventIds.length) return [];
   return db
-    .select({
-      id: events.id,
-      home: events.home,
-      away: events.away,
-      startsAt: events.startsAt,
-      status: events.status,
-      homeScore: events.homeScore,
-      awayScore: events.awayScore,
-    })
+    .select(lockedEventColumns)
     .from(events)
     .where(inArray(events.id, [...eventIds]))
     .orderBy(events.id)
