@@ -220,13 +220,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(videoRoutes, { db, storage, sessionSecret: config.sessionSecret, catalog });
   await app.register(adminRoutes, { db, storage });
-  // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
-  // rows and serves its files under /media/, and uploads queue its jobs.
+  // The durable queue every feature's background work goes through (docs/decisions/029); on ROLE=web it
+  // queues jobs and runs none.
   const jobs = registerJobs(app, {
     db,
     reclaimOnStart: database.kind === 'pglite',
     runsJobs: runsBackgroundWork,
   });
+  // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
+  // rows and serves its files under /media/, and uploads queue its jobs.
   const mediaJobs = registerMediaJobs(app, {
     jobs,
     videos: mediaVideoRecords(db),
