@@ -69,10 +69,13 @@ try {
     from (select id, username, row_number() over (order by id) as n from users where username like 'capper\\\\_%') u
     cross join lateral generate_series(10000000 + (u.n - 1) * \${perCapper}, 10000000 + u.n * \${perCapper} - 1) v
     cross join lateral (select now() - ((v * 37) % 365) * interval '1 day' - (v % 24) * interval '1 hour' as at) g\`);
+  // The seeded demo's games come first: the bench's own games take the ids after theirs.
   await run(\`insert into pick_legs (video_id, position, event_id, market, side, line, odds, units, result, graded_at)
-    select p.video_id, k, 1 + (p.video_id * 2 + k) % \${games}, case k when 0 then 'spread' else 'total' end,
+    select p.video_id, k, first.id + (p.video_id * 2 + k) % \${games}, case k when 0 then 'spread' else 'total' end,
       case k when 0 then 'Home' else 'over' end, case k when 0 then -3.5 else 210.5 end, -110, 1, p.result, p.graded_at
-    from picks p cross join generate_series(0, 1) k where p.video_id >= 10000000\`);
+    from picks p cross join generate_series(0, 1) k
+    cross join (select min(id) as id from events where source = 'bench') first
+    where p.video_id >= 10000000\`);
   // The event to grade: started an hour ago, with GRADE_LEGS open one-leg picks on it.
   const [event] = (await run(\`insert into events (league, home, away, starts_at)
     values ('NBA', 'Grade Home', 'Grade Away', now() - interval '1 hour') returning id\`)).rows;
