@@ -36,8 +36,6 @@ import {
   type PickGradeUpdate,
 } from './grading-repository.js';
 
-export type { PickGradeUpdate } from './grading-repository.js';
-
 export type EventOutcome =
   { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
 
@@ -451,23 +449,6 @@ export async function regradePicks(
 const sameNumber = (a: string | number | null, b: number | null) =>
   a === null ? b === null : Number(a) === b;
 
-/**
- * Writes picks' grades, and appends a `graded` entry to the public log for each pick whose grade
- * changed: a first grade, a correction, or a grade withdrawn (result null) when a leg is ungraded again.
- * The cappers' records follow in the same transaction (keepRecord, decision 033).
- */
-export async function recordGrades(db: Executor, updates: readonly PickGradeUpdate[]): Promise<void> {
-  if (!updates.length) return;
-  await writeGrades(
-    db,
-    updates,
-    await picksBefore(
-      db,
-      updates.map((u) => u.videoId),
-    ),
-  );
-}
-
 const sameBets = (was: GradedBefore, bets: BetCounts | null) =>
   bets === null
     ? was.bets_won + was.bets_lost + was.bets_pushed + was.bets_void === 0
@@ -479,6 +460,10 @@ const sameBets = (was: GradedBefore, bets: BetCounts | null) =>
 const sameClv = (was: GradedBefore, clv: ClvTotals) =>
   was.clv_bets === clv.bets && Number(was.clv_sum) === clv.sum && was.clv_beat === clv.beat;
 
+/**
+ * Writes picks' grades, and appends a `graded` entry to the public log for each pick whose grade changed: a
+ * first grade, a correction, or a grade withdrawn (result null). The records follow in the same transaction.
+ */
 async function writeGrades(
   db: Executor,
   updates: readonly PickGradeUpdate[],
