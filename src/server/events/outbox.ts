@@ -37,6 +37,18 @@ export async function dispatchOutbox(db: Db, options: { batch?: number } = {}): 
   return handled;
 }
 
+// Events are read only below the oldest transaction still running in this database (another database's
+// transactions cannot write this outbox), so one that commits late is never passed. pg_stat_activity gives
+// a 32-bit xid: it is widened with the current epoch to compare with the stored xid8.
+const OLDEST_WRITER = sql`coalesce(
+  (select min(
+      (((pg_snapshot_xmax(pg_current_snapshot())::text::bigint >> 32) << 32) + a.backend_xid::text::bigint
+        - case when a.backend_xid::text::bigint > (pg_snapshot_xmax(pg_current_snapshot())::text::bigint & 4294967295)
+          then 4294967296 else 0 end)::text::xid8)
+    from pg_stat_activity a
+    where a.datname = current_database() and a.pid <> pg_backend_pid() and a.backend_xid is not null),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
 async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number): Promise<number> {
   const bus = eventBus(db);
   return db.transaction(async (tx) => {
@@ -57,7 +69,7 @@ async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number):
       await tx.execute(sql`
         select id::text as id, tx_id::text as tx_id, type, payload from domain_events
         where (tx_id, id) > (${progress.tx_id}::xid8, ${progress.event_id}::bigint)
-          and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+          and tx_id < ${OLDEST_WRITER}
           and type in (${types})
         order by tx_id, id
         limit ${batch}`),
