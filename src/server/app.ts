@@ -358,6 +358,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   jobs.every('dispatch_outbox', 5_000, () => dispatchOutbox(db), {
     failureMessage: 'dispatching domain events failed',
   });
+  // An event a durable subscriber takes is handed over at once, not at the next period.
+  events.onDurableEvent(() => jobs.runSoon('dispatch_outbox'));
   jobs.every('prune_outbox', 60 * 60 * 1000, () => pruneOutbox(db), {
     failureMessage: 'pruning the domain events failed',
   });

@@ -137,6 +137,35 @@ describe('durable subscribers', () => {
     unsubscribe();
   });
 
+  it('wake the dispatcher after a commit that emitted one of their events, and only then', async () => {
+    let wakes = 0;
+    const stopWaking = eventBus(db).onDurableEvent(() => void (wakes += 1));
+    const unsubscribe = eventBus(db).durable({
+      name: 'test-waker',
+      types: ['leg.graded'],
+      handle: async () => {},
+    });
+    try {
+      await db.transaction(async (tx) => {
+        await emit(tx, { type: 'leg.graded', legId: 1, videoId: 1 });
+        expect(wakes).toBe(0);
+      });
+      expect(wakes).toBe(1);
+      await emit(db, { type: 'video.changed', videoId: 1 });
+      await expect(
+        db.transaction(async (tx) => {
+          await emit(tx, { type: 'leg.graded', legId: 2, videoId: 1 });
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(wakes).toBe(1);
+      await dispatchOutbox(db);
+    } finally {
+      unsubscribe();
+      stopWaking();
+    }
+  });
+
   it('never passes an event whose transaction commits after a later one', async () => {
     const handled: number[] = [];
     const unsubscribe = eventBus(db).durable({

@@ -261,6 +261,32 @@ describe('recurring jobs', () => {
     expect(t.logs()).toContain('the test tick failed');
   });
 
+  it('run at once when asked to run soon, and again right after a run that was asked during it', async () => {
+    let ran = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const runner = newRunner({ pollMs: 60_000 }).every('test_soon_tick', 60_000, async () => {
+      ran += 1;
+      if (ran === 2) await held;
+    });
+    await runner.scheduleRecurring();
+    const [row] = await db().select().from(jobs).where(eq(jobs.kind, 'test_soon_tick'));
+    runner.start();
+    // The first run is at start; the next would be a minute later, but is asked for at once.
+    await expect.poll(() => ran).toBe(1);
+    await expect.poll(async () => (await jobRow(row!.id)).status).toBe('queued');
+    runner.runSoon('test_soon_tick');
+    await expect.poll(() => ran).toBe(2);
+    // Asked again while the second run is under way: the third follows it, not a period later.
+    runner.runSoon('test_soon_tick');
+    release();
+    await expect.poll(() => ran).toBe(3);
+    await expect.poll(async () => (await jobRow(row!.id)).status).toBe('queued');
+    await runner.stop();
+    expect(await delaySeconds(row!.id)).toBe(60);
+    expect(() => runner.runSoon('test_not_recurring')).toThrow(/Not a recurring job kind/);
+  });
+
   it('are run by start() where background work runs, and by nothing on a web instance', async () => {
     let ran = 0;
     const worker = newRunner({ pollMs: 50 }).every('test_started_tick', 60_000, async () => void (ran += 1));

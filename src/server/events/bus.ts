@@ -26,6 +26,7 @@ export type ErrorReporter = (error: unknown, context: { event: string; subscribe
 export class EventBus {
   private readonly afterCommitHandlers = new Map<EventType, Set<AfterCommitHandler<EventType>>>();
   private readonly durableSubscribers = new Map<string, DurableSubscriber>();
+  private readonly durableWakers = new Set<() => void>();
   /** Where a subscriber's failure is told (the app sets its logger); the emitting change stands. */
   reportError: ErrorReporter = (error, context) =>
     console.error(`Subscriber of ${context.event} failed:`, error);
@@ -56,6 +57,15 @@ export class EventBus {
     return [...this.durableSubscribers.values()];
   }
 
+  /**
+   * Calls `wake` after each commit that emitted an event a durable subscriber takes, so the dispatcher can
+   * run now rather than at its next period. Returns the unsubscribe.
+   */
+  onDurableEvent(wake: () => void): () => void {
+    this.durableWakers.add(wake);
+    return () => this.durableWakers.delete(wake);
+  }
+
   /** The committed event's in-process subscribers, one after the other; a failure is reported, not thrown. */
   async publish(event: DomainEvent): Promise<void> {
     for (const handler of this.afterCommitHandlers.get(event.type) ?? []) {
@@ -65,6 +75,8 @@ export class EventBus {
         this.reportError(error, { event: event.type });
       }
     }
+    if (this.durableWakers.size && this.durables().some((s) => s.types.includes(event.type)))
+      for (const wake of this.durableWakers) wake();
   }
 }
 

@@ -20,6 +20,7 @@ import {
   renewLease,
   requeueInterrupted,
   rescheduleJob,
+  runRecurringNow,
   type ClaimedJob,
 } from './jobs-repository.js';
 
@@ -166,6 +167,29 @@ export class JobRunner {
     else this.wakers.get(lane)?.();
   }
 
+  /** How many times each recurring kind was asked to run soon: a run that saw the count move runs again. */
+  private readonly wakes = new Map<string, number>();
+  private readonly bringingForward = new Set<string>();
+
+  /**
+   * A recurring job runs now rather than at its next period (work for it was just committed): its waiting
+   * row is made due and this instance's lane woken; if it is running here, it runs again once done.
+   */
+  runSoon(kind: string): void {
+    const entry = this.registered.get(kind);
+    if (entry?.everyMs === undefined) throw new Error(`Not a recurring job kind: ${kind}`);
+    this.wakes.set(kind, (this.wakes.get(kind) ?? 0) + 1);
+    // One update in flight is enough: it makes the row due, and the run that follows sees what came since.
+    if (this.bringingForward.has(kind)) return;
+    this.bringingForward.add(kind);
+    runRecurringNow(this.options.db, recurringKey(kind))
+      .then(
+        () => this.notify(laneOf(entry.definition)),
+        (err: unknown) => this.options.log.warn({ err, kind }, 'could not bring a recurring job forward'),
+      )
+      .finally(() => this.bringingForward.delete(kind));
+  }
+
   /** Runs due jobs (of one lane, or all) until none is left; returns how many ran. For tests and scripts. */
   async runUntilIdle(lane?: string): Promise<number> {
     if (this.options.runsJobs === false) throw new Error('a web instance (ROLE=web) runs no jobs');
@@ -299,6 +323,8 @@ export class JobRunner {
     }
     this.current.add(controller);
     const leaseMs = this.leaseOf(job.kind);
+    const wakesBefore = this.wakes.get(job.kind) ?? 0;
+    const nextInMs = (everyMs: number) => ((this.wakes.get(job.kind) ?? 0) > wakesBefore ? 0 : everyMs);
     // The heartbeat: while we work, the lease keeps being extended; a crash lets it run out.
     const heartbeat = setInterval(
       () => {
@@ -313,7 +339,8 @@ export class JobRunner {
     );
     try {
       await entry.handler.run(payload, ctx);
-      if (entry.everyMs !== undefined) await rescheduleJob(db, job.id, this.workerId, entry.everyMs, null);
+      if (entry.everyMs !== undefined)
+        await rescheduleJob(db, job.id, this.workerId, nextInMs(entry.everyMs), null);
       else await completeJob(db, job.id, this.workerId);
     } catch (err) {
       if (controller.signal.aborted && !this.running) {

@@ -204,6 +204,14 @@ export async function ensureRecurring(
     on conflict (key) where status in ('queued', 'running') do nothing`);
 }
 
+/** Brings a waiting recurring job's next run forward to now (nothing while it runs, or when due already). */
+export async function runRecurringNow(db: Executor, key: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ runAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(jobs.key, key), eq(jobs.status, 'queued'), sql`${jobs.runAt} > now()`));
+}
+
 /** Puts the job back in the queue after `delayMs`, or fails it for good when `retryInMs` is null. */
 export async function releaseFailedJob(
   db: Executor,
