@@ -1,6 +1,6 @@
 // The sports-data market's shared facts: which of our leagues a provider covers (The Odds API's sport keys),
 // the markets it prices, and how long a price snapshot may be relied on. Client and server read these.
-import type { League } from './schemas/picks.js';
+import type { League } from './leagues.js';
 
 /** The Odds API v4 sport key of each league it prices with home and away teams. */
 export const ODDS_API_SPORT_KEYS: Partial<Record<League, string>> = {

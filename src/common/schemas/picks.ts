@@ -1,22 +1,10 @@
 // Structured picks (docs/decisions/020, 025): a pick's legs as the upload form, the multipart form, the tus
 // metadata and the edit page send them, with their messages, once for the client and the server.
 import { z } from 'zod';
-import { CATEGORIES, type Category } from '../constants.js';
+import { LEAGUES, MARKETS, SCORED_MARKETS, TOTAL_SIDES, type League, type Market } from '../leagues.js';
 import { containsNulCharacter, NUL_CHARACTER_MESSAGE } from './text.js';
 
-/** The categories that are not a league (spec 5): a leg is on a game of one of the others. */
-const NOT_LEAGUES = ['General', 'Fantasy Sports', 'Player Props', 'Parlays', 'Daily Picks'] as const;
-export type League = Exclude<Category, (typeof NOT_LEAGUES)[number]>;
-/** The leagues a leg can be on: the sports among the categories, in the categories' order. */
-export const LEAGUES = CATEGORIES.filter(
-  (category): category is League => !(NOT_LEAGUES as readonly string[]).includes(category),
-) as [League, ...League[]];
-
-export const MARKETS = ['moneyline', 'spread', 'total', 'prop', 'other'] as const;
-export type Market = (typeof MARKETS)[number];
-/** Markets graded from the final score by rule; the others are graded by an admin, with a reason. */
-export const SCORED_MARKETS: readonly Market[] = ['moneyline', 'spread', 'total'];
-export const TOTAL_SIDES = ['over', 'under'] as const;
+export { LEAGUES, MARKETS, SCORED_MARKETS, TOTAL_SIDES, type League, type Market } from '../leagues.js';
 
 export const MAX_LEGS = 12;
 export const MIN_UNITS = 0.1;

@@ -9,7 +9,7 @@ import {
   type LeaderboardSort,
 } from '#common/capper-records.js';
 import type { LeaderboardEntry } from '#common/schemas/cappers.js';
-import { LEAGUES, type League } from '#common/schemas/picks.js';
+import { LEAGUES, type League } from '#common/leagues.js';
 import { Avatar } from '#client/components/ui/avatar.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';

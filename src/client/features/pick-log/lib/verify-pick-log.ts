@@ -22,7 +22,7 @@ import {
 } from '#common/pick-log/index.js';
 import { gradePick, gradeScoredLeg, type GradedLeg, type ScoredMarket } from '#common/pick-grading.js';
 import { canonicalBytes, toHex } from '#common/pick-seal.js';
-import { SCORED_MARKETS } from '#common/schemas/picks.js';
+import { SCORED_MARKETS } from '#common/leagues.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { getPickReveal, verifyCommitment, type PickView } from '#client/features/picks/index.ts';
