@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { centsToDollars, formatDollars } from '#common/money.js';
 import type { AuditEntry } from '#common/schemas/admin.js';
-import { REFUND_REASON_LABEL, isRefundReason } from '#common/schemas/payments.js';
+import { REFUND_REASON_LABEL, isRefundReason } from '#common/refunds.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { AUDIT_LOG_PAGE_SIZE, useAuditLog } from '../api/get-audit-log';
 import {

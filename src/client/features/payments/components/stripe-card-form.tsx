@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
-import { PRICE_CHANGED_BEFORE_PAYMENT } from '#common/schemas/payments.js';
+import { PRICE_CHANGED_BEFORE_PAYMENT } from '#common/refunds.js';
 import { appConfig } from '#client/lib/app-config.ts';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
 import { PayButton, ProviderError } from './pay-button';

@@ -1,6 +1,6 @@
 import { Undo2 } from 'lucide-react';
 import { formatDollars } from '#common/money.js';
-import { REFUND_REASON_LABEL } from '#common/schemas/payments.js';
+import { REFUND_REASON_LABEL } from '#common/refunds.js';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { formatShortDate } from '#client/lib/format.ts';
 import { useRefunds } from '../api/get-refunds';
