@@ -49,6 +49,23 @@ for (const route of routes) {
   const pattern = `^${route.path.replace(/:\w+/g, '[^/]+')}/?$`;
   table.push({ path: route.path, pattern, files });
 }
+// Pages that validate no form must not load the validation library (zod): one value imported from a schema
+// module brings every schema with it. Import such values from a module without zod (common/leagues.ts…).
+const NO_VALIDATION = [
+  '/videos',
+  '/video/:id',
+  '/cappers/:username',
+  '/leaderboard',
+  '/log',
+  '/purchases/:id',
+];
+for (const route of table.filter((r) => NO_VALIDATION.includes(r.path))) {
+  const heavy = route.files.filter((file) =>
+    readFileSync(path.join(clientDir, file), 'utf8').includes('ZodError'),
+  );
+  if (heavy.length)
+    throw new Error(`route-preloads: ${route.path} loads the validation library (${heavy.join(', ')})`);
+}
 writeFileSync(path.join(clientDir, 'route-preloads.json'), `${JSON.stringify(table, null, 2)}\n`);
 // The manifest was only for this; the server does not serve it.
 rmSync(path.join(clientDir, '.vite'), { recursive: true, force: true });
