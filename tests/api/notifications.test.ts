@@ -68,7 +68,7 @@ const follow = (capperName: string, cookie: string) =>
   t.app.inject({ method: 'POST', url: `/api/cappers/${capperName}/follow`, headers: { cookie } });
 const list = (cookie: string, query = '') =>
   t.app.inject({ method: 'GET', url: `/api/notifications${query}`, headers: { cookie } });
-const markRead = (cookie: string, payload: unknown) =>
+const markRead = (cookie: string, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/notifications/read', headers: { cookie }, payload });
 
 async function alertRows(videoId: number) {
@@ -238,7 +238,7 @@ describe('the list', () => {
   });
 
   it('refuses bad input with a message, and a signed-out caller', async () => {
-    const cases: [string, unknown, RegExp][] = [
+    const cases: [string, object | undefined, RegExp][] = [
       ['?limit=0', undefined, /Limit must be a whole number from 1 to 50/],
       ['?limit=51', undefined, /Limit must be a whole number from 1 to 50/],
       ['?before=abc', undefined, /Before must be a notification id/],
