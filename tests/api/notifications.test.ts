@@ -13,6 +13,7 @@ import { DEFAULT_LANE, enqueue } from '#server/jobs/index.js';
 import { alertFollowersOfPicks, pickAlertsJob } from '#server/features/notifications/index.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+import { waitFor } from '../setup/wait-for.js';
 
 type User = { cookie: string; id: number; username: string };
 let t: TestApp;
@@ -273,6 +274,7 @@ describe('GET /api/notifications/stream', () => {
     try {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(t.app.alertStreams.size).toBe(1);
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();
       let text = '';
@@ -299,5 +301,11 @@ describe('GET /api/notifications/stream', () => {
     } finally {
       abort.abort();
     }
+    // The client went away: its listener (and the re-check timer with it) is gone.
+    await waitFor(
+      'the closed stream to be let go',
+      async () => (t.app.alertStreams.size === 0 ? true : undefined),
+      t.logs,
+    );
   });
 });
