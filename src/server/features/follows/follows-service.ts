@@ -39,8 +39,10 @@ export async function follow(db: Db, username: string, followerId: number): Prom
   try {
     await insertFollow(db, followerId, capperId);
   } catch (error) {
-    // The capper was deleted between the lookup and the insert (foreign key violation).
-    if ((error as { code?: string }).code === '23503') throw notFound(CAPPER_NOT_FOUND_MESSAGE);
+    // The capper was deleted between the lookup and the insert: a foreign key violation (drizzle wraps
+    // the driver's error in its cause).
+    const failure = error as { code?: string; cause?: { code?: string } };
+    if ((failure.code ?? failure.cause?.code) === '23503') throw notFound(CAPPER_NOT_FOUND_MESSAGE);
     throw error;
   }
   return { following: true, followers: await countFollowers(db, capperId) };
