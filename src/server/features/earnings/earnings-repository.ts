@@ -59,3 +59,18 @@ export async function setPayoutStatus(
     .returning();
   return row!;
 }
+
+/** Whose request it is, read before any lock: the capper's row is locked before the request's. */
+export async function findPayoutOwner(db: Executor, id: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: payoutRequests.userId })
+    .from(payoutRequests)
+    .where(eq(payoutRequests.id, id))
+    .limit(1);
+  return row?.userId;
+}
+
+export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
+  return row;
+}

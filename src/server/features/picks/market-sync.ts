@@ -14,19 +14,18 @@ import { emit } from '#server/events/index.js';
 import { HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
 import {
-  closeGames,
+  closeStartedGames,
   closingOf,
   ingestOdds,
   ingestSchedule,
   leagueStates,
   LOW_CREDITS,
-  markFetched,
   MarketProviderError,
+  noteFetched,
   planFetches,
   prepareOdds,
   sameGameByTeams,
   sideCode,
-  takeStartedGames,
   type GameScore,
   type MarketProvider,
   type MovedStart,
@@ -192,7 +191,7 @@ export class MarketSync {
     const answer = await this.provider.schedule(league);
     this.noteQuota(answer.quota);
     const { moved } = await this.db.transaction((tx) => ingestSchedule(tx, this.provider.name, answer.data));
-    await markFetched(this.db, league, 'schedule', now);
+    await noteFetched(this.db, league, 'schedule', now);
     await this.applyMovedStarts(moved, now);
   }
 
@@ -209,7 +208,7 @@ export class MarketSync {
     // Not one transaction: each chunk commits on its own, so other queries are served between them, and a
     // snapshot half written is still all fresh prices (each game's row is whole).
     const ingested = await ingestOdds(this.db, this.provider.name, answer, takenAt);
-    await markFetched(this.db, league, 'odds', takenAt);
+    await noteFetched(this.db, league, 'odds', takenAt);
     await this.applyMovedStarts(ingested.moved, now);
     this.options.log.info(
       {
@@ -271,7 +270,7 @@ export class MarketSync {
         now,
         source.name,
       );
-      await markFetched(this.db, league, 'scores', now);
+      await noteFetched(this.db, league, 'scores', now);
       return settled;
     }
     const answer = await this.provider.scores(league, days);
@@ -286,7 +285,7 @@ export class MarketSync {
     await this.applyMovedStarts(moved, now);
     await this.closeStarted(now);
     const settled = await this.settleScores(answer.data, now, this.provider.name);
-    await markFetched(this.db, league, 'scores', now);
+    await noteFetched(this.db, league, 'scores', now);
     return settled;
   }
 
@@ -401,15 +400,19 @@ export class MarketSync {
     const started = performance.now();
     for (;;) {
       const { count, legs } = await this.db.transaction(async (tx) => {
-        const taken = await takeStartedGames(tx, now, CLOSING_BATCH);
+        let legs: LegOnGame[] = [];
+        let onGames = new Set<number>();
+        // Each leg on a started game gets its closing price and CLV before the game's live prices go.
+        const taken = await closeStartedGames(tx, now, CLOSING_BATCH, async (games) => {
+          legs = await marketLegsOn(
+            tx,
+            games.map((game) => game.eventId),
+          );
+          onGames = new Set(legs.map((leg) => leg.eventId));
+          await writeClosings(tx, games, legs);
+          return onGames;
+        });
         if (!taken.length) return { count: 0, legs: 0 };
-        const legs = await marketLegsOn(
-          tx,
-          taken.map((game) => game.eventId),
-        );
-        const onGames = new Set(legs.map((leg) => leg.eventId));
-        await writeClosings(tx, taken, legs);
-        await closeGames(tx, taken, onGames, now);
         await logClosings(
           tx,
           taken.filter((game) => onGames.has(game.eventId)),

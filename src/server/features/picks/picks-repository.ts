@@ -164,7 +164,7 @@ export async function hasBought(db: Executor, userId: number, videoId: number): 
   return row !== undefined;
 }
 
-/** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
+/** Takes the pick's row lock for a sale (no-op for an unverified video): see holdPickForSale. */
 export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
   await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');
 }

@@ -46,6 +46,7 @@ import {
   hasBeenSold,
   hasBought,
   insertLegs,
+  lockPickForSale,
   insertPick,
   insertVersion,
   listLegs,
@@ -479,6 +480,15 @@ export async function removePicksOfCapper(db: Executor, userId: number, now = ne
 export function pickStatus(pick: PickRow, now: Date): 'open' | 'started' | 'graded' {
   if (pick.result !== null) return 'graded';
   return now >= pick.locksAt ? 'started' : 'open';
+}
+
+/**
+ * A sale of this video's pick, inside the sale's transaction: takes the pick's row lock, which a revision
+ * holds too, so the two never interleave (the buyer gets the version that stands, or the revision sees the
+ * sale and answers 409). Nothing to hold for a video without a verified pick.
+ */
+export async function holdPickForSale(tx: Executor, videoId: number): Promise<void> {
+  await lockPickForSale(tx, videoId);
 }
 
 /** Whether a video's pick is no longer for sale: its first game has started, or it is graded. */
