@@ -2,7 +2,8 @@
 // the prices kept at each start, and each league's fetch times.
 import { sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import { fromJson, jsonRowsOf, rowsOf, type JsonRow } from '#server/db/rows.js';
+import type { events } from '#server/db/schema.js';
 import type { PriceSnapshot } from './prices.js';
 
 export interface MarketEventRow {
@@ -191,6 +192,43 @@ export async function listSchedule(db: Executor, league: string, now: Date, limi
       limit ${limit}`,
   );
   return rows.map(toRow);
+}
+
+/** A market game as final scores settle it: its provider's id, where it stands and its score. */
+export type GameStanding = JsonRow<typeof events, 'id' | 'status' | 'homeScore' | 'awayScore'> & {
+  game_id: string;
+};
+
+/** A provider's games by their ids (the ones the market has). */
+export async function marketGamesByIds(
+  db: Executor,
+  provider: string,
+  gameIds: readonly string[],
+): Promise<GameStanding[]> {
+  return jsonRowsOf<GameStanding>(
+    db,
+    sql`select id, game_id, status, home_score, away_score
+      from events where provider = ${provider} and game_id = any(${sql.param([...gameIds])}::text[])`,
+  );
+}
+
+/** A market game awaiting its final score: its id, teams and start, to match another source's score. */
+export type GameAwaitingScore = JsonRow<typeof events, 'home' | 'away' | 'startsAt'> & { game_id: string };
+
+/** A league's market games that started within the last three days and are not settled yet. */
+export async function gamesAwaitingScores(
+  db: Executor,
+  provider: string,
+  league: string,
+  now: Date,
+): Promise<GameAwaitingScore[]> {
+  return jsonRowsOf<GameAwaitingScore>(
+    db,
+    sql`select game_id, home, away, starts_at from events
+      where provider = ${provider} and league = ${league} and status = 'scheduled'
+        and starts_at <= ${now.toISOString()}::timestamptz
+        and starts_at > ${now.toISOString()}::timestamptz - interval '3 days'`,
+  );
 }
 
 export type FetchKind = 'schedule' | 'odds' | 'scores';
