@@ -16,6 +16,7 @@ import {
   insertUser,
   setAdmin,
   setAvatarUrl,
+  setManualEarningsCents,
   setPasswordHash,
   setProfileText,
   type NewUserRow,
@@ -171,3 +172,9 @@ export async function saveProfileText(
 
 /** The avatar as served (null: the initial instead), once the picture is in media storage. */
 export const saveAvatarUrl = setAvatarUrl;
+
+/**
+ * A capper's bonus as kept on the account: the earnings feature sets it, having checked it against the
+ * ledger under the balance lock (the auth feature alone writes user rows).
+ */
+export const saveManualEarnings = setManualEarningsCents;

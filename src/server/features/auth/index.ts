@@ -12,6 +12,7 @@ export {
   profileOf,
   promoteAdmin,
   saveAvatarUrl,
+  saveManualEarnings,
   saveProfileText,
   type UserRow,
 } from './auth-service.js';

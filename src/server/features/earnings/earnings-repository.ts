@@ -43,10 +43,6 @@ export async function listPayoutsOfUser(db: Executor, userId: number): Promise<P
     .limit(500);
 }
 
-export async function updateManualEarnings(db: Executor, userId: number, cents: number): Promise<void> {
-  await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
-}
-
 export async function setPayoutStatus(
   tx: Executor,
   id: number,

@@ -10,6 +10,7 @@ import {
   type PayoutStatus,
 } from '#common/schemas/earnings.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
+import { saveManualEarnings } from '../auth/index.js';
 import { salesTotals } from '../purchases/index.js';
 import {
   findPayoutForUpdate,
@@ -18,7 +19,6 @@ import {
   lockUserBalance,
   payoutsHeldCents,
   setPayoutStatus,
-  updateManualEarnings,
   type PayoutRow,
 } from './earnings-repository.js';
 
@@ -86,7 +86,7 @@ export async function requestPayout(db: Db, userId: number, input: PayoutRequest
 }
 
 /**
- * A bonus or manual earnings an admin grants: the earnings feature alone writes a balance (docs/decisions/032).
+ * A bonus or manual earnings an admin grants, checked here and kept on the account by auth (docs/decisions/032).
  * The capper's row is locked as for a payout request, so a request cannot slip in between check and change,
  * and a bonus is never lowered below what was paid out or requested (the ledger would go below zero).
  * Returns the bonus it replaced, or undefined when there is no such user.
@@ -103,7 +103,7 @@ export async function setManualEarnings(
     const minimumCents = held - sales.cents;
     if (cents < minimumCents) throw badRequest(bonusTooLowMessage(minimumCents, held));
   }
-  await updateManualEarnings(tx, userId, cents);
+  await saveManualEarnings(tx, userId, cents);
   return before;
 }
 

@@ -1,5 +1,5 @@
-// The market feature's public entry (docs/decisions/025): the provider behind it, its games and prices, and
-// the rules that bind a leg to them. Picks use these to post, close and grade.
+// The market feature's public entry (docs/decisions/025): the provider behind it, its games and prices, the
+// rules that bind a leg to them, and each game's outcome. Picks use these to post, close, settle and grade.
 export {
   MarketProviderError,
   type GameOdds,
@@ -21,12 +21,15 @@ export {
   gamesAwaitingScores,
   ingestOdds,
   ingestSchedule,
+  keepClosedEntries,
+  keepOutcomeEntries,
   leagueStates,
   listSchedule,
   loadGames,
   marketGamesByIds,
   noteFetched,
   pricesOf,
+  selfReportedEvent,
   StalePricesError,
   type BoundLeg,
   type FetchKind,
@@ -37,6 +40,7 @@ export {
   type MarketEventRow,
   type MovedStart,
   type PriceEvidence,
+  type SelfReportedGame,
   type StartedGame,
 } from './market-service.js';
 export {
@@ -50,3 +54,15 @@ export {
   type PriceSnapshot,
 } from './prices.js';
 export { backoffSeconds, LOW_CREDITS, planFetches, type FetchPlan, type LeagueView } from './fetch-policy.js';
+export {
+  CORRECTION_NOT_STARTED_MESSAGE,
+  correctGame,
+  EVENT_NOT_SETTLED_MESSAGE,
+  EVENT_NOT_STARTED_MESSAGE,
+  EVENT_SETTLED_MESSAGE,
+  settleGame,
+  settlePastGames,
+  type EventLocked,
+  type EventOutcome,
+  type Settler,
+} from './settlement-service.js';

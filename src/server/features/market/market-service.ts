@@ -3,7 +3,7 @@
 // games and prices written, starts that moved reported.
 import { MAX_PRICE_AGE_SECONDS, type PricedMarket } from '#common/market.js';
 import { decimalOdds } from '#common/odds.js';
-import { isoSeconds } from '#common/pick-seal.js';
+import { isoSeconds, toHex } from '#common/pick-seal.js';
 import { START_IN_FUTURE_MESSAGE, TEAM_SIDE_MESSAGE, type League } from '#common/schemas/picks.js';
 import type { Executor } from '#server/db/client.js';
 import { badRequest } from '#server/lib/http-errors.js';
@@ -14,12 +14,16 @@ import {
   markFetched,
   marketGamesWithPrices,
   pricesOf,
+  selfReportedEventId,
+  setClosedEntries,
+  setOutcomeEntries,
   takeStartedGames,
   upsertGames,
   writePriceChunk,
   type FetchKind,
   type MarketEventRow,
   type MovedStart,
+  type SelfReportedGame,
   type SnapshotRow,
   type StartedGame,
 } from './market-repository.js';
@@ -40,6 +44,7 @@ export {
   type GameStanding,
   type MarketEventRow,
   type MovedStart,
+  type SelfReportedGame,
   type StartedGame,
 } from './market-repository.js';
 
@@ -254,4 +259,33 @@ export async function closeStartedGames(
   if (!taken.length) return taken;
   await closeGames(tx, taken, await measure(taken), now);
   return taken;
+}
+
+/**
+ * The event of a game a capper reports himself (not on the market), made if new: one game is one event
+ * whoever posts on it.
+ */
+export async function selfReportedEvent(db: Executor, game: SelfReportedGame): Promise<number> {
+  return selfReportedEventId(db, game);
+}
+
+/**
+ * The pick log's entry holding each game's latest outcome (settled or corrected), kept on the game: a grade
+ * names the outcome it rests on, a correction the one it replaces (docs/pick-log.md 'Evidence').
+ */
+export async function keepOutcomeEntries(
+  db: Executor,
+  eventIds: readonly number[],
+  hashes: readonly Uint8Array[],
+): Promise<void> {
+  await setOutcomeEntries(db, eventIds, hashes.map(toHex));
+}
+
+/** The pick log's entry holding each game's closing prices, kept on the game. */
+export async function keepClosedEntries(
+  db: Executor,
+  eventIds: readonly number[],
+  hashes: readonly Uint8Array[],
+): Promise<void> {
+  await setClosedEntries(db, eventIds, hashes.map(toHex));
 }

@@ -104,23 +104,3 @@ export async function sealedOfPicks(
     sql`select video_id, sealed from picks where video_id = any(${sql.param([...videoIds])}::int[])`,
   );
 }
-
-/** Keeps on each event the hash of the log entry holding its latest outcome (hex, at the same index). */
-export async function setOutcomeEntries(
-  db: Executor,
-  eventIds: readonly number[],
-  hashes: readonly string[],
-) {
-  await db.execute(sql`
-    update events set outcome_entry = decode(u.hash, 'hex')
-    from unnest(${sql.param([...eventIds])}::int[], ${sql.param([...hashes])}::text[]) as u(id, hash)
-    where events.id = u.id`);
-}
-
-/** Keeps on each event the hash of the log entry holding its closing prices (hex, at the same index). */
-export async function setClosedEntries(db: Executor, eventIds: readonly number[], hashes: readonly string[]) {
-  await db.execute(sql`
-    update events set closed_entry = decode(u.hash, 'hex')
-    from unnest(${sql.param([...eventIds])}::int[], ${sql.param([...hashes])}::text[]) as u(id, hash)
-    where events.id = u.id`);
-}

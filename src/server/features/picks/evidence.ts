@@ -11,10 +11,16 @@ import type {
   LoggedResult,
   SettledEntry,
 } from '#common/pick-log/entry.js';
-import { isoSeconds, parseSealed, toHex, type SealedPick } from '#common/pick-seal.js';
+import { isoSeconds, parseSealed, type SealedPick } from '#common/pick-seal.js';
 import { SCORED_MARKETS } from '#common/schemas/picks.js';
 import type { Executor } from '#server/db/client.js';
-import { closingLines, namedPrices, type PriceSnapshot } from '../market/index.js';
+import {
+  closingLines,
+  keepClosedEntries,
+  keepOutcomeEntries,
+  namedPrices,
+  type PriceSnapshot,
+} from '../market/index.js';
 import { appendEvidence } from '../pick-log/index.js';
 import {
   eventsById,
@@ -22,8 +28,6 @@ import {
   legGrounds,
   pickCommitment,
   sealedOfPicks,
-  setClosedEntries,
-  setOutcomeEntries,
   settledEventsWithLegs,
   type EvidenceEvent,
   type LegGround,
@@ -51,10 +55,6 @@ function outcomeOf(event: Pick<EvidenceEvent, 'status' | 'home_score' | 'away_sc
   };
 }
 
-async function rememberOutcomes(db: Executor, ids: readonly number[], hashes: readonly Uint8Array[]) {
-  await setOutcomeEntries(db, ids, hashes.map(toHex));
-}
-
 /**
  * Logs the outcome of each of these settled events that a leg is on (one `settled` entry each), dated when
  * it was settled, and keeps the entry's hash on the event for the grades and corrections that follow.
@@ -72,7 +72,7 @@ export async function logOutcomes(db: Executor, eventIds: readonly number[]): Pr
     source: event.source ?? 'admin',
   }));
   const hashes = await appendEvidence(db, entries);
-  await rememberOutcomes(
+  await keepOutcomeEntries(
     db,
     events.map((event) => event.id),
     hashes,
@@ -105,7 +105,7 @@ export async function logCorrection(
     settled: event.outcome_entry,
   };
   const hashes = await appendEvidence(db, [entry]);
-  await rememberOutcomes(db, [eventId], hashes);
+  await keepOutcomeEntries(db, [eventId], hashes);
 }
 
 /** Logs an admin's change of a hand-graded leg's result. */
@@ -160,10 +160,10 @@ export async function logClosings(db: Executor, games: readonly ClosingGame[], a
     prices: closingLines(game.prices),
   }));
   const hashes = await appendEvidence(db, entries);
-  await setClosedEntries(
+  await keepClosedEntries(
     db,
     logged.map((game) => game.eventId),
-    hashes.map(toHex),
+    hashes,
   );
 }
 

@@ -29,6 +29,7 @@ import {
   checkOfficialStart,
   findMarketEventByGame,
   loadGames,
+  selfReportedEvent,
   StalePricesError,
   type LoadedGame,
 } from '../market/index.js';
@@ -38,7 +39,6 @@ import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync
 import {
   correctionsOf,
   deletePick,
-  eventIdFor,
   legStates,
   findPick,
   findPickForUpdate,
@@ -249,7 +249,7 @@ async function writeLegs(
 ): Promise<void> {
   const rows = [];
   for (const [position, leg] of legs.entries()) {
-    const eventId = leg.eventId ?? (await eventIdFor(db, leg.sealed));
+    const eventId = leg.eventId ?? (await selfReportedEvent(db, leg.sealed));
     rows.push({
       position,
       eventId,
