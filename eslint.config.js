@@ -115,6 +115,21 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // A server feature's entry offers use-cases and named reads from its services, never its repository's
+    // queries (docs/decisions/032): a row write another feature could call would bypass the owner's rules.
+    files: ['src/server/features/*/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].map((node) => ({
+          selector: `${node}[source.value=/-repository\\.js$/]`,
+          message:
+            "An entry offers its feature's use-cases and reads through a service, not its repository (docs/decisions/032).",
+        })),
+      ],
+    },
+  },
+  {
     // common imports neither side; a side's shared code (lib, components, db, plugins, media, payments) imports
     // no feature and no app; a feature imports another feature only through its index.ts; the app (router and
     // layout, app.ts, main.ts, scripts) imports features through their index.ts, and the router their pages/

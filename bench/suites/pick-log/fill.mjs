@@ -291,7 +291,7 @@ try {
     };
   }
 
-  /** Self-reported games' events, as eventIdFor makes them (one row per league, teams and start). */
+  /** Self-reported games' events, as market's selfReportedEvent makes them (one per league, teams and start). */
   async function selfReportedEvents(games) {
     if (!games.length) return;
     const rows = await q(

@@ -2,8 +2,6 @@ import { asc, count, desc, eq } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { auditLog, payoutRequests, users, videos } from '#server/db/schema.js';
 
-type PayoutRow = typeof payoutRequests.$inferSelect;
-
 export async function listUsers(db: Executor, page: { limit: number; offset: number }) {
   return db.select().from(users).orderBy(asc(users.id)).limit(page.limit).offset(page.offset);
 }
@@ -12,8 +10,6 @@ export async function videoIdsOfUser(db: Executor, userId: number): Promise<numb
   const rows = await db.select({ id: videos.id }).from(videos).where(eq(videos.userId, userId));
   return rows.map((row) => row.id);
 }
-
-export { writeAudit } from '#server/db/audit-log.js';
 
 /** The audit log, newest first, with the acting admin's name (null for PickReel itself or a deleted admin). */
 export async function listAuditLog(db: Executor, page: { limit: number; offset: number }) {
@@ -28,7 +24,7 @@ export async function listAuditLog(db: Executor, page: { limit: number; offset: 
   return { rows, total: Number(total?.n ?? 0) };
 }
 
-// Payout requests as the admin's Payouts tab reads and decides them (the capper's own side is earnings').
+// Payout requests as the admin's Payouts tab lists them (earnings decides them, and keeps the capper's side).
 export async function listAllPayouts(db: Executor, page: { limit: number; offset: number }) {
   return db
     .select({ payout: payoutRequests, username: users.username })
@@ -37,19 +33,4 @@ export async function listAllPayouts(db: Executor, page: { limit: number; offset
     .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
     .limit(page.limit)
     .offset(page.offset);
-}
-
-/** Whose request it is, read before any lock: the capper's row is locked before the request's. */
-export async function findPayoutOwner(db: Executor, id: number): Promise<number | undefined> {
-  const [row] = await db
-    .select({ userId: payoutRequests.userId })
-    .from(payoutRequests)
-    .where(eq(payoutRequests.id, id))
-    .limit(1);
-  return row?.userId;
-}
-
-export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
-  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
-  return row;
 }

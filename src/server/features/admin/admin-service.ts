@@ -1,40 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
 import { centsToDollars, dollarsToCents } from '#common/money.js';
-import {
-  bonusTooLowMessage,
-  type AdminUser,
-  type AuditEntry,
-  type AuditLogPage,
-} from '#common/schemas/admin.js';
-import {
-  negativeBalanceMessage,
-  type AdminPayout,
-  type Payout,
-  type PayoutDecision,
-} from '#common/schemas/earnings.js';
+import { type AdminUser, type AuditEntry, type AuditLogPage } from '#common/schemas/admin.js';
+import { type AdminPayout, type Payout, type PayoutDecision } from '#common/schemas/earnings.js';
+import { writeAudit } from '#server/db/audit-log.js';
 import { emit } from '#server/events/index.js';
-import { badRequest, conflict, forbidden, notFound } from '#server/lib/http-errors.js';
+import { forbidden, notFound } from '#server/lib/http-errors.js';
 import { queueMediaRemoval, removeQueuedMedia } from '#server/media/media-removal.js';
 import { videoMediaPrefix, type MediaStorage } from '#server/media/storage.js';
 import { deleteAccount, findUserById, type UserRow } from '../auth/index.js';
-import {
-  decidePayoutRequest,
-  ledger,
-  lockUserBalance,
-  setManualEarnings,
-  toPayoutRequest,
-} from '../earnings/index.js';
+import { decidePayoutRequest, setManualEarnings, toPayoutRequest } from '../earnings/index.js';
 import { removePicksOfCapper } from '../picks/index.js';
 import { deleteVideoWithPick, findVideoRow } from '../videos/index.js';
-import {
-  findPayoutForUpdate,
-  findPayoutOwner,
-  listAllPayouts,
-  listAuditLog,
-  videoIdsOfUser,
-  writeAudit,
-} from './admin-repository.js';
+import { listAllPayouts, listAuditLog, videoIdsOfUser } from './admin-repository.js';
 
 export function toAdminUser(row: UserRow): AdminUser {
   return {
@@ -111,28 +89,20 @@ export async function adminSetManualEarnings(
   userId: number,
   dollars: number,
 ): Promise<AdminUser> {
+  const cents = dollarsToCents(dollars);
   return db.transaction(async (tx) => {
-    // The capper's row is locked as for a payout request, so a request cannot slip in between check and change.
-    const locked = await lockUserBalance(tx, userId);
-    const user = locked && (await findUserById(tx, userId));
+    const before = await setManualEarnings(tx, userId, cents);
+    const user = before && (await findUserById(tx, userId));
     if (!user) throw notFound('User not found');
-    const cents = dollarsToCents(dollars);
-    // Lowering a bonus below what was paid out or requested would leave the ledger below zero.
-    if (cents < user.manualEarningsCents) {
-      const { sales, held } = await ledger(tx, userId, cents);
-      const minimumCents = held - sales.cents;
-      if (cents < minimumCents) throw badRequest(bonusTooLowMessage(minimumCents, held));
-    }
-    await setManualEarnings(tx, userId, cents);
     await writeAudit(tx, {
       actorId: adminId,
       action: 'user.manual_earnings',
       targetType: 'user',
       targetId: userId,
-      before: { manualEarningsCents: user.manualEarningsCents },
+      before: { manualEarningsCents: before.manualEarningsCents },
       after: { manualEarningsCents: cents },
     });
-    return toAdminUser({ ...user, manualEarningsCents: cents });
+    return toAdminUser(user);
   });
 }
 
@@ -166,11 +136,7 @@ export async function listPayouts(db: Db, page: { limit: number; offset: number 
   return rows.map(({ payout, username }) => ({ ...toPayoutRequest(payout), username }));
 }
 
-/**
- * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
- * is refused while the capper's ledger is below zero (sales refunded after the request): the
- * capper's row is locked first, as for payout requests and bonus changes, so none of them can race this.
- */
+/** An admin settles a pending request (earnings checks it under the capper's balance lock), audited. */
 export async function decidePayout(
   db: Db,
   adminId: number,
@@ -178,25 +144,15 @@ export async function decidePayout(
   status: PayoutDecision,
 ): Promise<Payout> {
   return db.transaction(async (tx) => {
-    const owner = await findPayoutOwner(tx, payoutId);
-    if (owner === undefined) throw notFound('Payout request not found');
-    const user = await lockUserBalance(tx, owner);
-    const payout = await findPayoutForUpdate(tx, payoutId);
-    if (!payout) throw notFound('Payout request not found');
-    if (payout.status !== 'pending') throw conflict(`This payout request is already ${payout.status}.`);
-    if (status === 'paid' && user) {
-      const { availableCents } = await ledger(tx, payout.userId, user.manualEarningsCents);
-      if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
-    }
-    const row = await decidePayoutRequest(tx, payoutId, { status, decidedBy: adminId });
+    const { before, after } = await decidePayoutRequest(tx, payoutId, { status, decidedBy: adminId });
     await writeAudit(tx, {
       actorId: adminId,
       action: `payout.${status}`,
       targetType: 'payout_request',
       targetId: payoutId,
-      before: { status: payout.status },
+      before: { status: before.status },
       after: { status },
     });
-    return toPayoutRequest(row);
+    return toPayoutRequest(after);
   });
 }

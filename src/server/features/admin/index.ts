@@ -1,3 +1,2 @@
-// The admin feature's public entry: its routes, and the audit log that automatic refunds write too.
+// The admin feature's public entry: its routes (the audit log is appended through db/audit-log.ts).
 export { adminRoutes } from './routes.js';
-export { writeAudit } from './admin-repository.js';

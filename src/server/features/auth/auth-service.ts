@@ -4,6 +4,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
 import { HttpError } from '#server/lib/http-errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { deleteSessionsExpiredBy } from './sessions-repository.js';
 import type { AuthThrottle } from './throttle.js';
 import { usernameKey, usernameSkeleton } from './usernames.js';
 import {
@@ -15,6 +16,7 @@ import {
   insertUser,
   setAdmin,
   setAvatarUrl,
+  setManualEarningsCents,
   setPasswordHash,
   setProfileText,
   type NewUserRow,
@@ -151,6 +153,14 @@ export async function deleteAccount(tx: Executor, userId: number): Promise<void>
 /** A user's public profile (name, display name, bio, avatar), undefined for no such account. */
 export const profileOf = findProfile;
 
+// Reads that other features build on (an account's row by id or by name); writes go through the use-cases here.
+export { findUserById, findUserByUsername, type UserRow } from './users-repository.js';
+
+/** Expired sessions are dead already: the app's recurring sweep drops them so the table stays small. */
+export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
+  await deleteSessionsExpiredBy(db, now);
+}
+
 /** A capper's display name and bio, as the profile settings save them: the auth feature writes user rows. */
 export async function saveProfileText(
   db: Executor,
@@ -162,3 +172,9 @@ export async function saveProfileText(
 
 /** The avatar as served (null: the initial instead), once the picture is in media storage. */
 export const saveAvatarUrl = setAvatarUrl;
+
+/**
+ * A capper's bonus as kept on the account: the earnings feature sets it, having checked it against the
+ * ledger under the balance lock (the auth feature alone writes user rows).
+ */
+export const saveManualEarnings = setManualEarningsCents;

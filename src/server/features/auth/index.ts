@@ -2,14 +2,17 @@
 // this folder is the feature's own, and lint keeps it so.
 export { DEFAULT_AUTH_RATE_LIMITS, authRoutes, type AuthRateLimits } from './routes.js';
 export { SessionStore, currentUser, requireAdmin, requireUser } from './session.js';
-export { deleteExpiredSessions } from './sessions-repository.js';
 export {
   deleteAccount,
+  deleteExpiredSessions,
   ensureAdmin,
+  findUserById,
+  findUserByUsername,
   newAdminNameProblem,
   profileOf,
   promoteAdmin,
   saveAvatarUrl,
+  saveManualEarnings,
   saveProfileText,
+  type UserRow,
 } from './auth-service.js';
-export { findUserById, findUserByUsername, type UserRow } from './users-repository.js';

@@ -28,6 +28,6 @@ export async function deleteSession(db: Executor, sessionId: string): Promise<vo
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
+export async function deleteSessionsExpiredBy(db: Executor, now: Date): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
 }

@@ -163,6 +163,10 @@ export async function setProfileText(
   await db.update(users).set(text).where(eq(users.id, userId));
 }
 
+export async function setManualEarningsCents(db: Executor, userId: number, cents: number): Promise<void> {
+  await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
+}
+
 export async function setAvatarUrl(db: Executor, userId: number, avatarUrl: string | null): Promise<void> {
   await db.update(users).set({ avatarUrl }).where(eq(users.id, userId));
 }

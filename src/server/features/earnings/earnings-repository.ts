@@ -43,10 +43,6 @@ export async function listPayoutsOfUser(db: Executor, userId: number): Promise<P
     .limit(500);
 }
 
-export async function updateManualEarnings(db: Executor, userId: number, cents: number): Promise<void> {
-  await db.update(users).set({ manualEarningsCents: cents }).where(eq(users.id, userId));
-}
-
 export async function setPayoutStatus(
   tx: Executor,
   id: number,
@@ -58,4 +54,19 @@ export async function setPayoutStatus(
     .where(eq(payoutRequests.id, id))
     .returning();
   return row!;
+}
+
+/** Whose request it is, read before any lock: the capper's row is locked before the request's. */
+export async function findPayoutOwner(db: Executor, id: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: payoutRequests.userId })
+    .from(payoutRequests)
+    .where(eq(payoutRequests.id, id))
+    .limit(1);
+  return row?.userId;
+}
+
+export async function findPayoutForUpdate(tx: Executor, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, id)).for('update');
+  return row;
 }

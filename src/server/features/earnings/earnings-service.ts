@@ -1,20 +1,24 @@
 import type { Db, Executor } from '#server/db/client.js';
 import { centsToDollars, dollarsToCents, payoutBreakdown } from '#common/money.js';
+import { bonusTooLowMessage } from '#common/schemas/admin.js';
 import {
+  negativeBalanceMessage,
   OVERDRAW_MESSAGE,
   type Earnings,
   type Payout,
   type PayoutRequestInput,
   type PayoutStatus,
 } from '#common/schemas/earnings.js';
-import { badRequest, notFound } from '#server/lib/http-errors.js';
+import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
+import { saveManualEarnings } from '../auth/index.js';
 import { salesTotals } from '../purchases/index.js';
 import {
+  findPayoutForUpdate,
+  findPayoutOwner,
   insertPayout,
   lockUserBalance,
   payoutsHeldCents,
   setPayoutStatus,
-  updateManualEarnings,
   type PayoutRow,
 } from './earnings-repository.js';
 
@@ -81,16 +85,48 @@ export async function requestPayout(db: Db, userId: number, input: PayoutRequest
   });
 }
 
-/** A bonus or manual earnings an admin grants: the earnings feature alone writes a balance (docs/decisions/032). */
-export async function setManualEarnings(tx: Executor, userId: number, cents: number): Promise<void> {
-  await updateManualEarnings(tx, userId, cents);
+/**
+ * A bonus or manual earnings an admin grants, checked here and kept on the account by auth (docs/decisions/032).
+ * The capper's row is locked as for a payout request, so a request cannot slip in between check and change,
+ * and a bonus is never lowered below what was paid out or requested (the ledger would go below zero).
+ * Returns the bonus it replaced, or undefined when there is no such user.
+ */
+export async function setManualEarnings(
+  tx: Executor,
+  userId: number,
+  cents: number,
+): Promise<{ manualEarningsCents: number } | undefined> {
+  const before = await lockUserBalance(tx, userId);
+  if (!before) return undefined;
+  if (cents < before.manualEarningsCents) {
+    const { sales, held } = await ledger(tx, userId, cents);
+    const minimumCents = held - sales.cents;
+    if (cents < minimumCents) throw badRequest(bonusTooLowMessage(minimumCents, held));
+  }
+  await saveManualEarnings(tx, userId, cents);
+  return before;
 }
 
-/** An admin's decision on a payout request (checked and audited by the admin feature, under the balance lock). */
+/**
+ * An admin settles a pending request: paid, or rejected (its amount returns to the capper's balance). Paying
+ * is refused while the capper's ledger is below zero (sales refunded after the request): the capper's row
+ * is locked first, as for payout requests and bonus changes, so none of them can race this. Returns the
+ * request before and after.
+ */
 export async function decidePayoutRequest(
   tx: Executor,
   id: number,
   change: { status: 'paid' | 'rejected'; decidedBy: number },
-): Promise<PayoutRow> {
-  return setPayoutStatus(tx, id, change);
+): Promise<{ before: PayoutRow; after: PayoutRow }> {
+  const owner = await findPayoutOwner(tx, id);
+  if (owner === undefined) throw notFound('Payout request not found');
+  const user = await lockUserBalance(tx, owner);
+  const before = await findPayoutForUpdate(tx, id);
+  if (!before) throw notFound('Payout request not found');
+  if (before.status !== 'pending') throw conflict(`This payout request is already ${before.status}.`);
+  if (change.status === 'paid' && user) {
+    const { availableCents } = await ledger(tx, before.userId, user.manualEarningsCents);
+    if (availableCents < 0) throw conflict(negativeBalanceMessage(availableCents));
+  }
+  return { before, after: await setPayoutStatus(tx, id, change) };
 }

@@ -1,5 +1,4 @@
-// The earnings feature's public entry: its routes, and the ledger that the admin's bonus and
-// payout decisions check under the same lock as a payout request.
+// The earnings feature's public entry: its routes, and the admin's bonus and payout decisions, checked
+// against the ledger under the same lock as a payout request.
 export { earningsRoutes } from './routes.js';
-export { decidePayoutRequest, ledger, setManualEarnings, toPayoutRequest } from './earnings-service.js';
-export { lockUserBalance } from './earnings-repository.js';
+export { decidePayoutRequest, setManualEarnings, toPayoutRequest } from './earnings-service.js';

@@ -1,5 +1,5 @@
-// The market feature's public entry (docs/decisions/025): the provider behind it, its games and prices, and
-// the rules that bind a leg to them. Picks use these to post, close and grade.
+// The market feature's public entry (docs/decisions/025): the provider behind it, its games and prices, the
+// rules that bind a leg to them, and each game's outcome. Picks use these to post, close, settle and grade.
 export {
   MarketProviderError,
   type GameOdds,
@@ -15,30 +15,34 @@ export { startMarketStandIn, type MarketStandIn } from './stand-in.js';
 export {
   bindLeg,
   checkOfficialStart,
-  loadGames,
-  type LoadedGame,
-  ingestOdds,
-  ingestSchedule,
-  StalePricesError,
-  type BoundLeg,
-  type LegRequest,
-  type PriceEvidence,
-} from './market-service.js';
-export {
-  closeGames,
-  closingOfEvent,
+  closeStartedGames,
   findMarketEvent,
   findMarketEventByGame,
+  gamesAwaitingScores,
+  ingestOdds,
+  ingestSchedule,
+  keepClosedEntries,
+  keepOutcomeEntries,
   leagueStates,
   listSchedule,
-  markFetched,
+  loadGames,
+  marketGamesByIds,
+  noteFetched,
   pricesOf,
-  takeStartedGames,
+  selfReportedEvent,
+  StalePricesError,
+  type BoundLeg,
   type FetchKind,
+  type GameAwaitingScore,
+  type GameStanding,
+  type LegRequest,
+  type LoadedGame,
   type MarketEventRow,
   type MovedStart,
+  type PriceEvidence,
+  type SelfReportedGame,
   type StartedGame,
-} from './market-repository.js';
+} from './market-service.js';
 export {
   closingLines,
   closingOf,
@@ -50,3 +54,15 @@ export {
   type PriceSnapshot,
 } from './prices.js';
 export { backoffSeconds, LOW_CREDITS, planFetches, type FetchPlan, type LeagueView } from './fetch-policy.js';
+export {
+  CORRECTION_NOT_STARTED_MESSAGE,
+  correctGame,
+  EVENT_NOT_SETTLED_MESSAGE,
+  EVENT_NOT_STARTED_MESSAGE,
+  EVENT_SETTLED_MESSAGE,
+  settleGame,
+  settlePastGames,
+  type EventLocked,
+  type EventOutcome,
+  type Settler,
+} from './settlement-service.js';

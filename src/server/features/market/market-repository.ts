@@ -1,8 +1,9 @@
 // Queries of the market (docs/decisions/025): its games (events with a provider's id), their latest prices,
 // the prices kept at each start, and each league's fetch times.
-import { sql } from '#server/db/drizzle.js';
+import { eq, inArray, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { fromJson, jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import { fromJson, jsonRowsOf, rowsOf, type JsonRow } from '#server/db/rows.js';
+import { events } from '#server/db/schema.js';
 import type { PriceSnapshot } from './prices.js';
 
 export interface MarketEventRow {
@@ -193,6 +194,43 @@ export async function listSchedule(db: Executor, league: string, now: Date, limi
   return rows.map(toRow);
 }
 
+/** A market game as final scores settle it: its provider's id, where it stands and its score. */
+export type GameStanding = JsonRow<typeof events, 'id' | 'status' | 'homeScore' | 'awayScore'> & {
+  game_id: string;
+};
+
+/** A provider's games by their ids (the ones the market has). */
+export async function marketGamesByIds(
+  db: Executor,
+  provider: string,
+  gameIds: readonly string[],
+): Promise<GameStanding[]> {
+  return jsonRowsOf<GameStanding>(
+    db,
+    sql`select id, game_id, status, home_score, away_score
+      from events where provider = ${provider} and game_id = any(${sql.param([...gameIds])}::text[])`,
+  );
+}
+
+/** A market game awaiting its final score: its id, teams and start, to match another source's score. */
+export type GameAwaitingScore = JsonRow<typeof events, 'home' | 'away' | 'startsAt'> & { game_id: string };
+
+/** A league's market games that started within the last three days and are not settled yet. */
+export async function gamesAwaitingScores(
+  db: Executor,
+  provider: string,
+  league: string,
+  now: Date,
+): Promise<GameAwaitingScore[]> {
+  return jsonRowsOf<GameAwaitingScore>(
+    db,
+    sql`select game_id, home, away, starts_at from events
+      where provider = ${provider} and league = ${league} and status = 'scheduled'
+        and starts_at <= ${now.toISOString()}::timestamptz
+        and starts_at > ${now.toISOString()}::timestamptz - interval '3 days'`,
+  );
+}
+
 export type FetchKind = 'schedule' | 'odds' | 'scores';
 
 export interface LeagueState {
@@ -306,4 +344,123 @@ export async function closingOfEvent(db: Executor, eventId: number): Promise<Sna
   );
   if (!row || row.taken_at === null) return undefined;
   return { takenAt: new Date(row.taken_at), prices: fromJson<PriceSnapshot>(row.prices) };
+}
+
+/** A self-reported game (no market's id) as a posted leg names it. */
+export interface SelfReportedGame {
+  league: string;
+  home: string;
+  away: string;
+  startsAt: string;
+}
+
+/**
+ * The self-reported game's event id, made if it is new. A no-op update on conflict makes the statement return
+ * the existing row's id, also when two posts race.
+ */
+export async function selfReportedEventId(db: Executor, game: SelfReportedGame): Promise<number> {
+  // Raw SQL: the conflict target is the partial unique index's expressions (self-reported games only).
+  const [row] = rowsOf<JsonRow<typeof events, 'id'>>(
+    await db.execute(sql`
+      insert into events (league, home, away, starts_at)
+      values (${game.league}, ${game.home}, ${game.away}, ${new Date(game.startsAt)})
+      on conflict (league, lower(home), lower(away), starts_at) where game_id is null
+        do update set league = excluded.league
+      returning id`),
+  );
+  return row!.id;
+}
+
+/** Keeps on each event the hash of the log entry holding its latest outcome (hex, at the same index). */
+export async function setOutcomeEntries(
+  db: Executor,
+  eventIds: readonly number[],
+  hashes: readonly string[],
+) {
+  await db.execute(sql`
+    update events set outcome_entry = decode(u.hash, 'hex')
+    from unnest(${sql.param([...eventIds])}::int[], ${sql.param([...hashes])}::text[]) as u(id, hash)
+    where events.id = u.id`);
+}
+
+/** Keeps on each event the hash of the log entry holding its closing prices (hex, at the same index). */
+export async function setClosedEntries(db: Executor, eventIds: readonly number[], hashes: readonly string[]) {
+  await db.execute(sql`
+    update events set closed_entry = decode(u.hash, 'hex')
+    from unnest(${sql.param([...eventIds])}::int[], ${sql.param([...hashes])}::text[]) as u(id, hash)
+    where events.id = u.id`);
+}
+
+// A game's outcome, settled or corrected: the settlement service's.
+
+/** What settling reads of an event, its row locked (grading reads it too). */
+const lockedEventColumns = {
+  id: events.id,
+  home: events.home,
+  away: events.away,
+  startsAt: events.startsAt,
+  status: events.status,
+  homeScore: events.homeScore,
+  awayScore: events.awayScore,
+};
+
+export async function findEventForUpdate(db: Executor, eventId: number) {
+  const [event] = await db
+    .select(lockedEventColumns)
+    .from(events)
+    .where(eq(events.id, eventId))
+    .for('update');
+  return event;
+}
+
+export type EventLocked = NonNullable<Awaited<ReturnType<typeof findEventForUpdate>>>;
+
+/** Several events, locked in id order so two writers never wait on each other crosswise. */
+export async function findEventsForUpdate(db: Executor, eventIds: readonly number[]): Promise<EventLocked[]> {
+  if (!eventIds.length) return [];
+  return db
+    .select(lockedEventColumns)
+    .from(events)
+    .where(inArray(events.id, [...eventIds]))
+    .orderBy(events.id)
+    .for('update');
+}
+
+export async function setEventOutcome(
+  db: Executor,
+  eventId: number,
+  outcome: Pick<
+    typeof events.$inferInsert,
+    'status' | 'homeScore' | 'awayScore' | 'settledAt' | 'settledBy' | 'source'
+  >,
+): Promise<void> {
+  await db.update(events).set(outcome).where(eq(events.id, eventId));
+}
+
+export interface EventOutcomeRow {
+  id: number;
+  status: string;
+  homeScore: number | null;
+  awayScore: number | null;
+  at: Date;
+}
+
+/** Each event's outcome at its own time, by no admin, from `source`. */
+export async function setEventOutcomes(
+  db: Executor,
+  rows: readonly EventOutcomeRow[],
+  source: string,
+): Promise<void> {
+  if (!rows.length) return;
+  await db.execute(sql`
+    update events set status = s.status, home_score = s.home, away_score = s.away, settled_at = s.at,
+      settled_by = null, source = ${source}
+    from (
+      select unnest(${sql.param(rows.map((r) => r.id))}::int[]) as id,
+        unnest(${sql.param(rows.map((r) => r.status))}::text[]) as status,
+        unnest(${sql.param(rows.map((r) => r.homeScore))}::int[]) as home,
+        unnest(${sql.param(rows.map((r) => r.awayScore))}::int[]) as away,
+        unnest(${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as at
+    ) as s
+    where events.id = s.id`);
 }

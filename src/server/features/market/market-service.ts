@@ -3,23 +3,50 @@
 // games and prices written, starts that moved reported.
 import { MAX_PRICE_AGE_SECONDS, type PricedMarket } from '#common/market.js';
 import { decimalOdds } from '#common/odds.js';
-import { isoSeconds } from '#common/pick-seal.js';
+import { isoSeconds, toHex } from '#common/pick-seal.js';
 import { START_IN_FUTURE_MESSAGE, TEAM_SIDE_MESSAGE, type League } from '#common/schemas/picks.js';
 import type { Executor } from '#server/db/client.js';
 import { badRequest } from '#server/lib/http-errors.js';
 import {
+  closeGames,
   findMarketEvent,
   findMarketGamesByTeams,
+  markFetched,
   marketGamesWithPrices,
   pricesOf,
+  selfReportedEventId,
+  setClosedEntries,
+  setOutcomeEntries,
+  takeStartedGames,
   upsertGames,
   writePriceChunk,
+  type FetchKind,
   type MarketEventRow,
   type MovedStart,
+  type SelfReportedGame,
   type SnapshotRow,
+  type StartedGame,
 } from './market-repository.js';
 import { bestPrice, offeredLines, sideCode, type OfferedPrice, type SideCode } from './prices.js';
 import type { MarketGame, PreparedOdds } from './provider.js';
+
+// Reads the picks feature builds on: the market's games, their prices and schedule, each league's fetch times.
+export {
+  findMarketEvent,
+  findMarketEventByGame,
+  gamesAwaitingScores,
+  leagueStates,
+  listSchedule,
+  marketGamesByIds,
+  pricesOf,
+  type FetchKind,
+  type GameAwaitingScore,
+  type GameStanding,
+  type MarketEventRow,
+  type MovedStart,
+  type SelfReportedGame,
+  type StartedGame,
+} from './market-repository.js';
 
 /** A leg as the capper sent it, before the market names its game and price. */
 export interface LegRequest {
@@ -209,4 +236,56 @@ export async function ingestOdds(
   let prices = 0;
   for (const chunk of odds.priceChunks) prices += await writePriceChunk(db, provider, chunk, takenAt);
   return { games: odds.gameCount, prices, moved };
+}
+
+/** A fetch of a league answered: its time kept for every instance's next decision (the fetch policy's). */
+export async function noteFetched(db: Executor, league: string, kind: FetchKind, at: Date): Promise<void> {
+  await markFetched(db, league, kind, at);
+}
+
+/**
+ * Closes the games started by `now`, at most `limit`, inside the caller's transaction. Each game is taken once
+ * (locked: another instance takes others). `measure` is handed the games with their last prices, measures
+ * what rests on them, and answers the games legs are on: their last prices are kept as closing prices. Every
+ * taken game's live prices go (event_prices holds upcoming games only). Returns the games taken.
+ */
+export async function closeStartedGames(
+  tx: Executor,
+  now: Date,
+  limit: number,
+  measure: (games: readonly StartedGame[]) => Promise<ReadonlySet<number>>,
+): Promise<StartedGame[]> {
+  const taken = await takeStartedGames(tx, now, limit);
+  if (!taken.length) return taken;
+  await closeGames(tx, taken, await measure(taken), now);
+  return taken;
+}
+
+/**
+ * The event of a game a capper reports himself (not on the market), made if new: one game is one event
+ * whoever posts on it.
+ */
+export async function selfReportedEvent(db: Executor, game: SelfReportedGame): Promise<number> {
+  return selfReportedEventId(db, game);
+}
+
+/**
+ * The pick log's entry holding each game's latest outcome (settled or corrected), kept on the game: a grade
+ * names the outcome it rests on, a correction the one it replaces (docs/pick-log.md 'Evidence').
+ */
+export async function keepOutcomeEntries(
+  db: Executor,
+  eventIds: readonly number[],
+  hashes: readonly Uint8Array[],
+): Promise<void> {
+  await setOutcomeEntries(db, eventIds, hashes.map(toHex));
+}
+
+/** The pick log's entry holding each game's closing prices, kept on the game. */
+export async function keepClosedEntries(
+  db: Executor,
+  eventIds: readonly number[],
+  hashes: readonly Uint8Array[],
+): Promise<void> {
+  await setClosedEntries(db, eventIds, hashes.map(toHex));
 }

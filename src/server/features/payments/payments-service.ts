@@ -22,15 +22,15 @@ import {
   type PaymentEvent,
   type PaymentProvider,
 } from '#server/payments/provider.js';
-import { writeAudit } from '../admin/index.js';
+import { writeAudit } from '#server/db/audit-log.js';
 import { findVideoRow } from '../videos/index.js';
 import {
   findPurchaseByPaymentIntent,
   ownsVideo,
   recordPurchase,
-  revokePurchase,
+  revokePurchaseOfPayment,
 } from '../purchases/index.js';
-import { lockPickForSale, SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
+import { SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
 import type { KeyedMutex } from '#server/lib/keyed-mutex.js';
 import {
   cancelIntentRow,
@@ -288,16 +288,9 @@ export async function fulfilPayment(
 
   if (reason === null && video && buyerId !== null) {
     const purchase = await db.transaction(async (tx) => {
-      // The first sale locks a verified pick; a revision holds the same row lock, so the two
-      // never interleave (the buyer gets the version that stands, or the revision sees the sale: 409).
-      await lockPickForSale(tx, video.id);
-      const selections = (await findVideoRow(tx, video.id))?.emailInformation ?? video.emailInformation;
       const inserted = await recordPurchase(tx, {
         buyerId,
-        sellerId: video.userId,
-        videoId: video.id,
-        videoTitle: video.title,
-        selections,
+        video,
         amountCents: row.amountCents,
         paymentIntentId,
       });
@@ -364,8 +357,7 @@ export async function revokePayment(db: Db, paymentIntentId: string): Promise<bo
     // The intent's row first: a concurrent revoke of the same payment waits on its lock, then finds the
     // purchase gone and writes no second audit entry.
     const refunded = await markIntentRefunded(tx, paymentIntentId, 'provider_refund');
-    const purchase = await findPurchaseByPaymentIntent(tx, paymentIntentId);
-    if (purchase) await revokePurchase(tx, purchase.id);
+    const purchase = await revokePurchaseOfPayment(tx, paymentIntentId);
     if (refunded || purchase) {
       await writeAudit(tx, {
         actorId: null,

@@ -66,7 +66,7 @@ export async function registerPickLog(app: FastifyInstance, options: { db: Db; s
   await writer.start();
   let appended = 0;
   let flushedUpTo = 0;
-  const stopListening = onLogAppend((count) => {
+  const stopListening = onLogAppend(db, (count) => {
     appended += count;
     writer.wake();
   });

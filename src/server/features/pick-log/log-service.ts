@@ -31,6 +31,7 @@ import { isoSeconds, type SealedPick } from '#common/pick-seal.js';
 import { LOG_ENTRIES_PAGE, type ConsistencyProof, type InclusionProof } from '#common/schemas/pick-log.js';
 import type { PickLogRef } from '#common/schemas/pick-views.js';
 import type { Db, Executor } from '#server/db/client.js';
+import { databaseOf } from '#server/db/after-commit.js';
 import { badRequest } from '#server/lib/http-errors.js';
 import {
   entriesOfVideo,
@@ -81,15 +82,22 @@ export interface LogAppend {
   legs?: LoggedLeg[];
 }
 
-const appendListeners = new Set<(count: number) => void>();
+// Per database: two apps in one process (the tests build several) each hear only their own appends.
+const appendListeners = new WeakMap<Db, Set<(count: number) => void>>();
 
 /**
- * Called after every append with its number of entries (the checkpoint signer wakes up; the append's
- * transaction may not have committed yet).
+ * Called after every append to `db` (in any of its transactions) with its number of entries (the checkpoint
+ * signer wakes up; the append's transaction may not have committed yet).
  */
-export function onLogAppend(listener: (count: number) => void): () => void {
-  appendListeners.add(listener);
-  return () => appendListeners.delete(listener);
+export function onLogAppend(db: Db, listener: (count: number) => void): () => void {
+  let listeners = appendListeners.get(db);
+  if (!listeners) appendListeners.set(db, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function appended(executor: Executor, count: number): void {
+  for (const listener of appendListeners.get(databaseOf(executor)) ?? []) listener(count);
 }
 
 function toEntry(item: LogAppend): PickEntry {
@@ -140,7 +148,7 @@ export async function appendToLog(db: Executor, items: readonly LogAppend[]): Pr
     });
   }
   await insertPending(db, rows);
-  for (const listener of appendListeners) listener(rows.length);
+  appended(db, rows.length);
 }
 
 /**
@@ -165,7 +173,7 @@ export async function appendEvidence(db: Executor, entries: readonly EvidenceEnt
     });
   }
   await insertPending(db, rows);
-  for (const listener of appendListeners) listener(rows.length);
+  appended(db, rows.length);
   return hashes;
 }
 

@@ -11,61 +11,48 @@ import type {
   LoggedResult,
   SettledEntry,
 } from '#common/pick-log/entry.js';
-import { isoSeconds, parseSealed, toHex, type SealedPick } from '#common/pick-seal.js';
-import { SCORED_MARKETS, type Market } from '#common/schemas/picks.js';
+import { isoSeconds, parseSealed, type SealedPick } from '#common/pick-seal.js';
+import { SCORED_MARKETS } from '#common/schemas/picks.js';
 import type { Executor } from '#server/db/client.js';
-import { sql } from '#server/db/drizzle.js';
-import { jsonRowsOf } from '#server/db/rows.js';
-import { closingLines, namedPrices, type PriceSnapshot } from '../market/index.js';
+import {
+  closingLines,
+  keepClosedEntries,
+  keepOutcomeEntries,
+  namedPrices,
+  type PriceSnapshot,
+} from '../market/index.js';
 import { appendEvidence } from '../pick-log/index.js';
-
-interface EventRow {
-  id: number;
-  provider: string | null;
-  gameId: string | null;
-  league: string;
-  home: string;
-  away: string;
-  startsAt: string;
-  status: string;
-  homeScore: number | null;
-  awayScore: number | null;
-  source: string | null;
-  settledAt: string | null;
-  outcomeEntry: string | null;
-}
-
-const EVENT_COLUMNS = sql`e.id, e.provider, e.game_id as "gameId", e.league, e.home, e.away,
-  e.starts_at as "startsAt", e.status, e.home_score as "homeScore", e.away_score as "awayScore", e.source,
-  e.settled_at as "settledAt", encode(e.outcome_entry, 'hex') as "outcomeEntry"`;
+import {
+  eventsById,
+  eventWithLegs,
+  legGrounds,
+  pickCommitment,
+  sealedOfPicks,
+  settledEventsWithLegs,
+  type EvidenceEvent,
+  type LegGround,
+} from './evidence-repository.js';
 
 const iso = (value: string | Date) => isoSeconds(new Date(value));
 
-function gameOf(event: EventRow): LoggedGame {
+function gameOf(event: EvidenceEvent): LoggedGame {
   return {
     event: event.id,
-    game: event.provider && event.gameId ? `${event.provider}:${event.gameId}` : null,
+    game: event.provider && event.game_id ? `${event.provider}:${event.game_id}` : null,
     league: event.league,
     home: event.home,
     away: event.away,
-    startsAt: iso(event.startsAt),
+    startsAt: iso(event.starts_at),
   };
 }
 
-function outcomeOf(event: Pick<EventRow, 'status' | 'homeScore' | 'awayScore'>): LoggedOutcome {
+function outcomeOf(event: Pick<EvidenceEvent, 'status' | 'home_score' | 'away_score'>): LoggedOutcome {
   const final = event.status === 'final';
   return {
     status: event.status as LoggedOutcome['status'],
-    homeScore: final ? event.homeScore : null,
-    awayScore: final ? event.awayScore : null,
+    homeScore: final ? event.home_score : null,
+    awayScore: final ? event.away_score : null,
   };
-}
-
-async function rememberOutcomes(db: Executor, ids: readonly number[], hashes: readonly Uint8Array[]) {
-  await db.execute(sql`
-    update events set outcome_entry = decode(u.hash, 'hex')
-    from unnest(${sql.param([...ids])}::int[], ${sql.param(hashes.map(toHex))}::text[]) as u(id, hash)
-    where events.id = u.id`);
 }
 
 /**
@@ -74,24 +61,18 @@ async function rememberOutcomes(db: Executor, ids: readonly number[], hashes: re
  */
 export async function logOutcomes(db: Executor, eventIds: readonly number[]): Promise<void> {
   if (!eventIds.length) return;
-  const events = await jsonRowsOf<EventRow>(
-    db,
-    sql`select ${EVENT_COLUMNS} from events e
-      where e.id = any(${sql.param([...eventIds])}::int[]) and e.status <> 'scheduled'
-        and exists (select 1 from pick_legs l where l.event_id = e.id)
-      order by e.id`,
-  );
+  const events = await settledEventsWithLegs(db, eventIds);
   if (!events.length) return;
   const entries = events.map((event): SettledEntry => ({
     v: 2,
     type: 'settled',
-    at: iso(event.settledAt ?? new Date()),
+    at: iso(event.settled_at ?? new Date()),
     ...gameOf(event),
     ...outcomeOf(event),
     source: event.source ?? 'admin',
   }));
   const hashes = await appendEvidence(db, entries);
-  await rememberOutcomes(
+  await keepOutcomeEntries(
     db,
     events.map((event) => event.id),
     hashes,
@@ -106,11 +87,7 @@ export async function logCorrection(
   reason: string,
   at: Date,
 ): Promise<void> {
-  const [event] = await jsonRowsOf<EventRow>(
-    db,
-    sql`select ${EVENT_COLUMNS} from events e
-      where e.id = ${eventId} and exists (select 1 from pick_legs l where l.event_id = e.id)`,
-  );
+  const event = await eventWithLegs(db, eventId);
   if (!event) return;
   const entry: GameCorrectedEntry = {
     v: 2,
@@ -119,12 +96,16 @@ export async function logCorrection(
     ...gameOf(event),
     ...outcomeOf(event),
     source: event.source ?? 'admin',
-    before: outcomeOf(before.status === 'final' ? before : { ...before, homeScore: null, awayScore: null }),
+    before: outcomeOf({
+      status: before.status,
+      home_score: before.status === 'final' ? before.homeScore : null,
+      away_score: before.status === 'final' ? before.awayScore : null,
+    }),
     reason,
-    settled: event.outcomeEntry,
+    settled: event.outcome_entry,
   };
   const hashes = await appendEvidence(db, [entry]);
-  await rememberOutcomes(db, [eventId], hashes);
+  await keepOutcomeEntries(db, [eventId], hashes);
 }
 
 /** Logs an admin's change of a hand-graded leg's result. */
@@ -133,18 +114,14 @@ export async function logLegCorrection(
   change: { videoId: number; position: number; before: LoggedResult; after: LoggedResult; reason: string },
   at: Date,
 ): Promise<void> {
-  const [pick] = await jsonRowsOf<{ capper: string; commitment: string }>(
-    db,
-    sql`select u.username as capper, p.commitment from picks p join users u on u.id = p.user_id
-      where p.video_id = ${change.videoId}`,
-  );
+  const pick = await pickCommitment(db, change.videoId);
   if (!pick) return;
   const entry: LegCorrectedEntry = {
     v: 2,
     type: 'corrected',
     at: isoSeconds(at),
     videoId: change.videoId,
-    capper: pick.capper,
+    capper: pick.username,
     commitment: pick.commitment,
     leg: change.position,
     before: change.before,
@@ -166,14 +143,13 @@ export async function logClosings(db: Executor, games: readonly ClosingGame[], a
   if (!games.length) return;
   const events = new Map(
     (
-      await jsonRowsOf<EventRow>(
+      await eventsById(
         db,
-        sql`select ${EVENT_COLUMNS} from events e
-          where e.id = any(${sql.param(games.map((game) => game.eventId))}::int[])`,
+        games.map((game) => game.eventId),
       )
     ).map((event) => [event.id, event]),
   );
-  const logged = games.filter((game) => events.get(game.eventId)?.gameId);
+  const logged = games.filter((game) => events.get(game.eventId)?.game_id);
   const entries = logged.map((game): ClosedEntry => ({
     v: 2,
     type: 'closed',
@@ -184,23 +160,11 @@ export async function logClosings(db: Executor, games: readonly ClosingGame[], a
     prices: closingLines(game.prices),
   }));
   const hashes = await appendEvidence(db, entries);
-  await db.execute(sql`
-    update events set closed_entry = decode(u.hash, 'hex')
-    from unnest(${sql.param(logged.map((game) => game.eventId))}::int[], ${sql.param(hashes.map(toHex))}::text[]) as u(id, hash)
-    where events.id = u.id`);
-}
-
-interface LegGround {
-  videoId: number;
-  position: number;
-  market: Market;
-  result: LoggedResult | null;
-  voidReason: string | null;
-  gradeReason: string | null;
-  eventId: number;
-  status: string;
-  startsAt: string;
-  outcomeEntry: string | null;
+  await keepClosedEntries(
+    db,
+    logged.map((game) => game.eventId),
+    hashes,
+  );
 }
 
 /** A graded entry's evidence: the revealed pick and, per sealed leg, its result and what it rests on. */
@@ -219,51 +183,41 @@ export async function gradeEvidence(
 ): Promise<Map<number, GradeEvidence>> {
   const evidence = new Map<number, GradeEvidence>();
   if (!videoIds.length) return evidence;
-  const read = () =>
-    jsonRowsOf<LegGround>(
-      db,
-      sql`select l.video_id as "videoId", l.position, l.market, l.result, l.void_reason as "voidReason",
-          l.grade_reason as "gradeReason", e.id as "eventId", e.status, e.starts_at as "startsAt",
-          encode(e.outcome_entry, 'hex') as "outcomeEntry"
-        from pick_legs l join events e on e.id = l.event_id
-        where l.video_id = any(${sql.param([...videoIds])}::int[])
-        order by l.video_id, l.position`,
-    );
+  const read = () => legGrounds(db, videoIds);
   let legs = await read();
   const unlogged = [
     ...new Set(
-      legs.filter((leg) => leg.status !== 'scheduled' && leg.outcomeEntry === null).map((leg) => leg.eventId),
+      legs
+        .filter((leg) => leg.status !== 'scheduled' && leg.outcome_entry === null)
+        .map((leg) => leg.event_id),
     ),
   ];
   if (unlogged.length) {
     await logOutcomes(db, unlogged);
     legs = await read();
   }
-  const sealedRows = await jsonRowsOf<{ videoId: number; sealed: string }>(
-    db,
-    sql`select video_id as "videoId", sealed from picks where video_id = any(${sql.param([...videoIds])}::int[])`,
-  );
+  const sealedRows = await sealedOfPicks(db, videoIds);
   const byPick = new Map<number, LoggedLeg[]>();
   for (const leg of legs) {
-    const list = byPick.get(leg.videoId) ?? [];
+    const list = byPick.get(leg.video_id) ?? [];
     list.push(groundOf(leg));
-    byPick.set(leg.videoId, list);
+    byPick.set(leg.video_id, list);
   }
   for (const row of sealedRows) {
     const sealed = parseSealed(row.sealed);
-    const grounds = byPick.get(row.videoId) ?? [];
+    const grounds = byPick.get(row.video_id) ?? [];
     // A pick sealed before its legs were structured has no legs to ground: its entry stays as before.
     if (!sealed || sealed.legs.length !== grounds.length) continue;
-    evidence.set(row.videoId, { sealed, legs: grounds });
+    evidence.set(row.video_id, { sealed, legs: grounds });
   }
   return evidence;
 }
 
 function groundOf(leg: LegGround): LoggedLeg {
-  const settled = leg.outcomeEntry;
+  const settled = leg.outcome_entry;
   if (leg.result === null) return { result: null, basis: null, settled };
-  if (leg.voidReason !== null)
-    return { result: leg.result, basis: 'late', settled, start: iso(leg.startsAt) };
+  if (leg.void_reason !== null)
+    return { result: leg.result, basis: 'late', settled, start: iso(leg.starts_at) };
   const voided = leg.status === 'postponed' || leg.status === 'cancelled';
   if ((SCORED_MARKETS.includes(leg.market) || voided) && settled !== null)
     return { result: leg.result, basis: 'score', settled };
@@ -272,6 +226,6 @@ function groundOf(leg: LegGround): LoggedLeg {
     basis: 'admin',
     settled,
     // A scored leg lands here only without a logged outcome, which gradeEvidence logs first: never, in practice.
-    reason: leg.gradeReason ?? 'Graded by an admin.',
+    reason: leg.grade_reason ?? 'Graded by an admin.',
   };
 }

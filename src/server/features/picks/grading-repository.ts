@@ -15,39 +15,6 @@ import type { picks, users } from '#server/db/schema.js';
 /** The grading rules' names for a leg's market and result (the table's checks hold them to these). */
 type Graded<T> = Omit<T, 'market' | 'result'> & { market: Market; result: LegResult | null };
 
-/** What grading reads of an event it settles, its row locked. */
-const lockedEventColumns = {
-  id: events.id,
-  home: events.home,
-  away: events.away,
-  startsAt: events.startsAt,
-  status: events.status,
-  homeScore: events.homeScore,
-  awayScore: events.awayScore,
-};
-
-export async function findEventForUpdate(db: Executor, eventId: number) {
-  const [event] = await db
-    .select(lockedEventColumns)
-    .from(events)
-    .where(eq(events.id, eventId))
-    .for('update');
-  return event;
-}
-
-export type EventLocked = NonNullable<Awaited<ReturnType<typeof findEventForUpdate>>>;
-
-export async function setEventOutcome(
-  db: Executor,
-  eventId: number,
-  outcome: Pick<
-    typeof events.$inferInsert,
-    'status' | 'homeScore' | 'awayScore' | 'settledAt' | 'settledBy' | 'source'
-  >,
-): Promise<void> {
-  await db.update(events).set(outcome).where(eq(events.id, eventId));
-}
-
 /** A correction, public on the pages of the picks it touches (the admin's name kept with it). */
 export async function insertCorrection(
   db: Executor,
@@ -241,45 +208,6 @@ export async function setPickGrades(db: Executor, changed: readonly PickGradeUpd
 }
 
 // A past history settled at once (the demo's): the same rows as above, for many events in few statements.
-
-/** Several events, locked in id order so two writers never wait on each other crosswise. */
-export async function findEventsForUpdate(db: Executor, eventIds: readonly number[]): Promise<EventLocked[]> {
-  if (!eventIds.length) return [];
-  return db
-    .select(lockedEventColumns)
-    .from(events)
-    .where(inArray(events.id, [...eventIds]))
-    .orderBy(events.id)
-    .for('update');
-}
-
-export interface EventOutcomeRow {
-  id: number;
-  status: string;
-  homeScore: number | null;
-  awayScore: number | null;
-  at: Date;
-}
-
-/** Each event's outcome at its own time, by no admin, from `source`. */
-export async function setEventOutcomes(
-  db: Executor,
-  rows: readonly EventOutcomeRow[],
-  source: string,
-): Promise<void> {
-  if (!rows.length) return;
-  await db.execute(sql`
-    update events set status = s.status, home_score = s.home, away_score = s.away, settled_at = s.at,
-      settled_by = null, source = ${source}
-    from (
-      select unnest(${sql.param(rows.map((r) => r.id))}::int[]) as id,
-        unnest(${sql.param(rows.map((r) => r.status))}::text[]) as status,
-        unnest(${sql.param(rows.map((r) => r.homeScore))}::int[]) as home,
-        unnest(${sql.param(rows.map((r) => r.awayScore))}::int[]) as away,
-        unnest(${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[]) as at
-    ) as s
-    where events.id = s.id`);
-}
 
 export type LegOnEvents = LegOnEvent & JsonRow<typeof pickLegs, 'eventId'>;
 

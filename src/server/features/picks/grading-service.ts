@@ -10,15 +10,20 @@ import { emit } from '#server/events/index.js';
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { writeAudit } from '#server/db/audit-log.js';
 import { keepRecord } from '../cappers/index.js';
+import {
+  correctGame,
+  settleGame,
+  settlePastGames,
+  type EventLocked,
+  type EventOutcome,
+  type Settler,
+} from '../market/index.js';
 import { appendToLog, type LogAppend } from '../pick-log/index.js';
 import { gradeEvidence, logCorrection, logLegCorrection, logOutcomes } from './evidence.js';
 import {
-  findEventForUpdate,
-  findEventsForUpdate,
   findLegsForUpdate,
   legsOfPicksInOrder,
   legsOnEvents,
-  setEventOutcomes,
   setLegGrades,
   type LegGradeRow,
   type LegOnEvent,
@@ -28,42 +33,24 @@ import {
   legsOnEvent,
   picksBefore,
   setEventLegResults,
-  setEventOutcome,
   setLegGrade,
   setPickGrades,
-  type EventLocked,
   type GradedBefore,
   type PickGradeUpdate,
 } from './grading-repository.js';
 
-export type EventOutcome =
-  { status: 'final'; homeScore: number; awayScore: number } | { status: 'postponed' | 'cancelled' };
+// The game's outcome and its rules are the market's; grading's callers name them from here.
+export {
+  CORRECTION_NOT_STARTED_MESSAGE,
+  EVENT_NOT_SETTLED_MESSAGE,
+  EVENT_NOT_STARTED_MESSAGE,
+  EVENT_SETTLED_MESSAGE,
+  type EventOutcome,
+  type Settler,
+} from '../market/index.js';
 
-/** Who settles: an admin (by id) or a results feed (by name). */
-export interface Settler {
-  adminId: number | null;
-  source: string;
-}
-
-export const EVENT_SETTLED_MESSAGE = 'This event already has its result; an admin can correct it.';
-export const EVENT_NOT_SETTLED_MESSAGE = 'This event has no result yet to correct.';
-export const EVENT_NOT_STARTED_MESSAGE = 'This event has not started yet.';
 export const LEG_NOT_MANUAL_MESSAGE = 'This leg is graded from its event’s score, not by hand.';
 export const LEG_EVENT_VOID_MESSAGE = 'This leg’s event was postponed or cancelled: the leg is void.';
-export const CORRECTION_NOT_STARTED_MESSAGE = 'A result is corrected only for a game that has started.';
-
-async function lockEvent(db: Executor, eventId: number): Promise<EventLocked> {
-  const event = await findEventForUpdate(db, eventId);
-  if (!event) throw notFound('Event not found');
-  return event;
-}
-
-function outcomeOf(event: EventLocked): EventOutcome | null {
-  if (event.status === 'final')
-    return { status: 'final', homeScore: event.homeScore!, awayScore: event.awayScore! };
-  if (event.status === 'postponed' || event.status === 'cancelled') return { status: event.status };
-  return null;
-}
 
 /**
  * The event's result, once (a second one is a correction). Grades every leg on it and regrades their
@@ -77,10 +64,7 @@ export async function settleEvent(
   now = new Date(),
 ): Promise<{ legs: number; picks: number }> {
   const graded = await db.transaction(async (tx) => {
-    const event = await lockEvent(tx, eventId);
-    if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
-    if (outcome.status === 'final' && event.startsAt > now) throw badRequest(EVENT_NOT_STARTED_MESSAGE);
-    await writeOutcome(tx, eventId, outcome, by, now);
+    const event = await settleGame(tx, eventId, outcome, by, now);
     await logOutcomes(tx, [eventId]);
     const counts = await gradeEventLegs(tx, event, outcome, now);
     await emit(tx, { type: 'game.settled', eventId, correction: false });
@@ -110,27 +94,8 @@ export async function recordPastResults(
   const props = results.filter((r): r is Extract<PastResult, { leg: number }> => 'leg' in r);
   if (!settlements.length && !props.length) return;
   const eventIds = settlements.map((r) => r.event);
-  const locked = new Map((await findEventsForUpdate(tx, eventIds)).map((event) => [event.id, event]));
-  for (const { event: id, outcome, at } of settlements) {
-    const event = locked.get(id);
-    if (!event) throw notFound('Event not found');
-    if (event.status !== 'scheduled') throw conflict(EVENT_SETTLED_MESSAGE);
-    if (outcome.status === 'final' && event.startsAt > at) throw badRequest(EVENT_NOT_STARTED_MESSAGE);
-  }
-  if (settlements.length) {
-    await setEventOutcomes(
-      tx,
-      settlements.map(({ event, outcome, at }) => ({
-        id: event,
-        status: outcome.status,
-        homeScore: outcome.status === 'final' ? outcome.homeScore : null,
-        awayScore: outcome.status === 'final' ? outcome.awayScore : null,
-        at,
-      })),
-      source,
-    );
-    await logOutcomes(tx, eventIds);
-  }
+  const locked = await settlePastGames(tx, settlements, source);
+  if (settlements.length) await logOutcomes(tx, eventIds);
 
   // Every leg on these events by rule, graded at its event's settlement.
   const legs = await legsOnEvents(tx, eventIds);
@@ -220,11 +185,13 @@ export async function correctEvent(
   now = new Date(),
 ): Promise<{ legs: number; picks: number }> {
   const graded = await db.transaction(async (tx) => {
-    const event = await lockEvent(tx, eventId);
-    const before = outcomeOf(event);
-    if (!before) throw conflict(EVENT_NOT_SETTLED_MESSAGE);
-    if (event.startsAt > now) throw badRequest(CORRECTION_NOT_STARTED_MESSAGE);
-    await writeOutcome(tx, eventId, outcome, { adminId: admin.id, source: 'correction' }, now);
+    const { event, before } = await correctGame(
+      tx,
+      eventId,
+      outcome,
+      { adminId: admin.id, source: 'correction' },
+      now,
+    );
     await logCorrection(
       tx,
       eventId,
@@ -259,18 +226,6 @@ export async function correctEvent(
 
 const outcomeText = (outcome: EventOutcome) =>
   outcome.status === 'final' ? `final ${outcome.homeScore}-${outcome.awayScore}` : outcome.status;
-
-async function writeOutcome(db: Executor, eventId: number, outcome: EventOutcome, by: Settler, now: Date) {
-  const final = outcome.status === 'final';
-  await setEventOutcome(db, eventId, {
-    status: outcome.status,
-    homeScore: final ? outcome.homeScore : null,
-    awayScore: final ? outcome.awayScore : null,
-    settledAt: now,
-    settledBy: by.adminId,
-    source: by.source,
-  });
-}
 
 /** A leg as a pick's grade needs it. */
 interface LegGrade {

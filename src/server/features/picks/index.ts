@@ -5,6 +5,7 @@ export { resultsRoutes } from './results-routes.js';
 export { FileResultsProvider, runResultsImport, type ResultsProvider } from './results-feed.js';
 export {
   currentLegs,
+  holdPickForSale,
   postPick,
   preparePick,
   removePick,
@@ -18,7 +19,6 @@ export {
 // Results of games already played, recorded at once at their own times (a history a feed catches up on).
 export { recordPastResults, type PastResult } from './grading-service.js';
 export { MarketSync, useMarket, marketOf, type ScoresSource, type TickSummary } from './market-sync.js';
-export { lockPickForSale } from './picks-repository.js';
 export { backfillPickLog } from './log-backfill.js';
 // A buyer's receipt shows each leg's state as the pick's own views do.
 export { legStateViews } from './picks-service.js';

@@ -4,29 +4,28 @@
 // which grades every leg on them. Prices are also fetched on demand, when a capper needs them.
 import type { FastifyBaseLogger } from 'fastify';
 import { clvPercent, roundClv } from '#common/clv.js';
-import { MAX_PRICE_AGE_SECONDS, PRICED_MARKETS, type PricedMarket } from '#common/market.js';
+import { MAX_PRICE_AGE_SECONDS, PRICED_MARKETS } from '#common/market.js';
 import { isoSeconds } from '#common/pick-seal.js';
 import type { League } from '#common/schemas/picks.js';
 import type { Db, Executor } from '#server/db/client.js';
-import { sql } from '#server/db/drizzle.js';
-import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
 import { emit } from '#server/events/index.js';
 import { HttpError } from '#server/lib/http-errors.js';
 import { safeErrorMessage } from '#server/lib/log-safety.js';
 import {
-  closeGames,
+  closeStartedGames,
   closingOf,
+  gamesAwaitingScores,
   ingestOdds,
   ingestSchedule,
   leagueStates,
   LOW_CREDITS,
-  markFetched,
+  marketGamesByIds,
   MarketProviderError,
+  noteFetched,
   planFetches,
   prepareOdds,
   sameGameByTeams,
   sideCode,
-  takeStartedGames,
   type GameScore,
   type MarketProvider,
   type MovedStart,
@@ -35,6 +34,15 @@ import {
 } from '../market/index.js';
 import { logClosings } from './evidence.js';
 import { regradePicks, settleEvent } from './grading-service.js';
+import {
+  followMovedStarts,
+  leagueLegViews,
+  marketLegsOn,
+  setLegClosings,
+  voidLegsPostedSince,
+  type LegClosing,
+  type LegOnGame,
+} from './market-sync-repository.js';
 import { findEvent } from './picks-repository.js';
 
 /** How long a posting or the pick form waits for fresh prices before saying the market is not answering. */
@@ -192,7 +200,7 @@ export class MarketSync {
     const answer = await this.provider.schedule(league);
     this.noteQuota(answer.quota);
     const { moved } = await this.db.transaction((tx) => ingestSchedule(tx, this.provider.name, answer.data));
-    await markFetched(this.db, league, 'schedule', now);
+    await noteFetched(this.db, league, 'schedule', now);
     await this.applyMovedStarts(moved, now);
   }
 
@@ -209,7 +217,7 @@ export class MarketSync {
     // Not one transaction: each chunk commits on its own, so other queries are served between them, and a
     // snapshot half written is still all fresh prices (each game's row is whole).
     const ingested = await ingestOdds(this.db, this.provider.name, answer, takenAt);
-    await markFetched(this.db, league, 'odds', takenAt);
+    await noteFetched(this.db, league, 'odds', takenAt);
     await this.applyMovedStarts(ingested.moved, now);
     this.options.log.info(
       {
@@ -271,7 +279,7 @@ export class MarketSync {
         now,
         source.name,
       );
-      await markFetched(this.db, league, 'scores', now);
+      await noteFetched(this.db, league, 'scores', now);
       return settled;
     }
     const answer = await this.provider.scores(league, days);
@@ -286,7 +294,7 @@ export class MarketSync {
     await this.applyMovedStarts(moved, now);
     await this.closeStarted(now);
     const settled = await this.settleScores(answer.data, now, this.provider.name);
-    await markFetched(this.db, league, 'scores', now);
+    await noteFetched(this.db, league, 'scores', now);
     return settled;
   }
 
@@ -295,19 +303,12 @@ export class MarketSync {
       (score) => score.completed && score.homeScore !== null && score.awayScore !== null,
     );
     if (!finals.length) return 0;
-    const events = await jsonRowsOf<{
-      id: number;
-      gameId: string;
-      status: string;
-      homeScore: number | null;
-      awayScore: number | null;
-    }>(
+    const events = await marketGamesByIds(
       this.db,
-      sql`select id, game_id as "gameId", status, home_score as "homeScore", away_score as "awayScore"
-        from events where provider = ${this.provider.name}
-          and game_id = any(${sql.param(finals.map((s) => s.game.id))}::text[])`,
+      this.provider.name,
+      finals.map((s) => s.game.id),
     );
-    const byGame = new Map(events.map((event) => [event.gameId, event]));
+    const byGame = new Map(events.map((event) => [event.game_id, event]));
     let settled = 0;
     for (const score of finals) {
       const event = byGame.get(score.game.id);
@@ -351,31 +352,15 @@ export class MarketSync {
     if (!moved.length) return;
     const ids = moved.map((m) => m.eventId);
     const voided = await this.db.transaction(async (tx) => {
-      await tx.execute(sql`
-        update picks p set locks_at = m.first
-        from (
-          select l.video_id, min(e.starts_at) as first
-          from pick_legs l join events e on e.id = l.event_id
-          where l.video_id in (select video_id from pick_legs where event_id = any(${sql.param(ids)}::int[]))
-          group by l.video_id
-        ) m
-        where p.video_id = m.video_id and p.result is null and p.locks_at <> m.first`);
+      await followMovedStarts(tx, ids);
       const earlier = moved.filter((m) => m.to < m.from);
-      const late: { id: number; videoId: number }[] = [];
+      const late: { id: number; video_id: number }[] = [];
       for (const move of earlier) {
         const reason = `Posted at or after the game's real start (${isoSeconds(move.to)}), which the market moved from ${isoSeconds(move.from)}.`;
-        const rows = rowsOf<{ id: number; videoId: number }>(
-          await tx.execute(sql`update pick_legs l set result = 'void', void_reason = ${reason},
-              graded_at = ${now.toISOString()}::timestamptz, grade_reason = null, graded_by = null
-            from picks p
-            where l.event_id = ${move.eventId} and p.video_id = l.video_id
-              and p.posted_at >= ${move.to.toISOString()}::timestamptz and l.void_reason is null
-            returning l.id, l.video_id as "videoId"`),
-        );
-        late.push(...rows);
+        late.push(...(await voidLegsPostedSince(tx, move.eventId, move.to, reason, now)));
       }
       if (late.length) {
-        const videoIds = [...new Set(late.map((leg) => leg.videoId))];
+        const videoIds = [...new Set(late.map((leg) => leg.video_id))];
         await regradePicks(tx, videoIds, now);
         await emit(tx, { type: 'picks.regraded', videoIds });
       }
@@ -401,21 +386,25 @@ export class MarketSync {
     const started = performance.now();
     for (;;) {
       const { count, legs } = await this.db.transaction(async (tx) => {
-        const taken = await takeStartedGames(tx, now, CLOSING_BATCH);
+        let legs: LegOnGame[] = [];
+        let onGames = new Set<number>();
+        // Each leg on a started game gets its closing price and CLV before the game's live prices go.
+        const taken = await closeStartedGames(tx, now, CLOSING_BATCH, async (games) => {
+          legs = await marketLegsOn(
+            tx,
+            games.map((game) => game.eventId),
+          );
+          onGames = new Set(legs.map((leg) => leg.event_id));
+          await writeClosings(tx, games, legs);
+          return onGames;
+        });
         if (!taken.length) return { count: 0, legs: 0 };
-        const legs = await marketLegsOn(
-          tx,
-          taken.map((game) => game.eventId),
-        );
-        const onGames = new Set(legs.map((leg) => leg.eventId));
-        await writeClosings(tx, taken, legs);
-        await closeGames(tx, taken, onGames, now);
         await logClosings(
           tx,
           taken.filter((game) => onGames.has(game.eventId)),
           now,
         );
-        const graded = [...new Set(legs.filter((leg) => leg.pickGraded).map((leg) => leg.videoId))];
+        const graded = [...new Set(legs.filter((leg) => leg.pick_graded).map((leg) => leg.video_id))];
         if (graded.length) {
           await regradePicks(tx, graded, now);
           await emit(tx, { type: 'picks.regraded', videoIds: graded });
@@ -470,70 +459,40 @@ async function matchToMarket(
   scores: readonly GameScore[],
   now: Date,
 ): Promise<GameScore[]> {
-  const events = await jsonRowsOf<{ gameId: string; home: string; away: string; startsAt: string }>(
-    db,
-    sql`select game_id as "gameId", home, away, starts_at as "startsAt" from events
-      where provider = ${provider} and league = ${league} and status = 'scheduled'
-        and starts_at <= ${now.toISOString()}::timestamptz
-        and starts_at > ${now.toISOString()}::timestamptz - interval '3 days'`,
-  );
+  const events = await gamesAwaitingScores(db, provider, league, now);
   const matched: GameScore[] = [];
   for (const score of scores) {
-    const event = events.find((candidate) => sameGameByTeams(candidate, score.game));
-    if (event) matched.push({ ...score, game: { ...score.game, id: event.gameId } });
+    const event = events.find((candidate) =>
+      sameGameByTeams(
+        { home: candidate.home, away: candidate.away, startsAt: candidate.starts_at },
+        score.game,
+      ),
+    );
+    if (event) matched.push({ ...score, game: { ...score.game, id: event.game_id } });
   }
   return matched;
-}
-
-interface LegOnGame {
-  id: number;
-  videoId: number;
-  eventId: number;
-  market: PricedMarket;
-  side: string;
-  line: number | null;
-  odds: number;
-  pickGraded: boolean;
-}
-
-async function marketLegsOn(db: Executor, eventIds: readonly number[]): Promise<LegOnGame[]> {
-  return jsonRowsOf<LegOnGame>(
-    db,
-    sql`select l.id, l.video_id as "videoId", l.event_id as "eventId", l.market, l.side, l.line::float8 as line,
-        l.odds, p.result is not null as "pickGraded"
-      from pick_legs l join picks p on p.video_id = l.video_id
-      where l.event_id = any(${sql.param([...eventIds])}::int[]) and not l.self_reported
-        and l.market in ('moneyline', 'spread', 'total')`,
-  );
 }
 
 async function writeClosings(db: Executor, games: readonly StartedGame[], legs: readonly LegOnGame[]) {
   if (!legs.length) return;
   const byEvent = new Map(games.map((game) => [game.eventId, game]));
-  const ids: number[] = [];
-  const odds: (number | null)[] = [];
-  const fair: (number | null)[] = [];
-  const clv: (number | null)[] = [];
+  const closings: LegClosing[] = [];
   for (const leg of legs) {
-    const game = byEvent.get(leg.eventId)!;
+    const game = byEvent.get(leg.event_id)!;
     if (!(PRICED_MARKETS as readonly string[]).includes(leg.market)) continue;
     const side = sideCode(leg.market, leg.side, game);
     const closing = side
       ? closingOf(game.prices, leg.market, side, leg.market === 'moneyline' ? null : leg.line)
       : null;
-    ids.push(leg.id);
-    odds.push(closing?.odds ?? null);
-    fair.push(closing?.fair ?? null);
-    clv.push(
-      closing?.fair != null ? roundClv(clvPercent([{ odds: leg.odds, closingFair: closing.fair }])) : null,
-    );
+    closings.push({
+      id: leg.id,
+      odds: closing?.odds ?? null,
+      fair: closing?.fair ?? null,
+      clv:
+        closing?.fair != null ? roundClv(clvPercent([{ odds: leg.odds, closingFair: closing.fair }])) : null,
+    });
   }
-  await db.execute(sql`
-    update pick_legs set closing_odds = c.odds, closing_fair = c.fair, clv = c.clv
-    from unnest(${sql.param(ids)}::int[], ${sql.param(odds)}::int[], ${sql.param(fair)}::numeric[],
-      ${sql.param(clv)}::numeric[]) as c(id, odds, fair, clv)
-    where pick_legs.event_id = any(${sql.param([...new Set(legs.map((l) => l.eventId))])}::int[])
-      and pick_legs.id = c.id`);
+  await setLegClosings(db, [...new Set(legs.map((l) => l.event_id))], closings);
 }
 
 /** Per league: the next start of a market game with legs, and the oldest started one awaiting its score. */
@@ -541,24 +500,13 @@ async function legViews(
   db: Executor,
   now: Date,
 ): Promise<Map<string, { nextStart: Date | null; oldestAwaiting: Date | null }>> {
-  const at = now.toISOString();
-  const rows = await jsonRowsOf<{ league: string; nextStart: string | null; oldestAwaiting: string | null }>(
-    db,
-    sql`select e.league,
-        min(e.starts_at) filter (where e.starts_at > ${at}::timestamptz) as "nextStart",
-        min(e.starts_at) filter (where e.starts_at <= ${at}::timestamptz) as "oldestAwaiting"
-      from events e
-      where e.status = 'scheduled' and e.game_id is not null
-        and e.starts_at > ${at}::timestamptz - interval '3 days'
-        and exists (select 1 from pick_legs l where l.event_id = e.id)
-      group by e.league`,
-  );
+  const rows = await leagueLegViews(db, now);
   return new Map(
     rows.map((row) => [
       row.league,
       {
-        nextStart: row.nextStart ? new Date(row.nextStart) : null,
-        oldestAwaiting: row.oldestAwaiting ? new Date(row.oldestAwaiting) : null,
+        nextStart: row.next_start ? new Date(row.next_start) : null,
+        oldestAwaiting: row.oldest_awaiting ? new Date(row.oldest_awaiting) : null,
       },
     ]),
   );

@@ -1,35 +1,13 @@
 // Queries of verified picks (docs/decisions/020): events, picks, their versions and legs.
 import { and, asc, eq, gt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { jsonRowsOf, rowsOf } from '#server/db/rows.js';
+import { jsonRowsOf } from '#server/db/rows.js';
 import { events, pickLegs, picks, pickVersions, purchases, users } from '#server/db/schema.js';
 
 export type PickRow = typeof picks.$inferSelect;
 export type PickLegRow = typeof pickLegs.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
 export type NewPickRow = typeof picks.$inferInsert;
-
-export interface EventKey {
-  league: string;
-  home: string;
-  away: string;
-  startsAt: string;
-}
-
-/**
- * The event's id, made if it is new: one game is one event whoever posts on it. A no-op update on
- * conflict makes the statement return the existing row's id, also when two posts race.
- */
-export async function eventIdFor(db: Executor, key: EventKey): Promise<number> {
-  // Raw SQL: the conflict target is the partial unique index's expressions (self-reported games only).
-  const result = await db.execute(sql`
-    insert into events (league, home, away, starts_at)
-    values (${key.league}, ${key.home}, ${key.away}, ${new Date(key.startsAt)})
-    on conflict (league, lower(home), lower(away), starts_at) where game_id is null
-      do update set league = excluded.league
-    returning id`);
-  return rowsOf<{ id: number }>(result)[0]!.id;
-}
 
 export async function findEvent(db: Executor, id: number): Promise<EventRow | undefined> {
   const [row] = await db.select().from(events).where(eq(events.id, id));
@@ -164,7 +142,7 @@ export async function hasBought(db: Executor, userId: number, videoId: number): 
   return row !== undefined;
 }
 
-/** Takes the pick's row lock for a sale (no-op for an unverified video): see lockPickForSale's caller. */
+/** Takes the pick's row lock for a sale (no-op for an unverified video): see holdPickForSale. */
 export async function lockPickForSale(db: Executor, videoId: number): Promise<void> {
   await db.select({ videoId: picks.videoId }).from(picks).where(eq(picks.videoId, videoId)).for('update');
 }

@@ -29,6 +29,7 @@ import {
   checkOfficialStart,
   findMarketEventByGame,
   loadGames,
+  selfReportedEvent,
   StalePricesError,
   type LoadedGame,
 } from '../market/index.js';
@@ -38,7 +39,6 @@ import { MarketUnavailableError, marketOf, type MarketSync } from './market-sync
 import {
   correctionsOf,
   deletePick,
-  eventIdFor,
   legStates,
   findPick,
   findPickForUpdate,
@@ -46,6 +46,7 @@ import {
   hasBeenSold,
   hasBought,
   insertLegs,
+  lockPickForSale,
   insertPick,
   insertVersion,
   listLegs,
@@ -248,7 +249,7 @@ async function writeLegs(
 ): Promise<void> {
   const rows = [];
   for (const [position, leg] of legs.entries()) {
-    const eventId = leg.eventId ?? (await eventIdFor(db, leg.sealed));
+    const eventId = leg.eventId ?? (await selfReportedEvent(db, leg.sealed));
     rows.push({
       position,
       eventId,
@@ -479,6 +480,15 @@ export async function removePicksOfCapper(db: Executor, userId: number, now = ne
 export function pickStatus(pick: PickRow, now: Date): 'open' | 'started' | 'graded' {
   if (pick.result !== null) return 'graded';
   return now >= pick.locksAt ? 'started' : 'open';
+}
+
+/**
+ * A sale of this video's pick, inside the sale's transaction: takes the pick's row lock, which a revision
+ * holds too, so the two never interleave (the buyer gets the version that stands, or the revision sees the
+ * sale and answers 409). Nothing to hold for a video without a verified pick.
+ */
+export async function holdPickForSale(tx: Executor, videoId: number): Promise<void> {
+  await lockPickForSale(tx, videoId);
 }
 
 /** Whether a video's pick is no longer for sale: its first game has started, or it is graded. */

@@ -1,10 +1,10 @@
-// The purchases feature's public entry: its routes; the records a payment writes and reads;
-// the sales totals the earnings ledger adds up.
+// The purchases feature's public entry: its routes; what a payment records and takes back, and the reads it
+// checks; the sales totals the earnings ledger adds up.
 export { purchaseRoutes } from './routes.js';
 export {
   findPurchaseByPaymentIntent,
   ownsVideo,
   recordPurchase,
-  revokePurchase,
+  revokePurchaseOfPayment,
   salesTotals,
-} from './purchases-repository.js';
+} from './purchases-service.js';

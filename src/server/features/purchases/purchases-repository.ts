@@ -34,7 +34,7 @@ export interface PickStandingRow {
  * Records a purchase and the seller's sale together. Returns undefined when this payment, or this
  * buyer's ownership of the video, is already recorded (unique keys decide, so concurrent calls agree).
  */
-export async function recordPurchase(
+export async function insertPurchaseAndSale(
   tx: Executor,
   p: {
     buyerId: number;
@@ -82,7 +82,7 @@ export async function findPurchaseByPaymentIntent(
 }
 
 /** A refund takes back both the buyer's access and the seller's sale. */
-export async function revokePurchase(tx: Executor, purchaseId: number): Promise<void> {
+export async function deletePurchaseAndSale(tx: Executor, purchaseId: number): Promise<void> {
   await tx.delete(sales).where(eq(sales.purchaseId, purchaseId));
   await tx.delete(purchases).where(eq(purchases.id, purchaseId));
 }

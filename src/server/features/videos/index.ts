@@ -9,13 +9,15 @@ export { pagePictures } from './page-pictures.js';
 export {
   createVideo,
   deleteVideoWithPick,
+  findVideoOfUpload,
+  findVideoRow,
   getVisibleVideo,
+  listAllVideos,
   openPicksOfCappers,
   resetProcessing,
   setOriginalFileKey,
   toPublicVideo,
   viewerOf,
+  type VideoRow,
   type Viewer,
 } from './videos-service.js';
-// Reads that others build on; every write to a video row goes through a use-case above.
-export { findVideoOfUpload, findVideoRow, listAllVideos, type VideoRow } from './videos-repository.js';

@@ -23,6 +23,10 @@ import {
   type VideoWithCapper,
 } from './videos-repository.js';
 
+// Reads that other features build on (a video's row, an upload's video, the admin's list); every write to a
+// video row goes through a use-case below.
+export { findVideoOfUpload, findVideoRow, listAllVideos, type VideoRow } from './videos-repository.js';
+
 export interface Viewer {
   id: number;
   isAdmin: boolean;

@@ -153,7 +153,24 @@ export interface LeaderboardOptions {
   offset: number;
 }
 
-const rankings = new WeakMap<readonly BandTotalsRow[], Map<string, Leaderboard>>();
+/**
+ * What the record's reads keep for one database beside its cache (records-cache.ts): two apps in one process
+ * (the tests build several) share none of it.
+ */
+interface RecordReads {
+  /** Each leaderboard answer, kept with the aggregate of bands it came from, and gone with it. */
+  rankings: WeakMap<readonly BandTotalsRow[], Map<string, Leaderboard>>;
+  /** The capper names asked for in this tick, read in one query whichever request asked for them. */
+  pending: { names: Set<string>; result: Promise<Map<string, BadgeTotalsRow>> } | null;
+}
+
+const readsByDb = new WeakMap<Db, RecordReads>();
+
+function readsOf(db: Db): RecordReads {
+  let reads = readsByDb.get(db);
+  if (!reads) readsByDb.set(db, (reads = { rankings: new WeakMap(), pending: null }));
+  return reads;
+}
 
 type Totals = RecordTotals;
 const BAND_LIMIT: Record<LeaderboardPeriod, number> = { '30': 0, '90': 1, all: 2 };
@@ -238,6 +255,7 @@ export async function leaderboard(
     at: now,
   }));
   // Each answer is kept with the aggregate it came from, and goes with it.
+  const { rankings } = readsOf(db);
   let answers = rankings.get(bands);
   if (!answers) rankings.set(bands, (answers = new Map()));
   const key = `${options.period}:${options.league ?? ''}:${options.sort}:${options.limit}:${options.offset}`;
@@ -259,24 +277,23 @@ export async function recordsOf(db: Db, usernames: readonly string[]): Promise<R
 }
 
 // The names asked for in one tick are read in one query, whichever request asked for them.
-let pending: { db: Db; names: Set<string>; result: Promise<Map<string, BadgeTotalsRow>> } | null = null;
-
 function batchedTotals(db: Db, name: string): Promise<{ username: string; record: BadgeRecord } | null> {
-  if (!pending || pending.db !== db) {
-    const batch = {
-      db,
+  const reads = readsOf(db);
+  let batch = reads.pending;
+  if (!batch) {
+    const next = {
       names: new Set<string>(),
       result: null as unknown as Promise<Map<string, BadgeTotalsRow>>,
     };
-    batch.result = Promise.resolve().then(async () => {
-      if (pending === batch) pending = null;
-      const rows = await totalsOf(db, [...batch.names]);
+    next.result = Promise.resolve().then(async () => {
+      if (reads.pending === next) reads.pending = null;
+      const rows = await totalsOf(db, [...next.names]);
       return new Map(rows.map((row) => [row.username.toLowerCase(), row]));
     });
-    pending = batch;
+    reads.pending = batch = next;
   }
-  pending.names.add(name.toLowerCase());
-  return pending.result.then((rows) => {
+  batch.names.add(name.toLowerCase());
+  return batch.result.then((rows) => {
     const row = rows.get(name.toLowerCase());
     return row
       ? { username: row.username, record: { ...recordSummary(row), lastResults: row.lastResults } }
