@@ -18,4 +18,4 @@ CREATE TABLE "mail_outbox" (
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "email_confirmed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "pending_email" text;--> statement-breakpoint
-CREATE INDEX "mail_outbox_recipient_idx" ON "mail_outbox" USING btree ("to_address","kind","created_at");
+CREATE INDEX "mail_outbox_recipient_idx" ON "mail_outbox" USING btree (lower("to_address"),"kind","created_at");

@@ -74,6 +74,28 @@ describe('loadConfig', () => {
     expect(problems({ SEED_DEMO: 'yes' })).toEqual(['SEED_DEMO: must be true or false']);
   });
 
+  it('reads the mail settings: the outbox without SMTP_URL, a bad URL or sender stops start-up', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).mail).toEqual({
+      smtpUrl: undefined,
+      from: 'PickReel <no-reply@localhost>',
+    });
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465',
+      MAIL_FROM: 'Picks <picks@example.com>',
+    });
+    expect(set.mail).toEqual({
+      smtpUrl: 'smtps://user:p%40ss@mail.example.com:465',
+      from: 'Picks <picks@example.com>',
+    });
+    for (const bad of ['mail.example.com:587', 'http://mail.example.com', 'smtp://'])
+      expect(problems({ SMTP_URL: bad })[0]).toMatch(/^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    // A password in a bad URL is never echoed back.
+    expect(problems({ SMTP_URL: 'smtp//user:hunter2@x' }).join()).not.toContain('hunter2');
+    expect(problems({ MAIL_FROM: 'PickReel <not an address>' })[0]).toMatch(/^MAIL_FROM:/);
+    expect(problems({ MAIL_FROM: 'Bcc: x@example.com\r\n<a@example.com>' })[0]).toMatch(/^MAIL_FROM:/);
+  });
+
   it('reads SEED_DEMO as a yes or no, off by default', () => {
     const dir = tempDir();
     expect(loadConfig({ DATA_DIR: dir }).seedDemo).toBe(false);

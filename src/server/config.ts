@@ -13,6 +13,27 @@ import { LEAGUES, type League } from '../common/schemas/picks.js';
 import { ESPN_LEAGUE_PATHS } from './features/market/index.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 import type { S3Settings } from './media/s3-storage.js';
+import { parseSender, type MailSettings } from './mail/index.js';
+
+const DEFAULT_MAIL_FROM = 'PickReel <no-reply@localhost>';
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isSender(value: string): boolean {
+  try {
+    parseSender(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -181,6 +202,24 @@ const EnvSchema = z
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
+    // Mail (docs/decisions/036): without SMTP_URL every mail stays in the outbox for an admin to read.
+    SMTP_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .refine(isSmtpUrl, {
+          message:
+            'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587 (percent-encode an @ or : in the user or password)',
+        })
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default(DEFAULT_MAIL_FROM)
+        .refine(isSender, { message: 'must be an address or Name <address>, on one line' }),
+    ),
     TRUST_PROXY: z.preprocess(
       emptyAsUndefined,
       z
@@ -281,6 +320,8 @@ export interface Config {
   };
   /** Media in an S3-compatible bucket (S3_*); undefined keeps it under DATA_DIR/media. */
   s3: S3Settings | undefined;
+  /** Outgoing mail (SMTP_URL, MAIL_FROM): without an SMTP server, mail stays in the outbox. */
+  mail: MailSettings;
 }
 
 /**
@@ -510,6 +551,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       acceptNewKey: e.PICK_LOG_NEW_KEY,
       witnesses,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -855,7 +855,7 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     // The per-recipient limit counts one address's mails of one kind in the last hour.
-    index('mail_outbox_recipient_idx').on(t.toAddress, t.kind, t.createdAt),
+    index('mail_outbox_recipient_idx').on(sql`lower(${t.toAddress})`, t.kind, t.createdAt),
     check('mail_outbox_status', sql`${t.status} in ('queued', 'sent', 'failed', 'outbox')`),
   ],
 );
