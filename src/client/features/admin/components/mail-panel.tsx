@@ -108,7 +108,10 @@ export function MailPanel() {
 function MailRow({ mail }: { mail: AdminMail }) {
   return (
     <Row data-testid="admin-mail">
-      <StickyHeaderCell>{mail.to}</StickyHeaderCell>
+      <StickyHeaderCell>
+        {/* Narrow on a phone: a long address wraps rather than cover the subject behind it. */}
+        <div className="max-w-32 whitespace-normal [overflow-wrap:anywhere] sm:max-w-64">{mail.to}</div>
+      </StickyHeaderCell>
       <Cell wrap>
         <details className="w-max max-w-[min(36rem,70vw)] min-w-48">
           <summary className="cursor-pointer font-medium">{mail.subject}</summary>
