@@ -208,8 +208,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
     sessionSecret: config.sessionSecret,
+    publicUrl: config.publicUrl,
   });
-  await app.register(emailRoutes, { db, sessionSecret: config.sessionSecret });
+  await app.register(emailRoutes, { db, sessionSecret: config.sessionSecret, publicUrl: config.publicUrl });
   // The AWS SDK is loaded only when a bucket is configured: the embedded default never carries it.
   const storage: MediaStorage = config.s3
     ? await (await import('./media/s3-storage.js')).openS3MediaStorage(config.s3)

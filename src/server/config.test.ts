@@ -81,6 +81,7 @@ describe('loadConfig', () => {
     });
     const set = loadConfig({
       DATA_DIR: tempDir(),
+      PUBLIC_URL: 'https://pickreel.example/',
       SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465',
       MAIL_FROM: 'Picks <picks@example.com>',
     });
@@ -88,8 +89,16 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:p%40ss@mail.example.com:465',
       from: 'Picks <picks@example.com>',
     });
+    expect(set.publicUrl).toBe('https://pickreel.example');
+    // Mail's links never follow a request's Host: a real SMTP server needs the site's address.
+    expect(problems({ SMTP_URL: 'smtp://mail.example.com' })[0]).toMatch(
+      /^PUBLIC_URL: is needed with SMTP_URL/,
+    );
+    expect(problems({ PUBLIC_URL: 'ftp://pickreel.example' })[0]).toMatch(/^PUBLIC_URL: must be/);
     for (const bad of ['mail.example.com:587', 'http://mail.example.com', 'smtp://'])
-      expect(problems({ SMTP_URL: bad })[0]).toMatch(/^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(problems({ SMTP_URL: bad, PUBLIC_URL: 'https://pickreel.example' })[0]).toMatch(
+        /^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+      );
     // A password in a bad URL is never echoed back.
     expect(problems({ SMTP_URL: 'smtp//user:hunter2@x' }).join()).not.toContain('hunter2');
     expect(problems({ MAIL_FROM: 'PickReel <not an address>' })[0]).toMatch(/^MAIL_FROM:/);

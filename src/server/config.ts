@@ -213,6 +213,17 @@ const EnvSchema = z
         })
         .optional(),
     ),
+    // Links in mail point here, never at the Host a request named (a forged Host would mail its own links).
+    PUBLIC_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({
+          protocol: /^https?$/,
+          error: "must be the site's http(s):// address, e.g. https://pickreel.example",
+        })
+        .transform((value) => new URL(value).origin)
+        .optional(),
+    ),
     MAIL_FROM: z.preprocess(
       emptyAsUndefined,
       z
@@ -262,6 +273,14 @@ const EnvSchema = z
         code: 'custom',
         path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
         message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      });
+    }
+    if (env.SMTP_URL && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "is needed with SMTP_URL: the links in mail must point at the site's own address, e.g. https://pickreel.example",
       });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -322,6 +341,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** Outgoing mail (SMTP_URL, MAIL_FROM): without an SMTP server, mail stays in the outbox. */
   mail: MailSettings;
+  /** PUBLIC_URL's origin: where links in mail point. Unset, the origin a request came in on. */
+  publicUrl: string | undefined;
 }
 
 /**
@@ -552,6 +573,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       witnesses,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    publicUrl: e.PUBLIC_URL,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

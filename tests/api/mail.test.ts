@@ -121,7 +121,11 @@ describe('with an SMTP server (SMTP_URL)', () => {
   beforeAll(async () => {
     sink = await startSink();
     t = await createTestApp({
-      env: { SMTP_URL: sink.url, MAIL_FROM: 'PickReel Alerts <alerts@example.com>' },
+      env: {
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'PickReel Alerts <alerts@example.com>',
+        PUBLIC_URL: 'https://pickreel.example',
+      },
     });
   });
   afterAll(async () => {
@@ -310,6 +314,8 @@ describe('with an SMTP server (SMTP_URL)', () => {
       method: 'POST',
       url: '/api/register',
       payload: { username: uniqueUsername(), password: 'correct-horse', email: 'newcomer@example.com' },
+      // A forged Host does not reach the mail: its link points at PUBLIC_URL.
+      headers: { host: 'evil.example' },
       remoteAddress: nextIp(),
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -321,7 +327,10 @@ describe('with an SMTP server (SMTP_URL)', () => {
       pendingEmail: 'newcomer@example.com',
     });
     await t.app.jobs.runUntilIdle();
-    const link = confirmationPath(bodyOf(deliveredTo('newcomer@example.com')[0]!.raw));
+    const text = bodyOf(deliveredTo('newcomer@example.com')[0]!.raw);
+    expect(text).toContain('https://pickreel.example/api/profile/email/confirm?token=');
+    expect(text).not.toContain('evil.example');
+    const link = confirmationPath(text);
     expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(302);
     const after = await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } });
     expect(after.json<Profile>()).toMatchObject({ emailConfirmed: true, pendingEmail: null });

@@ -16,10 +16,17 @@ import { confirmationKey, confirmEmail, requestEmailChange } from './email-confi
 import { currentUser, requireUser } from './session.js';
 import { findProfile } from './users-repository.js';
 
-/** The site as the browser reached it (request.protocol and host follow TRUST_PROXY): the links point back here. */
-export const siteOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+/**
+ * Where links in mail point: PUBLIC_URL, or without it (no SMTP server: mail stays in the outbox) the
+ * site as the browser reached it (request.protocol and host follow TRUST_PROXY).
+ */
+export const linkOrigin = (publicUrl: string | undefined, request: FastifyRequest) =>
+  publicUrl ?? `${request.protocol}://${request.host}`;
 
-export async function emailRoutes(app: FastifyInstance, options: { db: Db; sessionSecret: string }) {
+export async function emailRoutes(
+  app: FastifyInstance,
+  options: { db: Db; sessionSecret: string; publicUrl: string | undefined },
+) {
   const { db } = options;
   const key = confirmationKey(options.sessionSecret);
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -39,7 +46,10 @@ export async function emailRoutes(app: FastifyInstance, options: { db: Db; sessi
     },
     async (request) => {
       const user = currentUser(request);
-      await requestEmailChange(db, user.id, request.body.email, { key, origin: siteOrigin(request) });
+      await requestEmailChange(db, user.id, request.body.email, {
+        key,
+        origin: linkOrigin(options.publicUrl, request),
+      });
       const profile = await findProfile(db, user.id);
       if (!profile) throw notFound('Account not found.');
       return profile;

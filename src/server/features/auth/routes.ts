@@ -8,7 +8,7 @@ import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { INVALID_CREDENTIALS, authenticate, registerUser } from './auth-service.js';
 import { issueDevice, readDevice } from './device-cookie.js';
 import { confirmationKey } from './email-confirmation.js';
-import { siteOrigin } from './email-routes.js';
+import { linkOrigin } from './email-routes.js';
 import { clearSessionCookie } from './session.js';
 import { AuthThrottle, type AuthRateLimits } from './throttle.js';
 import { backfillUsernameKeys, toPublicUser } from './users-repository.js';
@@ -19,7 +19,7 @@ const THROTTLE_SWEEP_MS = 10 * 60_000;
 
 export async function authRoutes(
   app: FastifyInstance,
-  options: { db: Db; limits: AuthRateLimits; sessionSecret: string },
+  options: { db: Db; limits: AuthRateLimits; sessionSecret: string; publicUrl: string | undefined },
 ) {
   const { db, limits } = options;
   const linkKey = confirmationKey(options.sessionSecret);
@@ -75,7 +75,10 @@ export async function authRoutes(
       preValidation: (request) => throttle.chargeClient('register', request.ip),
     },
     async (request, reply) => {
-      const user = await registerUser(db, request.body, { key: linkKey, origin: siteOrigin(request) });
+      const user = await registerUser(db, request.body, {
+        key: linkKey,
+        origin: linkOrigin(options.publicUrl, request),
+      });
       await app.sessions.end(request);
       await app.sessions.start(reply, request, user.id);
       issueDevice(reply, request, user.id);
