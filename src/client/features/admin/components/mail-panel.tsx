@@ -110,10 +110,12 @@ function MailRow({ mail }: { mail: AdminMail }) {
     <Row data-testid="admin-mail">
       <StickyHeaderCell>
         {/* Narrow on a phone: a long address wraps rather than cover the subject behind it. */}
-        <div className="max-w-32 whitespace-normal [overflow-wrap:anywhere] sm:max-w-64">{mail.to}</div>
+        <div className="w-28 whitespace-normal [overflow-wrap:anywhere] sm:w-auto sm:max-w-64 sm:min-w-40">
+          {mail.to}
+        </div>
       </StickyHeaderCell>
       <Cell wrap>
-        <details className="w-max max-w-[min(36rem,70vw)] min-w-48">
+        <details className="w-max max-w-[min(36rem,60vw)] min-w-44">
           <summary className="cursor-pointer font-medium">{mail.subject}</summary>
           {/* The text as sent: links stay whole and selectable, so an admin can copy one. */}
           <pre className="mt-2 font-sans text-xs whitespace-pre-wrap [overflow-wrap:anywhere] select-all">
