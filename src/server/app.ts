@@ -15,6 +15,7 @@ import {
   SessionStore,
   authRoutes,
   deleteExpiredSessions,
+  emailRoutes,
   type AuthRateLimits,
 } from './features/auth/index.js';
 import { adminRoutes } from './features/admin/index.js';
@@ -57,6 +58,7 @@ import {
 import { dispatchOutbox, eventBus, pruneOutbox } from './events/index.js';
 import { packageRoot } from './lib/package-root.js';
 import { OUTSIDE_LANE, registerJobs } from './jobs/index.js';
+import { registerMail } from './mail/index.js';
 import { registerMediaJobs } from './media/jobs-plugin.js';
 import { LocalMediaStorage, type MediaStorage } from './media/storage.js';
 import { boundedLogDestination } from './lib/log-destination.js';
@@ -211,7 +213,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     );
   });
-  await app.register(authRoutes, { db, limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
+  await app.register(authRoutes, {
+    db,
+    limits: options.authRateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
+    sessionSecret: config.sessionSecret,
+    publicUrl: config.publicUrl,
+  });
+  await app.register(emailRoutes, { db, sessionSecret: config.sessionSecret, publicUrl: config.publicUrl });
   // The AWS SDK is loaded only when a bucket is configured: the embedded default never carries it.
   const storage: MediaStorage = config.s3
     ? await (await import('./media/s3-storage.js')).openS3MediaStorage(config.s3)
@@ -236,6 +244,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reclaimOnStart: database.kind === 'pglite',
     runsJobs: runsBackgroundWork,
   });
+  // Mail goes out through SMTP_URL, or stays in the outbox for an admin to read (docs/decisions/036).
+  registerMail(app, jobs, { db, settings: config.mail });
   // Media is a library that knows no feature (docs/decisions/017): the videos feature gives its jobs their
   // rows and serves its files under /media/, and uploads queue its jobs.
   const mediaJobs = registerMediaJobs(app, {

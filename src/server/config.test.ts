@@ -74,6 +74,37 @@ describe('loadConfig', () => {
     expect(problems({ SEED_DEMO: 'yes' })).toEqual(['SEED_DEMO: must be true or false']);
   });
 
+  it('reads the mail settings: the outbox without SMTP_URL, a bad URL or sender stops start-up', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).mail).toEqual({
+      smtpUrl: undefined,
+      from: 'PickReel <no-reply@localhost>',
+    });
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      PUBLIC_URL: 'https://pickreel.example/',
+      SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465',
+      MAIL_FROM: 'Picks <picks@example.com>',
+    });
+    expect(set.mail).toEqual({
+      smtpUrl: 'smtps://user:p%40ss@mail.example.com:465',
+      from: 'Picks <picks@example.com>',
+    });
+    expect(set.publicUrl).toBe('https://pickreel.example');
+    // Mail's links never follow a request's Host: a real SMTP server needs the site's address.
+    expect(problems({ SMTP_URL: 'smtp://mail.example.com' })[0]).toMatch(
+      /^PUBLIC_URL: is needed with SMTP_URL/,
+    );
+    expect(problems({ PUBLIC_URL: 'ftp://pickreel.example' })[0]).toMatch(/^PUBLIC_URL: must be/);
+    for (const bad of ['mail.example.com:587', 'http://mail.example.com', 'smtp://'])
+      expect(problems({ SMTP_URL: bad, PUBLIC_URL: 'https://pickreel.example' })[0]).toMatch(
+        /^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+      );
+    // A password in a bad URL is never echoed back.
+    expect(problems({ SMTP_URL: 'smtp//user:hunter2@x' }).join()).not.toContain('hunter2');
+    expect(problems({ MAIL_FROM: 'PickReel <not an address>' })[0]).toMatch(/^MAIL_FROM:/);
+    expect(problems({ MAIL_FROM: 'Bcc: x@example.com\r\n<a@example.com>' })[0]).toMatch(/^MAIL_FROM:/);
+  });
+
   it('reads SEED_DEMO as a yes or no, off by default', () => {
     const dir = tempDir();
     expect(loadConfig({ DATA_DIR: dir }).seedDemo).toBe(false);

@@ -13,6 +13,27 @@ import { LEAGUES, type League } from '../common/schemas/picks.js';
 import { ESPN_LEAGUE_PATHS } from './features/market/index.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 import type { S3Settings } from './media/s3-storage.js';
+import { parseSender, type MailSettings } from './mail/index.js';
+
+const DEFAULT_MAIL_FROM = 'PickReel <no-reply@localhost>';
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isSender(value: string): boolean {
+  try {
+    parseSender(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -181,6 +202,35 @@ const EnvSchema = z
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
+    // Mail (docs/decisions/036): without SMTP_URL every mail stays in the outbox for an admin to read.
+    SMTP_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .refine(isSmtpUrl, {
+          message:
+            'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587 (percent-encode an @ or : in the user or password)',
+        })
+        .optional(),
+    ),
+    // Links in mail point here, never at the Host a request named (a forged Host would mail its own links).
+    PUBLIC_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({
+          protocol: /^https?$/,
+          error: "must be the site's http(s):// address, e.g. https://pickreel.example",
+        })
+        .transform((value) => new URL(value).origin)
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default(DEFAULT_MAIL_FROM)
+        .refine(isSender, { message: 'must be an address or Name <address>, on one line' }),
+    ),
     TRUST_PROXY: z.preprocess(
       emptyAsUndefined,
       z
@@ -223,6 +273,14 @@ const EnvSchema = z
         code: 'custom',
         path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
         message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      });
+    }
+    if (env.SMTP_URL && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "is needed with SMTP_URL: the links in mail must point at the site's own address, e.g. https://pickreel.example",
       });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -281,6 +339,10 @@ export interface Config {
   };
   /** Media in an S3-compatible bucket (S3_*); undefined keeps it under DATA_DIR/media. */
   s3: S3Settings | undefined;
+  /** Outgoing mail (SMTP_URL, MAIL_FROM): without an SMTP server, mail stays in the outbox. */
+  mail: MailSettings;
+  /** PUBLIC_URL's origin: where links in mail point. Unset, the origin a request came in on. */
+  publicUrl: string | undefined;
 }
 
 /**
@@ -510,6 +572,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       acceptNewKey: e.PICK_LOG_NEW_KEY,
       witnesses,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    publicUrl: e.PUBLIC_URL,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -122,6 +122,9 @@ describe('display name and bio', () => {
       displayName: 'N'.repeat(40),
       bio,
       avatarUrl: null,
+      email: null,
+      emailConfirmed: false,
+      pendingEmail: null,
     });
     const readBack = await t.app.inject({
       method: 'GET',

@@ -52,6 +52,12 @@ export const ProfileSchema = z
     displayName: z.string().nullable(),
     bio: z.string().nullable(),
     avatarUrl: z.string().nullable().meta({ description: 'The avatar as served, or null for the initial' }),
+    email: z.string().nullable().meta({ description: 'The e-mail address on the account (never public)' }),
+    emailConfirmed: z.boolean().meta({ description: 'Whether `email` was confirmed through its link' }),
+    pendingEmail: z.string().nullable().meta({
+      description:
+        'An address a confirmation mail was sent to and not yet confirmed: a new one, or `email` itself',
+    }),
   })
   .meta({ id: 'Profile', description: "The signed-in user's public profile: shown on /cappers/{username}" });
 export type Profile = z.infer<typeof ProfileSchema>;
@@ -63,4 +69,33 @@ export const AvatarFormDataSchema = z.object({
     description:
       'A PNG, JPEG or WebP picture of at most 2 MB: kept as a 256 px square, cropped at its centre',
   }),
+});
+
+export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_INVALID = 'Please enter a valid email address.';
+export const EMAIL_TOO_LONG = `Email must be at most ${EMAIL_MAX_LENGTH} characters.`;
+export const CONFIRMATION_MAILS_LIMITED = 'Too many confirmation e-mails; try again later.';
+export const CONFIRMATION_LINK_INVALID =
+  'This confirmation link is not valid. Ask for a new one on your profile settings.';
+export const CONFIRMATION_LINK_EXPIRED =
+  'This confirmation link has expired (links last 24 hours). Ask for a new one on your profile settings.';
+export const CONFIRMATION_LINK_STALE =
+  'This confirmation link is for an address no longer on your account. Use the latest link we sent.';
+/** Where a followed confirmation link lands (the profile settings show it as confirmed). */
+export const EMAIL_CONFIRMED_PATH = '/settings/profile?email=confirmed';
+
+export const EmailUpdateSchema = z
+  .object({
+    email: z
+      .string({ error: EMAIL_INVALID })
+      .trim()
+      .max(EMAIL_MAX_LENGTH, EMAIL_TOO_LONG)
+      .pipe(z.email({ error: EMAIL_INVALID }))
+      .meta({ description: 'One address; a confirmation link is sent to it' }),
+  })
+  .meta({ id: 'EmailUpdate' });
+export type EmailUpdate = z.infer<typeof EmailUpdateSchema>;
+
+export const EmailConfirmQuerySchema = z.object({
+  token: z.string({ error: CONFIRMATION_LINK_INVALID }).max(1000, CONFIRMATION_LINK_INVALID),
 });

@@ -10,6 +10,8 @@ export const LOCK_SPACES = {
   uploads: 0x75706c,
   /** A video's views while a group of them is counted (videos): 'vue' in ASCII. */
   videoViews: 0x767565,
+  /** One recipient's mails of one kind while the hourly limit is checked (server/mail): 'mai' in ASCII. */
+  mail: 0x6d6169,
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

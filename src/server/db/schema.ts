@@ -31,6 +31,10 @@ export const users = pgTable(
     // argon2id PHC string; the spec's originalPassword is never stored (docs/product-decisions.md 'Security overrides').
     passwordHash: text('password_hash').notNull(),
     email: text('email'),
+    // When `email` was confirmed through a signed link; null while it is unconfirmed.
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    // An address asked for but not confirmed yet: `email` stays as it was until the link is followed.
+    pendingEmail: text('pending_email'),
     phoneNumber: text('phone_number'),
     bio: text('bio'),
     avatarUrl: text('avatar_url'),
@@ -874,5 +878,34 @@ export const notifications = pgTable(
       .on(t.userId)
       .where(sql`read_at is null`),
     check('notifications_kind', sql`${t.kind} in ('pick.posted')`),
+  ],
+);
+
+/**
+ * Every mail PickReel sends or would send (server/mail, docs/decisions/036): written in the caller's
+ * transaction, sent by a send_mail job. Without SMTP_URL a mail stays here as `outbox`, for an admin to read.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    toName: text('to_name'),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The per-recipient limit counts one address's mails of one kind in the last hour.
+    index('mail_outbox_recipient_idx').on(sql`lower(${t.toAddress})`, t.kind, t.createdAt),
+    check('mail_outbox_status', sql`${t.status} in ('queued', 'sent', 'failed', 'outbox')`),
   ],
 );

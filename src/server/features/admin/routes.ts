@@ -12,6 +12,8 @@ import {
 } from '#common/schemas/ids.js';
 import { VideoListSchema } from '#common/schemas/videos.js';
 import type { Db } from '#server/db/client.js';
+import { AdminMailPageSchema, AdminMailQuerySchema, type AdminMail } from '#common/schemas/mail.js';
+import { listMails, type MailRow, type MailStatus } from '#server/mail/index.js';
 import type { MediaStorage } from '#server/media/storage.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireAdmin } from '../auth/index.js';
@@ -26,6 +28,21 @@ import {
   listPayouts,
   toAdminUser,
 } from './admin-service.js';
+
+function toAdminMail(row: MailRow): AdminMail {
+  return {
+    id: row.id,
+    to: row.toAddress,
+    kind: row.kind,
+    subject: row.subject,
+    status: row.status as MailStatus,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    text: row.textBody,
+  };
+}
 
 /** 401 to a visitor, 403 to a non-admin: every route here. */
 const ADMIN_ERRORS = errorResponses(401, 403);
@@ -112,6 +129,29 @@ export async function adminRoutes(app: FastifyInstance, options: { db: Db; stora
       },
     },
     async (request) => getAuditLog(db, request.query),
+  );
+
+  api.get(
+    '/api/admin/mail',
+    {
+      schema: {
+        summary: 'The mail outbox, newest first',
+        description:
+          'Every mail sent or waiting, with its text. Without an SMTP server (SMTP_URL) mail stays here as `outbox`: an admin reads what would have been sent.',
+        querystring: AdminMailQuerySchema,
+        response: { 200: AdminMailPageSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => {
+      const { before, limit } = request.query;
+      // One more than the page: whether an older page exists, without a count.
+      const rows = await listMails(db, { before, limit: limit + 1 });
+      const page = rows.slice(0, limit);
+      return {
+        mails: page.map(toAdminMail),
+        nextBefore: rows.length > limit ? page.at(-1)!.id : null,
+      };
+    },
   );
 
   api.patch(

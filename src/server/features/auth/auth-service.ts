@@ -3,6 +3,7 @@ import { lockKey } from '#server/db/advisory-locks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { USERNAME_TAKEN, USERNAME_TOO_SIMILAR, type Login, type Register } from '#common/schemas/auth.js';
 import { HttpError } from '#server/lib/http-errors.js';
+import { confirmRegistrationEmail, type ConfirmationLinks } from './email-confirmation.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { deleteSessionsExpiredBy } from './sessions-repository.js';
 import type { AuthThrottle } from './throttle.js';
@@ -45,7 +46,11 @@ async function similarityProblem(db: Executor, username: string): Promise<string
  * transaction holds advisory locks on the name's key and skeleton, so two look-alikes registered at the
  * same moment are decided one after the other (two locks, taken in a fixed order, cannot deadlock).
  */
-async function createUser(db: Db, user: NewUserRow): Promise<UserRow> {
+async function createUser(
+  db: Db,
+  user: NewUserRow,
+  afterInsert?: (tx: Executor, created: UserRow) => Promise<unknown>,
+): Promise<UserRow> {
   const locks = [...new Set([lockId(usernameKey(user.username)), lockId(usernameSkeleton(user.username))])];
   locks.sort((a, b) => a - b);
   return db.transaction(async (tx) => {
@@ -54,23 +59,29 @@ async function createUser(db: Db, user: NewUserRow): Promise<UserRow> {
     if (problem) throw new HttpError(400, problem);
     const created = await insertUser(tx, user);
     if (!created) throw new HttpError(400, USERNAME_TAKEN);
+    await afterInsert?.(tx, created);
     return created;
   });
 }
 
-export async function registerUser(db: Db, input: Register): Promise<UserRow> {
+/** Registers an account; an address given is mailed its confirmation link (made from `links`). */
+export async function registerUser(db: Db, input: Register, links: ConfirmationLinks): Promise<UserRow> {
   // Cheap check first so a taken name does not cost an argon2 hash; createUser decides races.
   const problem = await similarityProblem(db, input.username);
   if (problem) throw new HttpError(400, problem);
-  return createUser(db, {
-    username: input.username,
-    passwordHash: await hashPassword(input.password),
-    phoneNumber: input.phoneNumber ?? null,
-    email: input.email ?? null,
-    displayName: input.displayName ?? null,
-    bio: input.bio ?? null,
-    avatarUrl: input.avatarUrl ?? null,
-  });
+  return createUser(
+    db,
+    {
+      username: input.username,
+      passwordHash: await hashPassword(input.password),
+      phoneNumber: input.phoneNumber ?? null,
+      email: input.email ?? null,
+      displayName: input.displayName ?? null,
+      bio: input.bio ?? null,
+      avatarUrl: input.avatarUrl ?? null,
+    },
+    (tx, created) => confirmRegistrationEmail(tx, created, links),
+  );
 }
 
 /**

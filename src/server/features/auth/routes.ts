@@ -7,6 +7,8 @@ import { unauthorized } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { INVALID_CREDENTIALS, authenticate, registerUser } from './auth-service.js';
 import { issueDevice, readDevice } from './device-cookie.js';
+import { confirmationKey } from './email-confirmation.js';
+import { linkOrigin } from './email-routes.js';
 import { clearSessionCookie } from './session.js';
 import { AuthThrottle, type AuthRateLimits } from './throttle.js';
 import { backfillUsernameKeys, toPublicUser } from './users-repository.js';
@@ -15,8 +17,12 @@ export { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from './throttle.js';
 
 const THROTTLE_SWEEP_MS = 10 * 60_000;
 
-export async function authRoutes(app: FastifyInstance, options: { db: Db; limits: AuthRateLimits }) {
+export async function authRoutes(
+  app: FastifyInstance,
+  options: { db: Db; limits: AuthRateLimits; sessionSecret: string; publicUrl: string | undefined },
+) {
   const { db, limits } = options;
+  const linkKey = confirmationKey(options.sessionSecret);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new AuthThrottle(db, limits);
   tagRoutes(app, 'Accounts');
@@ -60,7 +66,8 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
     {
       schema: {
         summary: 'Register, and sign in as the new user',
-        description: 'Sets the session cookie. At most 30 registrations a minute from one address.',
+        description:
+          'Sets the session cookie. At most 30 registrations a minute from one address. An e-mail address given is mailed a confirmation link.',
         body: RegisterSchema,
         response: { 201: UserSchema, ...errorResponses(429) },
       },
@@ -68,7 +75,10 @@ export async function authRoutes(app: FastifyInstance, options: { db: Db; limits
       preValidation: (request) => throttle.chargeClient('register', request.ip),
     },
     async (request, reply) => {
-      const user = await registerUser(db, request.body);
+      const user = await registerUser(db, request.body, {
+        key: linkKey,
+        origin: linkOrigin(options.publicUrl, request),
+      });
       await app.sessions.end(request);
       await app.sessions.start(reply, request, user.id);
       issueDevice(reply, request, user.id);

@@ -141,7 +141,7 @@ export async function deleteUser(db: Executor, userId: number): Promise<void> {
   await db.delete(users).where(eq(users.id, userId));
 }
 
-/** The public profile columns that a capper's profile settings read. */
+/** The profile columns that a capper's profile settings read, the e-mail's state among them. */
 export async function findProfile(db: Executor, userId: number) {
   const [row] = await db
     .select({
@@ -149,10 +149,46 @@ export async function findProfile(db: Executor, userId: number) {
       displayName: users.displayName,
       bio: users.bio,
       avatarUrl: users.avatarUrl,
+      email: users.email,
+      emailConfirmedAt: users.emailConfirmedAt,
+      pendingEmail: users.pendingEmail,
     })
     .from(users)
     .where(eq(users.id, userId));
+  if (!row) return undefined;
+  const { emailConfirmedAt, pendingEmail, ...profile } = row;
+  const emailConfirmed = row.email !== null && emailConfirmedAt !== null;
+  // Awaiting confirmation: a new address, or the one given at registration until its link is followed.
+  return { ...profile, emailConfirmed, pendingEmail: pendingEmail ?? (emailConfirmed ? null : row.email) };
+}
+
+/** The e-mail columns of one account, locked until the transaction ends (a change and a confirmation queue). */
+export async function lockEmailState(db: Executor, userId: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      displayName: users.displayName,
+      email: users.email,
+      emailConfirmedAt: users.emailConfirmedAt,
+      pendingEmail: users.pendingEmail,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
   return row;
+}
+
+export async function setPendingEmail(db: Executor, userId: number, pendingEmail: string | null) {
+  await db.update(users).set({ pendingEmail }).where(eq(users.id, userId));
+}
+
+/** The address becomes the account's, confirmed now; a pending one is cleared. */
+export async function setConfirmedEmail(db: Executor, userId: number, email: string) {
+  await db
+    .update(users)
+    .set({ email, emailConfirmedAt: sql`now()`, pendingEmail: null })
+    .where(eq(users.id, userId));
 }
 
 export async function setProfileText(

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Banknote, Film, ScrollText, Trophy, Users } from 'lucide-react';
+import { Banknote, Film, Mail, ScrollText, Trophy, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { AdminUser } from '#common/schemas/admin.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/tabs.tsx';
@@ -8,13 +8,14 @@ import type { AdminPayout } from '../api/get-admin-payouts';
 import { AuditLogPanel } from '../components/audit-log-panel';
 import { DeleteDialog, type DeleteTarget } from '../components/delete-dialog';
 import { EarningsDialog } from '../components/earnings-dialog';
+import { MailPanel } from '../components/mail-panel';
 import { PayoutsPanel } from '../components/payouts-panel';
 import { RejectPayoutDialog } from '../components/reject-payout-dialog';
 import { ResultsPanel } from '../components/results-panel';
 import { UsersPanel } from '../components/users-panel';
 import { VideosPanel } from '../components/videos-panel';
 
-const TABS = ['users', 'videos', 'payouts', 'results', 'audit'] as const;
+const TABS = ['users', 'videos', 'payouts', 'results', 'audit', 'mail'] as const;
 type AdminTab = (typeof TABS)[number];
 
 function parseTab(search: string): AdminTab {
@@ -58,7 +59,7 @@ export function AdminPage() {
     <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-8 sm:px-6 lg:px-8">
       <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
       <Tabs value={tab} onValueChange={(value) => showTab(value as AdminTab)}>
-        {/* Five tabs on a 320 px phone: two rows of three with their icons hidden; one row from sm up. cn() does
+        {/* Six tabs on a 320 px phone: two rows of three with their icons hidden; one row from sm up. cn() does
             not merge classes, so the phone's grid is a max-sm: variant, which wins over TabsList's inline-flex. */}
         <TabsList className="w-full grid-cols-3 max-sm:grid max-sm:h-auto sm:w-auto [&>*]:px-1.5 max-sm:[&>*]:h-9 sm:[&>*]:px-4">
           <TabsTrigger value="users">
@@ -80,6 +81,10 @@ export function AdminPage() {
           <TabsTrigger value="audit">
             <ScrollText aria-hidden className="hidden size-4 sm:block" />
             Audit log
+          </TabsTrigger>
+          <TabsTrigger value="mail">
+            <Mail aria-hidden className="hidden size-4 sm:block" />
+            Mail
           </TabsTrigger>
         </TabsList>
         <TabsContent value="users">
@@ -103,6 +108,9 @@ export function AdminPage() {
         </TabsContent>
         <TabsContent value="audit">
           <AuditLogPanel />
+        </TabsContent>
+        <TabsContent value="mail">
+          <MailPanel />
         </TabsContent>
       </Tabs>
 

@@ -1,6 +1,14 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { Link } from 'wouter';
-import { AlertTriangle, ExternalLink, LoaderCircle, Trash2, Upload } from 'lucide-react';
+import { Link, useSearch } from 'wouter';
+import {
+  AlertTriangle,
+  CircleCheck,
+  ExternalLink,
+  LoaderCircle,
+  MailCheck,
+  Trash2,
+  Upload,
+} from 'lucide-react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -10,7 +18,9 @@ import {
   AVATAR_TOO_LARGE,
   BIO_MAX_LENGTH,
   DISPLAY_NAME_MAX_LENGTH,
+  EmailUpdateSchema,
   ProfileUpdateSchema,
+  type EmailUpdate,
   type Profile,
   type ProfileUpdate,
   type ProfileUpdateInput,
@@ -26,6 +36,7 @@ import { toast } from '#client/components/ui/use-toast.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useProfile, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from '../api/profile';
+import { useUpdateEmail } from '../api/update-email';
 
 const AVATAR_TYPES = new Set(AVATAR_ACCEPT.split(','));
 
@@ -70,6 +81,7 @@ export function ProfileSettingsPage() {
         <>
           <AvatarSettings profile={profile} />
           <DetailsForm profile={profile} />
+          <EmailSettings profile={profile} />
         </>
       )}
     </div>
@@ -230,6 +242,86 @@ function DetailsForm({ profile }: { profile: Profile }) {
           <Button type="submit" className="justify-self-start" disabled={update.isPending}>
             {update.isPending && <LoaderCircle aria-hidden className="animate-spin" />}
             Save profile
+          </Button>
+        </form>
+      </Card>
+    </section>
+  );
+}
+
+/** The account's address: kept private, confirmed through a link mailed to it before anything else is sent. */
+function EmailSettings({ profile }: { profile: Profile }) {
+  const update = useUpdateEmail();
+  const [failure, setFailure] = useState<string | null>(null);
+  const headingId = useId();
+  // The confirmation link lands here with ?email=confirmed.
+  const justConfirmed = new URLSearchParams(useSearch()).get('email') === 'confirmed';
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<EmailUpdate>({
+    resolver: zodResolver(EmailUpdateSchema),
+    defaultValues: { email: profile.pendingEmail ?? profile.email ?? '' },
+  });
+
+  const submit = handleSubmit((input) => {
+    setFailure(null);
+    update.mutate(input, {
+      onSuccess: (saved) =>
+        toast({
+          title: saved.pendingEmail ? 'Confirmation sent' : 'E-mail unchanged',
+          description: saved.pendingEmail
+            ? `Open the link we sent to ${saved.pendingEmail} to confirm it.`
+            : 'This address is already confirmed.',
+          variant: 'success',
+        }),
+      onError: (error) => setFailure(errorMessage(error)),
+    });
+  });
+
+  return (
+    <section aria-labelledby={headingId}>
+      <Card className="p-5">
+        <form onSubmit={submit} noValidate aria-labelledby={headingId} className="grid gap-5">
+          <h2 id={headingId} className="text-lg font-semibold tracking-tight">
+            E-mail
+          </h2>
+          <div data-testid="email-state" role="status" className="grid gap-1 text-sm">
+            {profile.email && profile.emailConfirmed && (
+              <span className="inline-flex items-center gap-1.5 font-medium text-primary">
+                <CircleCheck aria-hidden className="size-4 shrink-0" />
+                {justConfirmed ? 'Confirmed: ' : 'Confirmed '}
+                <span className="[overflow-wrap:anywhere]">{profile.email}</span>
+              </span>
+            )}
+            {profile.pendingEmail && (
+              <span className="inline-flex items-center gap-1.5 text-muted-foreground">
+                <MailCheck aria-hidden className="size-4 shrink-0" />
+                <span className="[overflow-wrap:anywhere]">
+                  Confirmation sent to {profile.pendingEmail}. Open the link in that mail (valid 24 hours).
+                </span>
+              </span>
+            )}
+            {!profile.email && !profile.pendingEmail && (
+              <span className="text-muted-foreground">No e-mail address yet.</span>
+            )}
+          </div>
+          <FormField
+            label="E-mail address"
+            hint="Never shown on your page. We mail a link to confirm it; a new address replaces the old once confirmed."
+            error={errors.email?.message}
+          >
+            <Input type="email" autoComplete="email" inputMode="email" {...register('email')} />
+          </FormField>
+          {failure && (
+            <p role="alert" className="text-sm font-medium text-destructive">
+              {failure}
+            </p>
+          )}
+          <Button type="submit" className="justify-self-start" disabled={update.isPending}>
+            {update.isPending && <LoaderCircle aria-hidden className="animate-spin" />}
+            Send confirmation link
           </Button>
         </form>
       </Card>

@@ -1,0 +1,88 @@
+// The outbox's SQL (docs/decisions/036): the mail module alone writes mail_outbox.
+import { and, desc, eq, lt, sql } from '../db/drizzle.js';
+import type { Executor } from '../db/client.js';
+import { mailOutbox } from '../db/schema.js';
+
+export type MailRow = typeof mailOutbox.$inferSelect;
+export type MailStatus = 'queued' | 'sent' | 'failed' | 'outbox';
+
+export async function insertMail(
+  db: Executor,
+  mail: Pick<
+    typeof mailOutbox.$inferInsert,
+    'toAddress' | 'toName' | 'kind' | 'subject' | 'textBody' | 'htmlBody' | 'headers'
+  >,
+): Promise<MailRow> {
+  const [row] = await db.insert(mailOutbox).values(mail).returning();
+  return row!;
+}
+
+/** How many mails of this kind went to this address in the last hour, and when the oldest of them did. */
+export async function recentMails(
+  db: Executor,
+  address: string,
+  kind: string,
+): Promise<{ count: number; oldest: Date | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${mailOutbox.createdAt})` })
+    .from(mailOutbox)
+    .where(
+      and(
+        sql`lower(${mailOutbox.toAddress}) = lower(${address})`,
+        eq(mailOutbox.kind, kind),
+        sql`${mailOutbox.createdAt} > now() - interval '1 hour'`,
+      ),
+    );
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+}
+
+export function findMail(db: Executor, id: number): Promise<MailRow | undefined> {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.id, id))
+    .then((rows) => rows[0]);
+}
+
+/** Counts an attempt of a queued mail; false when it is no longer queued (sent, failed or kept). */
+export async function startAttempt(db: Executor, id: number, messageId: string): Promise<boolean> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({ attempts: sql`${mailOutbox.attempts} + 1`, messageId })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')))
+    .returning({ id: mailOutbox.id });
+  return rows.length > 0;
+}
+
+export async function markMail(
+  db: Executor,
+  id: number,
+  status: MailStatus,
+  lastError: string | null = null,
+): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status, lastError, ...(status === 'sent' && { sentAt: sql`now()` }) })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
+}
+
+/** A failed attempt that will be retried: the mail stays queued, with why. */
+export async function noteMailError(db: Executor, id: number, lastError: string): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ lastError })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
+}
+
+/** Newest first, those with an id below `before` when given. */
+export function listMails(
+  db: Executor,
+  page: { before?: number | undefined; limit: number },
+): Promise<MailRow[]> {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(page.before === undefined ? undefined : lt(mailOutbox.id, page.before))
+    .orderBy(desc(mailOutbox.id))
+    .limit(page.limit);
+}
