@@ -34,11 +34,16 @@ describe('EventBus', () => {
     expect(seen).toEqual([9]);
   });
 
-  it('refuses two durable subscribers of one name: they would share one stored position', () => {
+  it('hands a name shared by two apps on one database to the earliest registration still in place', () => {
     const bus = new EventBus();
-    const subscriber = { name: 'records', types: ['game.settled'] as const, handle: async () => {} };
-    bus.durable(subscriber);
-    expect(() => bus.durable(subscriber)).toThrow(/registered already/);
-    expect(bus.durables()).toHaveLength(1);
+    const first = { name: 'records', types: ['game.settled'] as const, handle: async () => {} };
+    const second = { ...first, handle: async () => {} };
+    const stopFirst = bus.durable(first);
+    const stopSecond = bus.durable(second);
+    expect(bus.durables()).toEqual([first]);
+    stopFirst();
+    expect(bus.durables()).toEqual([second]);
+    stopSecond();
+    expect(bus.durables()).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ export type ErrorReporter = (error: unknown, context: { event: string; subscribe
 
 export class EventBus {
   private readonly afterCommitHandlers = new Map<EventType, Set<AfterCommitHandler<EventType>>>();
-  private readonly durableSubscribers = new Map<string, DurableSubscriber>();
+  /** By name: each registration in order; the first one is handed the events (see durable). */
+  private readonly durableSubscribers = new Map<string, DurableSubscriber[]>();
   private readonly durableWakers = new Set<() => void>();
   /** Where a subscriber's failure is told (the app sets its logger); the emitting change stands. */
   reportError: ErrorReporter = (error, context) =>
@@ -45,16 +46,24 @@ export class EventBus {
     };
   }
 
-  /** Adds a durable subscriber: dispatchOutbox hands it each of its events at least once, in order. */
+  /**
+   * Adds a durable subscriber: dispatchOutbox hands it each of its events at least once, in order. Progress
+   * is kept by name for the database, so two apps on one database (tests, a second instance in one process)
+   * that register the same name share it: the earliest registration still in place handles the events.
+   */
   durable<T extends EventType>(subscriber: DurableSubscriber<T>): () => void {
-    if (this.durableSubscribers.has(subscriber.name))
-      throw new Error(`A durable subscriber named ${subscriber.name} is registered already`);
-    this.durableSubscribers.set(subscriber.name, subscriber as unknown as DurableSubscriber);
-    return () => this.durableSubscribers.delete(subscriber.name);
+    const registration = subscriber as unknown as DurableSubscriber;
+    const list = this.durableSubscribers.get(subscriber.name) ?? [];
+    this.durableSubscribers.set(subscriber.name, [...list, registration]);
+    return () => {
+      const left = (this.durableSubscribers.get(subscriber.name) ?? []).filter((r) => r !== registration);
+      if (left.length) this.durableSubscribers.set(subscriber.name, left);
+      else this.durableSubscribers.delete(subscriber.name);
+    };
   }
 
   durables(): DurableSubscriber[] {
-    return [...this.durableSubscribers.values()];
+    return [...this.durableSubscribers.values()].map((registrations) => registrations[0]!);
   }
 
   /**
