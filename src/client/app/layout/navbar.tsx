@@ -4,6 +4,7 @@ import { NAV_SHADOW_SCROLL_PX } from '#common/constants.js';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { useUser } from '#client/features/auth/index.ts';
+import { NotificationBell, useUnreadStream } from '#client/features/notifications/index.ts';
 import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
 import { cn } from '#client/lib/cn.ts';
 import { BrandLink } from './brand';
@@ -11,12 +12,14 @@ import { MobileNav } from './mobile-nav';
 import { RefreshButton } from './refresh-button';
 import { SearchBox } from './search-box';
 import { AccountMenu } from './account-menu';
+import { keepFocusOnNewPage } from './use-route-focus';
 import { useScrolled } from './use-scrolled';
 
 export function Navbar() {
   const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
   const { data: user, isLoading } = useUser();
   const returnPath = useReturnPath(); // Signing in brings the user back to this page
+  useUnreadStream(Boolean(user)); // the bell's count, live while someone is signed in
 
   return (
     <header
@@ -57,6 +60,7 @@ export function Navbar() {
                 <Upload aria-hidden />
                 Upload Video
               </Link>
+              <NotificationBell variant="menu" onCloseAutoFocus={keepFocusOnNewPage} />
               <AccountMenu user={user} />
             </>
           ) : (
@@ -73,6 +77,8 @@ export function Navbar() {
             </>
           )}
         </div>
+        {/* Phones: the bell is a link to the notifications page, beside the menu button. */}
+        {user && <NotificationBell variant="link" className="md:hidden" />}
         <MobileNav user={user ?? null} />
       </nav>
     </header>
