@@ -19,7 +19,7 @@ export function Navbar() {
   const scrolled = useScrolled(NAV_SHADOW_SCROLL_PX);
   const { data: user, isLoading } = useUser();
   const returnPath = useReturnPath(); // Signing in brings the user back to this page
-  useUnreadStream(Boolean(user)); // the bell's count, live while someone is signed in
+  useUnreadStream(user?.id ?? null); // the bell's count, live while someone is signed in
 
   return (
     <header

@@ -24,10 +24,10 @@ export function parseUnread(data: unknown): number | null {
  * Keeps the unread count live while someone is signed in: one EventSource, which the browser reconnects by
  * itself, closed on sign-out and unmount. A count that grew means a new alert, so the lists are fetched again.
  */
-export function useUnreadStream(enabled: boolean): void {
+export function useUnreadStream(userId: number | null): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
+    if (userId === null || typeof EventSource === 'undefined') return;
     const source = new EventSource(STREAM_URL, { withCredentials: true });
     source.addEventListener('unread', (event) => {
       const unread = parseUnread((event as MessageEvent).data);
@@ -38,6 +38,10 @@ export function useUnreadStream(enabled: boolean): void {
         for (const queryKey of NOTIFICATION_LISTS) void queryClient.invalidateQueries({ queryKey });
       }
     });
-    return () => source.close();
-  }, [enabled, queryClient]);
+    return () => {
+      source.close();
+      // The next account starts from its own count, which its stream sends on connecting.
+      queryClient.removeQueries({ queryKey: UNREAD_QUERY_KEY, exact: true });
+    };
+  }, [userId, queryClient]);
 }

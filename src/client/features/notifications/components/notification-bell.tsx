@@ -24,7 +24,7 @@ type NotificationBellProps = {
 };
 
 export function NotificationBell({ variant, className, onCloseAutoFocus }: NotificationBellProps) {
-  const { data: unread = 0 } = useUnreadCount({ enabled: true });
+  const { data: unread = 0 } = useUnreadCount();
   const [requested, setRequested] = useState(false);
   const label = bellLabel(unread);
 

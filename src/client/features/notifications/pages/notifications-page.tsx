@@ -14,7 +14,7 @@ import { alertHref, timeAgo } from '../components/notification-text';
 export function NotificationsPage() {
   useDocumentTitle('Notifications');
   const list = useNotifications();
-  const { data: liveUnread } = useUnreadCount({ enabled: true });
+  const { data: liveUnread } = useUnreadCount();
   const markRead = useMarkRead();
   // Read before the states narrow it: a failed "Load more" keeps the pages and sets the error.
   const listError: unknown = list.error;
