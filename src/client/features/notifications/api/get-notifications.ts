@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { apiJson } from '#client/lib/api-request.ts';
+import { LATEST_NOTIFICATIONS_KEY, NOTIFICATION_LIST_KEY } from './notification-keys';
 
 /** One in-app alert; `url` is the page of this site it is about. */
 export type Notification = {
@@ -15,13 +16,6 @@ export type Notification = {
 /** A page of alerts, newest first; `nextBefore` is the id to ask for older ones with, null at the end. */
 export type NotificationPage = { items: Notification[]; unread: number; nextBefore: number | null };
 
-/** Everything notifications cache lives under this key, so one invalidation refreshes it all. */
-export const NOTIFICATIONS_QUERY_KEY = ['/api/notifications'] as const;
-const LIST_KEY = [...NOTIFICATIONS_QUERY_KEY, 'list'] as const;
-const LATEST_KEY = [...NOTIFICATIONS_QUERY_KEY, 'latest'] as const;
-/** The lists (the page's and the bell menu's), refreshed when a new alert arrives. */
-export const NOTIFICATION_LISTS = [LIST_KEY, LATEST_KEY] as const;
-
 const PAGE_SIZE = 20;
 const LATEST_SIZE = 5;
 
@@ -34,7 +28,7 @@ export async function getNotifications(page: { before?: number; limit: number })
 
 export function getNotificationsQueryOptions() {
   return infiniteQueryOptions({
-    queryKey: LIST_KEY,
+    queryKey: NOTIFICATION_LIST_KEY,
     queryFn: ({ pageParam }) => getNotifications({ before: pageParam, limit: PAGE_SIZE }),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
@@ -48,7 +42,7 @@ export function useNotifications() {
 
 export function getLatestNotificationsQueryOptions() {
   return queryOptions({
-    queryKey: LATEST_KEY,
+    queryKey: LATEST_NOTIFICATIONS_KEY,
     queryFn: () => getNotifications({ limit: LATEST_SIZE }),
   });
 }

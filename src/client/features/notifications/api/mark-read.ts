@@ -2,8 +2,8 @@ import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-
 import { toast } from '#client/components/ui/use-toast.ts';
 import { apiJson } from '#client/lib/api-request.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
-import { NOTIFICATIONS_QUERY_KEY, type NotificationPage } from './get-notifications';
-import { UNREAD_QUERY_KEY } from './get-unread';
+import type { NotificationPage } from './get-notifications';
+import { NOTIFICATIONS_QUERY_KEY, UNREAD_QUERY_KEY } from './notification-keys';
 
 /** Some alerts by id, or all of them. */
 export type MarkRead = { ids: number[] } | { all: true };

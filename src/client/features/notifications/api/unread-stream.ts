@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { NOTIFICATION_LISTS } from './get-notifications';
-import { UNREAD_QUERY_KEY } from './get-unread';
+import { NOTIFICATION_LISTS, UNREAD_QUERY_KEY } from './notification-keys';
 
 export const STREAM_URL = '/api/notifications/stream';
 
