@@ -26,6 +26,13 @@ import {
 } from './features/cappers/index.js';
 import { demoRoutes, demoStandInAnchor, ensureDemoToken } from './demo/index.js';
 import { earningsRoutes } from './features/earnings/index.js';
+import { followRoutes } from './features/follows/index.js';
+import {
+  alertFollowersOfPicks,
+  handlePickAlerts,
+  notificationRoutes,
+  UnreadStreams,
+} from './features/notifications/index.js';
 import {
   cancelIntentsOfClosedPicks,
   cancelOpenIntentsForPriceChange,
@@ -319,6 +326,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(resultsRoutes, { db, feed: runsBackgroundWork ? config.resultsFeed : undefined });
   await app.register(earningsRoutes, { db });
   await app.register(seoRoutes, { db });
+  // Follows and their alerts (docs/decisions/035): pick.posted → durable subscriber → job → alert rows →
+  // the open streams of this process (and a slow re-check for what other processes write).
+  await app.register(followRoutes, { db });
+  const unreadStreams = new UnreadStreams(db, app.log);
+  app.addHook('preClose', async () => unreadStreams.close());
+  unsubscribe.push(events.durable(alertFollowersOfPicks(() => jobs.notify())));
+  handlePickAlerts(jobs, unreadStreams);
+  await app.register(notificationRoutes, { db, streams: unreadStreams });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

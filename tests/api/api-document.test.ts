@@ -133,6 +133,14 @@ describe('GET /api/openapi.json', () => {
       'HEAD /media/avatars/{path}',
       // the demo seed's graded history, through the server that holds the database
       'POST /api/demo/history',
+      // following cappers, and the alerts of their new picks
+      'GET /api/cappers/{username}/follow',
+      'POST /api/cappers/{username}/follow',
+      'DELETE /api/cappers/{username}/follow',
+      'GET /api/following',
+      'GET /api/notifications',
+      'POST /api/notifications/read',
+      'GET /api/notifications/stream',
     ];
     expect(
       operations()

@@ -826,3 +826,53 @@ export const eventSubscriptions = pgTable('event_subscriptions', {
   eventId: bigint('event_id', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Who follows which capper (docs/decisions/035). The capper's side is indexed with the follow's time: the
+ * follower count and the alerts' fan-out (followers whose follow predates the pick) read it.
+ */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: integer('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.capperId] }),
+    index('follows_capper_idx').on(t.capperId, t.createdAt),
+    check('follows_not_self', sql`${t.followerId} <> ${t.capperId}`),
+  ],
+);
+
+/**
+ * In-app alerts (docs/decisions/035): one row per recipient and domain event, so a fan-out run twice writes
+ * nothing more. The text is composed when read, from the video as it is then: no foreign key to videos, a
+ * deleted or hidden video's alerts are simply not shown (and no capper's delete waits on its followers' rows).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    videoId: integer('video_id').notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_user_event_idx').on(t.userId, t.eventId),
+    index('notifications_user_id_idx').on(t.userId, t.id),
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`read_at is null`),
+    check('notifications_kind', sql`${t.kind} in ('pick.posted')`),
+  ],
+);

@@ -61,6 +61,12 @@ async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number):
         where name = ${subscriber.name} for update skip locked`),
     );
     if (!progress) return 0; // another instance is dispatching to it
+    let handledHere = 0;
+    // One bound for the whole round: every event below it has committed (or never will), so the position
+    // may move past the other types' events below it too (next statement).
+    const { bound } = rowsOf<{ bound: string }>(
+      await tx.execute(sql`select (${OLDEST_WRITER})::text as bound`),
+    )[0]!;
     const types = sql.join(
       subscriber.types.map((type) => sql`${type}`),
       sql`, `,
@@ -69,12 +75,13 @@ async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number):
       await tx.execute(sql`
         select id::text as id, tx_id::text as tx_id, type, payload from domain_events
         where (tx_id, id) > (${progress.tx_id}::xid8, ${progress.event_id}::bigint)
-          and tx_id < ${OLDEST_WRITER}
+          and tx_id < ${bound}::xid8
           and type in (${types})
         order by tx_id, id
         limit ${batch}`),
     );
-    let last: OutboxRow | undefined;
+    let last: Pick<OutboxRow, 'id' | 'tx_id'> | undefined;
+    let failed = false;
     for (const row of rows) {
       const event = { ...row.payload, type: row.type, id: Number(row.id) } as StoredEvent;
       try {
@@ -82,15 +89,30 @@ async function dispatchTo(db: Db, subscriber: DurableSubscriber, batch: number):
         await tx.transaction((savepoint) => subscriber.handle(event, savepoint));
       } catch (error) {
         bus.reportError(error, { event: row.type, subscriber: subscriber.name });
+        failed = true;
         break;
       }
       last = row;
+      handledHere += 1;
+    }
+    // Caught up with its own types: its position moves past the other types' events below the bound, so a
+    // subscriber of a rare type never holds back the outbox's pruning.
+    if (!failed && rows.length < batch) {
+      const [end] = rowsOf<Pick<OutboxRow, 'id' | 'tx_id'>>(
+        await tx.execute(sql`
+          select id::text as id, tx_id::text as tx_id from domain_events
+          where (tx_id, id) > (${last?.tx_id ?? progress.tx_id}::xid8, ${last?.id ?? progress.event_id}::bigint)
+            and tx_id < ${bound}::xid8
+          order by tx_id desc, id desc
+          limit 1`),
+      );
+      if (end) last = end;
     }
     if (last)
       await tx.execute(sql`
         update event_subscriptions set tx_id = ${last.tx_id}::xid8, event_id = ${last.id}::bigint, updated_at = now()
         where name = ${subscriber.name}`);
-    return last ? rows.indexOf(last) + 1 : 0;
+    return handledHere;
   });
 }
 

@@ -10,10 +10,12 @@ export {
   createVideo,
   deleteVideoWithPick,
   getVisibleVideo,
+  openPicksOfCappers,
   resetProcessing,
   setOriginalFileKey,
   toPublicVideo,
   viewerOf,
+  type Viewer,
 } from './videos-service.js';
 // Reads that others build on; every write to a video row goes through a use-case above.
 export { findVideoOfUpload, findVideoRow, listAllVideos, type VideoRow } from './videos-repository.js';

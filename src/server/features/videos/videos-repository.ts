@@ -305,6 +305,29 @@ export async function listRecentUnreadyVideosOfUser(
     .limit(limit);
 }
 
+/**
+ * The open picks (ready, sealed, not graded, first leg not started) of these cappers, newest first: the
+ * catalog's `status=open&verified=true` filter for a few cappers, read through videos_user_id_idx.
+ */
+export async function listOpenPicksOfCappers(
+  db: Executor,
+  capperIds: readonly number[],
+  viewerId: number | null,
+  limit: number,
+): Promise<VideoWithCapper[]> {
+  if (capperIds.length === 0) return [];
+  return selectVideos(db, viewerId)
+    .where(
+      and(
+        inArray(videos.userId, [...capperIds]),
+        eq(videos.transcodingStatus, 'ready'),
+        ...statusConditions({ status: 'open', verified: 'true' }),
+      ),
+    )
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(limit);
+}
+
 /** Every video, whatever its state, newest first (the admin's table). */
 export async function listAllVideos(
   db: Executor,

@@ -16,6 +16,7 @@ import {
   findVideo,
   findVideoRow,
   insertVideo,
+  listOpenPicksOfCappers,
   updateVideo,
   type NewVideoRow,
   type VideoRow,
@@ -93,6 +94,20 @@ export function toPublicVideo(
       video.originalFileKey && !video.isExternalVideo ? mediaUrl(video.originalFileKey) : null;
   }
   return result;
+}
+
+/**
+ * The open picks of these cappers, newest first, as GET /api/videos items for `viewer` (the followed
+ * cappers' list): the same cards, the same rule on selections.
+ */
+export async function openPicksOfCappers(
+  db: Executor,
+  capperIds: readonly number[],
+  viewer: Viewer,
+  limit: number,
+): Promise<Video[]> {
+  const rows = await listOpenPicksOfCappers(db, capperIds, viewer.id, limit);
+  return rows.map((row) => toPublicVideo(row, viewer));
 }
 
 /** A video that is not ready is visible only to its owner and admins. */

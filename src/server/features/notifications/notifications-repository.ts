@@ -1,0 +1,125 @@
+// The notifications table's queries (docs/decisions/035); only this feature writes it. An alert's text is
+// composed when it is read, from its video as it is then: a deleted video, one not ready (processing again,
+// failed) or a pick taken off sale is not shown, and the name and price are the current ones.
+import { sql, type SQL } from '#server/db/drizzle.js';
+import type { Executor } from '#server/db/client.js';
+import { rowsOf } from '#server/db/rows.js';
+
+/** The alert's video is shown: it exists, is ready, and its pick was not removed. */
+const VISIBLE = sql`v.transcoding_status = 'ready'
+  and not exists (select 1 from picks p where p.video_id = v.id and p.removed is not null)`;
+
+/**
+ * Writes one `pick.posted` alert for each follower of the capper whose follow began before the event:
+ * one statement however many followers (follows_capper_idx), nothing twice (the (user, event) key).
+ */
+export async function insertPickAlerts(
+  db: Executor,
+  alert: { eventId: number; videoId: number; capperId: number; eventAt: Date },
+): Promise<void> {
+  await db.execute(sql`
+    insert into notifications (user_id, event_id, kind, video_id)
+    select f.follower_id, ${alert.eventId}, 'pick.posted', ${alert.videoId}
+    from follows f
+    where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz
+    on conflict (user_id, event_id) do nothing`);
+}
+
+/** When the outbox recorded the event (the events module's table; reading is free). */
+export async function eventTime(db: Executor, eventId: number): Promise<Date | undefined> {
+  const [row] = rowsOf<{ created_at: string | Date }>(
+    await db.execute(sql`select created_at from domain_events where id = ${eventId}`),
+  );
+  return row ? new Date(row.created_at) : undefined;
+}
+
+/** Whether anyone follows the capper: an event of a capper nobody follows queues no job. */
+export async function hasFollowers(db: Executor, capperId: number): Promise<boolean> {
+  const rows = await db.execute(sql`select 1 from follows where capper_id = ${capperId} limit 1`);
+  return rowsOf(rows).length > 0;
+}
+
+export interface AlertRow {
+  id: number;
+  kind: 'pick.posted';
+  createdAt: Date;
+  read: boolean;
+  videoId: number;
+  title: string;
+  priceCents: number;
+  username: string;
+  displayName: string | null;
+}
+
+/** One page of a user's shown alerts, newest first, from before `before` (notifications_user_id_idx). */
+export async function listAlerts(
+  db: Executor,
+  userId: number,
+  page: { before?: number | undefined; limit: number },
+): Promise<AlertRow[]> {
+  const before = page.before === undefined ? sql`` : sql` and n.id < ${page.before}`;
+  const rows = rowsOf<Omit<AlertRow, 'id' | 'createdAt'> & { id: string | number; createdAt: string | Date }>(
+    await db.execute(sql`
+      select n.id, n.kind, n.created_at as "createdAt", n.read_at is not null as read,
+        v.id as "videoId", v.title, v.price_cents as "priceCents", u.username, u.display_name as "displayName"
+      from notifications n
+      join videos v on v.id = n.video_id
+      join users u on u.id = v.user_id
+      where n.user_id = ${userId}${before} and ${VISIBLE}
+      order by n.id desc
+      limit ${page.limit}`),
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id), createdAt: new Date(row.createdAt) }));
+}
+
+function unreadOf(users: SQL): SQL {
+  return sql`
+    select n.user_id, count(*)::int as unread
+    from notifications n join videos v on v.id = n.video_id
+    where n.user_id in (${users}) and n.read_at is null and ${VISIBLE}
+    group by n.user_id`;
+}
+
+/** The shown unread alerts of each of these users (those with none are left out). */
+export async function countUnread(db: Executor, userIds: readonly number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const ids = sql.join(
+    userIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ user_id: number; unread: number }>(await db.execute(unreadOf(ids)));
+  return new Map(rows.map((row) => [Number(row.user_id), Number(row.unread)]));
+}
+
+/** Of these users, those who follow the capper: whose count a fan-out for that capper may have changed. */
+export async function followersAmong(
+  db: Executor,
+  capperId: number,
+  userIds: readonly number[],
+): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const ids = sql.join(
+    userIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = rowsOf<{ follower_id: number }>(
+    await db.execute(
+      sql`select follower_id from follows where capper_id = ${capperId} and follower_id in (${ids})`,
+    ),
+  );
+  return rows.map((row) => Number(row.follower_id));
+}
+
+/** Marks read the user's own alerts among `ids` (or all of them); another user's ids change nothing. */
+export async function markRead(db: Executor, userId: number, ids: readonly number[] | 'all'): Promise<void> {
+  const which =
+    ids === 'all'
+      ? sql``
+      : sql` and id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`;
+  await db.execute(
+    sql`update notifications set read_at = now() where user_id = ${userId} and read_at is null${which}`,
+  );
+}
