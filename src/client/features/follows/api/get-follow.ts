@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FollowState } from '#common/schemas/follows.js';
 import { apiJson } from '#client/lib/api-request.ts';
 
-/** Whether the signed-in visitor follows this capper (false for a visitor), and how many do. */
-export type FollowState = { following: boolean; followers: number };
+export type { FollowState };
 
 /** Under the capper's own key, so refreshing everything about a capper refreshes this too. */
 export function followQueryKey(username: string) {

@@ -1,16 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Video } from '#common/schemas/videos.js';
+import type { FollowedCapper, Following } from '#common/schemas/follows.js';
 import { apiJson } from '#client/lib/api-request.ts';
 
-export type FollowedCapper = {
-  username: string;
-  displayName: string | null;
-  avatarUrl: string | null;
-  followedAt: string;
-};
-
-/** The cappers the signed-in user follows and their open picks, as the catalog's cards show them. */
-export type Following = { cappers: FollowedCapper[]; videos: Video[] };
+export type { FollowedCapper, Following };
 
 export const FOLLOWING_QUERY_KEY = ['/api/following'] as const;
 

@@ -1,20 +1,9 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Notification, NotificationPage } from '#common/schemas/notifications.js';
 import { apiJson } from '#client/lib/api-request.ts';
 import { LATEST_NOTIFICATIONS_KEY, NOTIFICATION_LIST_KEY } from './notification-keys';
 
-/** One in-app alert; `url` is the page of this site it is about. */
-export type Notification = {
-  id: number;
-  kind: string;
-  title: string;
-  body: string;
-  url: string;
-  createdAt: string;
-  read: boolean;
-};
-
-/** A page of alerts, newest first; `nextBefore` is the id to ask for older ones with, null at the end. */
-export type NotificationPage = { items: Notification[]; unread: number; nextBefore: number | null };
+export type { Notification, NotificationPage };
 
 const PAGE_SIZE = 20;
 const LATEST_SIZE = 5;

@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { toast } from '#client/components/ui/use-toast.ts';
+import type { Unread } from '#common/schemas/notifications.js';
 import { apiJson } from '#client/lib/api-request.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import type { NotificationPage } from './get-notifications';
 import { NOTIFICATIONS_QUERY_KEY, UNREAD_QUERY_KEY } from './notification-keys';
 
-/** Some alerts by id, or all of them. */
+/** Some alerts by id, or all of them (the schema's MarkRead, one of the two at a time). */
 export type MarkRead = { ids: number[] } | { all: true };
 
-export async function markRead(what: MarkRead): Promise<{ unread: number }> {
-  return apiJson<{ unread: number }>('POST', '/api/notifications/read', what);
+export async function markRead(what: MarkRead): Promise<Unread> {
+  return apiJson<Unread>('POST', '/api/notifications/read', what);
 }
 
 function markPage(page: NotificationPage, what: MarkRead, unread: number): NotificationPage {
