@@ -35,11 +35,12 @@ export function Navbar() {
         className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-3 px-4 py-3 sm:px-6 md:flex-nowrap md:gap-x-4 lg:px-8"
       >
         <BrandLink className="mr-1" />
-        {/* Below 360 px the word is for screen readers only, so brand, Home, refresh and menu share one row. */}
-        <Button variant="ghost" asChild className="max-[359px]:px-2.5">
+        {/* Below 360 px (430 px signed in, where the bell joins them) the word is for screen readers only, so
+            brand, Home, the bell, refresh and menu share one row. */}
+        <Button variant="ghost" asChild className={user ? 'max-[429px]:px-2.5' : 'max-[359px]:px-2.5'}>
           <Link href="/">
             <House aria-hidden />
-            <span className="max-[359px]:sr-only">Home</span>
+            <span className={user ? 'max-[429px]:sr-only' : 'max-[359px]:sr-only'}>Home</span>
           </Link>
         </Button>
         {/* max-md:hidden, not hidden + md:inline-flex: cn does not merge, and the button's own inline-flex would win. */}
@@ -49,7 +50,10 @@ export function Navbar() {
             Leaderboard
           </Link>
         </Button>
-        <RefreshButton className="ml-auto md:ml-0" />
+        {/* Phones: the bell links to the notifications page. It takes over refresh's ml-auto, so arriving
+            with the session it moves nothing: refresh and the menu stay where they were. */}
+        {user && <NotificationBell variant="link" className="ml-auto md:hidden" />}
+        <RefreshButton className={user ? 'md:ml-0' : 'ml-auto md:ml-0'} />
         <SearchBox className="order-last w-full md:order-none md:mx-2 md:max-w-md md:flex-1" />
         <div className="hidden items-center gap-2 md:ml-auto md:flex">
           {isLoading ? (
@@ -77,8 +81,6 @@ export function Navbar() {
             </>
           )}
         </div>
-        {/* Phones: the bell is a link to the notifications page, beside the menu button. */}
-        {user && <NotificationBell variant="link" className="md:hidden" />}
         <MobileNav user={user ?? null} />
       </nav>
     </header>

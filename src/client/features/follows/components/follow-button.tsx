@@ -74,7 +74,8 @@ export function FollowButton({ username, name, isOwn, size = 'sm', className }: 
   }
 
   return (
-    <span className={cn('inline-flex items-center gap-3', className)} data-testid="follow">
+    // Wraps the count below the button where the row is too narrow for both, loading or loaded alike.
+    <span className={cn('flex flex-wrap items-center gap-x-3 gap-y-1', className)} data-testid="follow">
       {control}
       <span className="inline-flex h-5 min-w-[7.5rem] items-center text-sm whitespace-nowrap text-muted-foreground tabular-nums">
         {state ? (
