@@ -36,8 +36,9 @@ export function Navbar() {
       >
         <BrandLink className="mr-1" />
         {/* Below 360 px (430 px signed in, where the bell joins them) the word is for screen readers only, so
-            brand, Home, the bell, refresh and menu share one row. */}
-        <Button variant="ghost" asChild className={user ? 'max-[429px]:px-2.5' : 'max-[359px]:px-2.5'}>
+            brand, Home, the bell, refresh and menu share one row. The padding is the same signed in or out, so
+            the icon stays put when the session arrives. */}
+        <Button variant="ghost" asChild className="max-[429px]:px-2.5">
           <Link href="/">
             <House aria-hidden />
             <span className={user ? 'max-[429px]:sr-only' : 'max-[359px]:sr-only'}>Home</span>
