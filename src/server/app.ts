@@ -85,6 +85,8 @@ declare module 'fastify' {
     catalog: CatalogCache;
     /** The sports-data market (docs/decisions/025); null when none is configured. */
     market: MarketSync | null;
+    /** This process's open alert streams (docs/decisions/035). */
+    alertStreams: UnreadStreams;
   }
 }
 
@@ -330,6 +332,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // the open streams of this process (and a slow re-check for what other processes write).
   await app.register(followRoutes, { db });
   const unreadStreams = new UnreadStreams(db, app.log);
+  app.decorate('alertStreams', unreadStreams);
   app.addHook('preClose', async () => unreadStreams.close());
   unsubscribe.push(events.durable(alertFollowersOfPicks(() => jobs.notify())));
   handlePickAlerts(jobs, unreadStreams);

@@ -179,6 +179,36 @@ describe('durable subscribers', () => {
     }
   });
 
+  it('moves a caught-up subscriber past the events of other types, so a rare type holds back no pruning', async () => {
+    const seen: number[] = [];
+    const unsubscribe = eventBus(db).durable({
+      name: 'test-rare',
+      types: ['user.deleted'],
+      handle: async (event: StoredEvent<'user.deleted'>) => {
+        seen.push(event.userId);
+      },
+    });
+    try {
+      await emit(db, { type: 'video.changed', videoId: 71 });
+      await emit(db, { type: 'video.changed', videoId: 72 });
+      expect(await dispatchOutbox(db)).toBe(0);
+      const position = async () =>
+        rowsOf<{ at: boolean }>(
+          await db.execute(sql`
+            select (s.tx_id, s.event_id) >= (e.tx_id, e.id) as at
+            from event_subscriptions s, (select tx_id, id from domain_events order by tx_id desc, id desc limit 1) e
+            where s.name = 'test-rare'`),
+        )[0]!.at;
+      expect(await position()).toBe(true);
+      // Its own type after them is still handed over.
+      await emit(db, { type: 'user.deleted', userId: 73 });
+      expect(await dispatchOutbox(db)).toBe(1);
+      expect(seen).toEqual([73]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('prunes only old events every subscriber has passed', async () => {
     await db.execute(sql`update domain_events set created_at = now() - interval '30 days'`);
     // test-late-commit has passed every leg.graded event, test-settlements every game.settled one, but each

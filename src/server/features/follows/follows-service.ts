@@ -36,7 +36,15 @@ export async function followState(db: Db, username: string, followerId: number |
 export async function follow(db: Db, username: string, followerId: number): Promise<FollowState> {
   const capperId = await capperIdOf(db, username);
   if (capperId === followerId) throw badRequest(FOLLOW_SELF_MESSAGE);
-  await insertFollow(db, followerId, capperId);
+  try {
+    await insertFollow(db, followerId, capperId);
+  } catch (error) {
+    // The capper was deleted between the lookup and the insert: a foreign key violation (drizzle wraps
+    // the driver's error in its cause).
+    const failure = error as { code?: string; cause?: { code?: string } };
+    if ((failure.code ?? failure.cause?.code) === '23503') throw notFound(CAPPER_NOT_FOUND_MESSAGE);
+    throw error;
+  }
   return { following: true, followers: await countFollowers(db, capperId) };
 }
 
