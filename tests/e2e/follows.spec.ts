@@ -184,6 +184,24 @@ test("a follower's bell counts a new pick live, and the alert is read from the m
   await expect(list.getByRole('link', { name: /^Unread:/ })).toHaveCount(0);
 });
 
+test("the bell's menu opens from the keyboard, says when there is nothing yet, and gives focus back", async ({
+  page,
+}) => {
+  await registerAndLogin(page);
+  await page.goto('/');
+  await bell(page).focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu', { name: 'Notifications' });
+  await expect(menu).toContainText('No notifications yet.');
+  // Nothing to mark: the arrow key passes over Mark all read to the page's link.
+  await expect(menu.getByRole('menuitem', { name: 'Mark all read' })).toBeDisabled();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'See all notifications' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(bell(page)).toBeFocused();
+});
+
 test('the notifications page pages back with Load more', async ({ page, newUser }) => {
   test.slow();
   const capper = await newUser('capper');
