@@ -202,6 +202,19 @@ test("the bell's menu opens from the keyboard, says when there is nothing yet, a
   await expect(bell(page)).toBeFocused();
 });
 
+test('signing out closes the live stream and takes the bell away', async ({ page }) => {
+  await registerAndLogin(page);
+  const opened = page.waitForRequest((request) => request.url().endsWith('/api/notifications/stream'));
+  await page.goto('/');
+  const stream = await opened;
+  await expect(bell(page)).toBeVisible();
+  const closed = page.waitForEvent('requestfailed', (request) => request === stream);
+  await accountMenuButton(page).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await closed;
+  await expect(bell(page)).toHaveCount(0);
+});
+
 test('the notifications page pages back with Load more', async ({ page, newUser }) => {
   test.slow();
   const capper = await newUser('capper');
