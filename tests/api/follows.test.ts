@@ -5,6 +5,7 @@ import type { FollowState, Following } from '#common/schemas/follows.js';
 import { FOLLOW_SELF_MESSAGE } from '#common/schemas/follows.js';
 import type { Video } from '#common/schemas/videos.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
+import { FOLLOWS_PER_MINUTE } from '#server/features/follows/routes.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
@@ -157,6 +158,22 @@ describe('following a capper', () => {
       headers: { cookie: fan.cookie },
     });
     expect(page.json<Following>().cappers.map((c) => c.username)).not.toContain(leaving.username);
+  });
+});
+
+describe('the rate limit', () => {
+  it(`answers 429 with Retry-After past ${FOLLOWS_PER_MINUTE} follows and unfollows a minute`, async () => {
+    const busy = await registerUser(t.app, {}, nextIp());
+    const statuses: number[] = [];
+    for (let i = 0; i < FOLLOWS_PER_MINUTE; i += 1)
+      statuses.push((await (i % 2 ? unfollow : follow)(capper.username, busy.cookie)).statusCode);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await follow(capper.username, busy.cookie);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.json<{ message: string }>().message).toMatch(/Too many follows/);
+    // Another user is not held back.
+    expect((await follow(capper.username, other.cookie)).statusCode).toBe(200);
   });
 });
 
