@@ -7,6 +7,7 @@ import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
 import { cn } from '#client/lib/cn.ts';
 import { useSetFollowing } from '../api/follow-capper';
 import { useFollow } from '../api/get-follow';
+import { formatFollowers } from './follower-count';
 
 // Fixed widths: "Follow" and "Following" take the same room, and so do the placeholders while loading, so
 // nothing beside the button moves when it arrives or toggles (the video page's layout shift stays 0).
@@ -86,8 +87,4 @@ export function FollowButton({ username, name, isOwn, size = 'sm', className }: 
       </span>
     </span>
   );
-}
-
-export function formatFollowers(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'follower' : 'followers'}`;
 }
