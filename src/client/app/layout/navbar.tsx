@@ -58,7 +58,8 @@ export function Navbar() {
         <SearchBox className="order-last w-full md:order-none md:mx-2 md:max-w-md md:flex-1" />
         <div className="hidden items-center gap-2 md:ml-auto md:flex">
           {isLoading ? (
-            <Skeleton className="h-9 w-48 rounded-full" />
+            // As wide as the signed-in block (Upload, bell, avatar), so the search box keeps its width.
+            <Skeleton className="h-9 w-63 rounded-full" />
           ) : user ? (
             <>
               <Link href="/upload" className={buttonClasses('primary', 'md')}>
