@@ -38,6 +38,7 @@ export function FollowButton({ username, name, isOwn, size = 'sm', className }: 
 
   const loading = userLoading || follow.isPending;
   const state = follow.data;
+  // A toggle's name stays the same in either state (WAI-ARIA APG, button): aria-pressed says which it is.
   const label = `Follow ${name}`;
   let control;
   if (loading) {
