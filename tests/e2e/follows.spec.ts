@@ -148,6 +148,8 @@ test("a follower's bell counts a new pick live, and the alert is read from the m
   // No reload: the server's event stream brings the count.
   await expect(bell(page)).toHaveAccessibleName('Notifications, 1 unread', { timeout: ALERT_TIMEOUT });
   await expect(bell(page).getByTestId('unread-badge')).toHaveText('1');
+  // Said aloud too: the bell's new name alone is not announced.
+  await expect(page.getByRole('status').filter({ hasText: '1 unread notification' })).toHaveCount(1);
 
   await bell(page).click();
   const menu = page.getByRole('menu', { name: 'Notifications' });

@@ -4,7 +4,11 @@ import { NAV_SHADOW_SCROLL_PX } from '#common/constants.js';
 import { Button, buttonClasses } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { useUser } from '#client/features/auth/index.ts';
-import { NotificationBell, useUnreadStream } from '#client/features/notifications/index.ts';
+import {
+  NewAlertAnnouncer,
+  NotificationBell,
+  useUnreadStream,
+} from '#client/features/notifications/index.ts';
 import { authPath, useReturnPath } from '#client/lib/auth-redirect.ts';
 import { cn } from '#client/lib/cn.ts';
 import { BrandLink } from './brand';
@@ -84,6 +88,7 @@ export function Navbar() {
           )}
         </div>
         <MobileNav user={user ?? null} />
+        {user && <NewAlertAnnouncer />}
       </nav>
     </header>
   );

@@ -12,12 +12,16 @@ export async function setFollowing(username: string, follow: boolean): Promise<F
 
 /**
  * Follows or unfollows at once on screen: the button and count change before the server answers, and go
- * back (with a message) if it refuses.
+ * back (with a message) if it refuses. Presses in quick succession each count: their requests go one after
+ * another (one scope per capper), so the server ends in the state of the last press.
  */
 export function useSetFollowing(username: string) {
   const queryClient = useQueryClient();
   const key = followQueryKey(username);
+  const mutationKey = ['follow', username] as const;
   return useMutation({
+    mutationKey,
+    scope: { id: `follow:${username}` },
     mutationFn: (follow: boolean) => setFollowing(username, follow),
     onMutate: async (follow) => {
       // A GET still under way would overwrite the guess with the state before the press.
@@ -29,9 +33,17 @@ export function useSetFollowing(username: string) {
       }
       return { before };
     },
-    onSuccess: (state) => queryClient.setQueryData(key, state),
+    // A later press still on its way already shows its own guess; this answer would flip it back.
+    onSuccess: (state) => {
+      if (queryClient.isMutating({ mutationKey }) <= 1) queryClient.setQueryData(key, state);
+    },
     onError: (error, follow, context) => {
-      if (context?.before) queryClient.setQueryData(key, context.before);
+      // The last press in flight puts back what was there, then asks the server: with several presses,
+      // what was there may itself have been a guess.
+      if (queryClient.isMutating({ mutationKey }) <= 1) {
+        if (context?.before) queryClient.setQueryData(key, context.before);
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      }
       toast({
         title: follow ? 'Could not follow' : 'Could not unfollow',
         description: errorMessage(error),

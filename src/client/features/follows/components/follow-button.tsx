@@ -64,10 +64,9 @@ export function FollowButton({ username, name, isOwn, size = 'sm', className }: 
         aria-label={label}
         aria-pressed={following}
         className={sizes.width}
-        // Not disabled while the request runs: a disabled button would drop keyboard focus.
-        onClick={() => {
-          if (!setFollowing.isPending) setFollowing.mutate(!following);
-        }}
+        // Never disabled while a request runs: a disabled button would drop keyboard focus, and a second
+        // press is honoured (the requests queue).
+        onClick={() => setFollowing.mutate(!following)}
       >
         {following ? <Check aria-hidden /> : <UserPlus aria-hidden />}
         {following ? 'Following' : 'Follow'}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Link } from 'wouter';
 import { cn } from '#client/lib/cn.ts';
 import { useUnreadCount } from '../api/get-unread';
@@ -79,3 +79,24 @@ type StandInHandlers = {
   onPointerDown: (event: PointerEvent) => void;
   onKeyDown: (event: KeyboardEvent) => void;
 };
+
+/**
+ * Says a new alert aloud: the bell's name changes silently, so a polite status region tells screen readers
+ * when the count rises (not when it first arrives with the page).
+ */
+export function NewAlertAnnouncer() {
+  const { data: unread } = useUnreadCount();
+  const previous = useRef<number | undefined>(undefined);
+  const [message, setMessage] = useState('');
+  useEffect(() => {
+    if (unread !== undefined && previous.current !== undefined && unread > previous.current) {
+      setMessage(unread === 1 ? '1 unread notification' : `${unread} unread notifications`);
+    }
+    previous.current = unread;
+  }, [unread]);
+  return (
+    <span role="status" className="sr-only">
+      {message}
+    </span>
+  );
+}
