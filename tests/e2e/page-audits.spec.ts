@@ -268,12 +268,23 @@ test.describe('the browser finds nothing wrong', () => {
       '/upload',
       `/checkout/${catalog.notBought.id}`,
       `/edit-video/${catalog.own.id}`,
+      `/cappers/${catalog.other.credentials.username}`,
+      '/following',
+      '/notifications',
       '/no-such-page',
     ];
     await checkPages(page, pages, problems);
 
     await visit(page, '/');
     await checkDialog(page, 'account menu', () => accountMenuButton(page).click(), problems, 'menu');
+    await visit(page, '/');
+    await checkDialog(
+      page,
+      'notifications menu',
+      () => page.getByRole('button', { name: /^Notifications/ }).click(),
+      problems,
+      'menu',
+    );
 
     await visit(page, '/dashboard');
     await checkDialog(
@@ -306,7 +317,12 @@ test.describe('the browser finds nothing wrong', () => {
     );
 
     await page.setViewportSize(PHONE);
-    await checkPages(page, ['/', `/video/${catalog.bought.id}`, '/dashboard'], problems, 'phone');
+    await checkPages(
+      page,
+      ['/', `/video/${catalog.bought.id}`, '/dashboard', '/following', '/notifications'],
+      problems,
+      'phone',
+    );
     await checkDialog(
       page,
       'phone menu, signed in',

@@ -68,6 +68,14 @@ const LogPage = lazyPage(
   () => import('../features/pick-log/pages/log-page'),
   (m) => m.LogPage,
 );
+const FollowingPage = lazyPage(
+  () => import('../features/follows/pages/following-page'),
+  (m) => m.FollowingPage,
+);
+const NotificationsPage = lazyPage(
+  () => import('../features/notifications/pages/notifications-page'),
+  (m) => m.NotificationsPage,
+);
 const NotFoundPage = lazyPage(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -114,6 +122,16 @@ export function AppRoutes() {
           <Route path="/edit-video/:id">
             <RequireAuth>
               <EditVideoPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/following">
+            <RequireAuth>
+              <FollowingPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/notifications">
+            <RequireAuth>
+              <NotificationsPage />
             </RequireAuth>
           </Route>
           <Route path="/settings/profile">

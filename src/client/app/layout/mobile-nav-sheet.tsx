@@ -1,6 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { Link } from 'wouter';
 import {
+  Bell,
   House,
   LayoutDashboard,
   LogIn,
@@ -11,6 +12,7 @@ import {
   Upload,
   UserPlus,
   UserRound,
+  UsersRound,
 } from 'lucide-react';
 import type { User } from '#common/schemas/auth.js';
 import { PRODUCT_NAME } from '#common/constants.js';
@@ -97,6 +99,12 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
                 </DrawerLink>
                 <DrawerLink href="/dashboard" icon={<LayoutDashboard aria-hidden />}>
                   Dashboard
+                </DrawerLink>
+                <DrawerLink href="/following" icon={<UsersRound aria-hidden />}>
+                  Following
+                </DrawerLink>
+                <DrawerLink href="/notifications" icon={<Bell aria-hidden />}>
+                  Notifications
                 </DrawerLink>
                 <DrawerLink
                   href={`/cappers/${encodeURIComponent(user.username)}`}

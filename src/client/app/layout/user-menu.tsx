@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound } from 'lucide-react';
+import { LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound, UsersRound } from 'lucide-react';
 import type { User } from '#common/schemas/auth.js';
 import {
   DropdownMenu,
@@ -41,6 +41,12 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
           <Link href="/dashboard">
             <LayoutDashboard aria-hidden />
             Dashboard
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/following">
+            <UsersRound aria-hidden />
+            Following
           </Link>
         </DropdownMenuItem>
         {/* The public page others see: the storefront of open picks and the record. */}

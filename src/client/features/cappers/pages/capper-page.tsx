@@ -11,6 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#client/components/ui/
 import { cn } from '#client/lib/cn.ts';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { FollowButton } from '#client/features/follows/index.ts';
 import { useCapper } from '../api/get-capper';
 import { GradedPickItem, OpenPickItem, SelfReportedTable } from '../components/pick-items';
 import { RecordStats } from '../components/record-stats';
@@ -184,6 +185,8 @@ function CapperHeader({ profile }: { profile: CapperProfile }) {
             </>
           )}
         </p>
+        {/* The follow button takes its room while it loads; on the capper's own storefront it is absent. */}
+        <FollowButton username={capper.username} name={name} size="md" className="mt-2" />
       </div>
     </header>
   );

@@ -14,6 +14,7 @@ import { formatDuration } from '#client/lib/format.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
+import { FollowButton } from '#client/features/follows/index.ts';
 import { PickLogPanel } from '#client/features/pick-log/index.ts';
 import { PickSealPanel, usePick } from '#client/features/picks/index.ts';
 import { YourSelections } from '#client/features/purchases/index.ts';
@@ -109,18 +110,22 @@ function VideoDetails({ video }: { video: Video }) {
           <div className="grid gap-2 sm:gap-3">
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">{video.category}</p>
             <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{video.title}</h1>
-            <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-              <Avatar name={capperName(video)} className="size-8 text-sm" />
-              <span>
-                by{' '}
-                <Link
-                  href={`/cappers/${encodeURIComponent(video.capper.username)}`}
-                  className="font-semibold text-foreground underline-offset-4 hover:underline"
-                >
-                  {capperName(video)}
-                </Link>
-              </span>
-            </p>
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-muted-foreground">
+              <p className="flex items-center gap-2">
+                <Avatar name={capperName(video)} className="size-8 text-sm" />
+                <span>
+                  by{' '}
+                  <Link
+                    href={`/cappers/${encodeURIComponent(video.capper.username)}`}
+                    className="font-semibold text-foreground underline-offset-4 hover:underline"
+                  >
+                    {capperName(video)}
+                  </Link>
+                </span>
+              </p>
+              {/* Its size is reserved while it loads, so the page below never moves (layout shift 0). */}
+              <FollowButton username={video.capper.username} name={capperName(video)} isOwn={video.isOwner} />
+            </div>
             {/* The capper's verified record, where a buyer decides. Its own line, as tall as the loading
                 badge and its dots, so the buy box below never moves when the record arrives. */}
             <div className="min-h-[2.375rem]">
