@@ -32,7 +32,6 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, database, logger: loggerOptions(config.logLevel) });
   logUnhandledRejections(app.log);
-  app.addHook('onClose', async () => database.close());
   // The demo seed goes through this server's own HTTP API, which a worker does not serve.
   const offerDemo =
     config.role === 'worker'
@@ -55,13 +54,18 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    // The database closes after the app: fastify runs onClose hooks last-registered first, so a hook here
+    // would close it before the job runner and the log writer had stopped using it.
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
