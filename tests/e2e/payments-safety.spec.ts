@@ -143,6 +143,8 @@ test('the admin reads refunds and bonus changes in the Audit log tab, on a phone
   // Keyboard: the tabs are a Radix tab list, arrows move between them.
   await page.getByRole('tab', { name: 'Users' }).focus();
   await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Mail' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
   await expect(tab).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL('/admin?tab=audit');
