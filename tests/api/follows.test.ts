@@ -7,7 +7,7 @@ import type { Video } from '#common/schemas/videos.js';
 import { setAdmin } from '#server/features/auth/users-repository.js';
 import { FOLLOWS_PER_MINUTE } from '#server/features/follows/routes.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+import { inHours, postLinkPick, postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
 type User = { cookie: string; id: number; username: string };
 let t: TestApp;
@@ -16,9 +16,6 @@ let fan: User;
 let other: User;
 let ip = 0;
 const nextIp = () => `10.31.0.${++ip}`;
-const HOUR = 3600_000;
-const inHours = (hours: number) =>
-  new Date(Date.now() + hours * HOUR).toISOString().replace(/\.\d{3}Z$/, 'Z');
 let game = 0;
 
 function leg() {
@@ -37,14 +34,7 @@ function leg() {
 }
 
 async function postPick(user: User, fields: Record<string, string> = {}) {
-  const response = await postVideo(t.app, user.cookie, {
-    ...VALID_FIELDS,
-    isExternalVideo: 'true',
-    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-    duration: '',
-    legs: JSON.stringify([leg()]),
-    ...fields,
-  });
+  const response = await postLinkPick(t.app, user.cookie, [leg()], fields);
   expect(response.statusCode, response.body).toBe(201);
   return response.json<Video>();
 }

@@ -12,7 +12,7 @@ import { dispatchOutbox, type StoredEvent } from '#server/events/index.js';
 import { DEFAULT_LANE, enqueue } from '#server/jobs/index.js';
 import { alertFollowersOfPicks, pickAlertsJob } from '#server/features/notifications/index.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
-import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
+import { inHours, postLinkPick } from '../setup/upload-requests.js';
 import { waitFor } from '../setup/wait-for.js';
 
 type User = { cookie: string; id: number; username: string };
@@ -23,9 +23,6 @@ let early: User;
 let late: User;
 let ip = 0;
 const nextIp = () => `10.32.0.${++ip}`;
-const HOUR = 3600_000;
-const inHours = (hours: number) =>
-  new Date(Date.now() + hours * HOUR).toISOString().replace(/\.\d{3}Z$/, 'Z');
 let game = 0;
 const SECRET = 'Zebras +7.5 (3 units)';
 
@@ -46,15 +43,7 @@ function leg() {
 
 async function postPick(user: User, fields: Record<string, string> = {}) {
   const legs = [leg()];
-  const response = await postVideo(t.app, user.cookie, {
-    ...VALID_FIELDS,
-    emailInformation: SECRET,
-    isExternalVideo: 'true',
-    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
-    duration: '',
-    legs: JSON.stringify(legs),
-    ...fields,
-  });
+  const response = await postLinkPick(t.app, user.cookie, legs, { emailInformation: SECRET, ...fields });
   expect(response.statusCode, response.body).toBe(201);
   return { video: response.json<Video>(), legs };
 }

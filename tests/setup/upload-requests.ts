@@ -63,6 +63,27 @@ export function postVideo(
   });
 }
 
+/** An instant `hours` from now to the second, as a leg's `startsAt` is written. */
+export const inHours = (hours: number) =>
+  new Date(Date.now() + hours * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** POST /api/videos for a link video with these legs (and any fields to override), as `cookie`'s user. */
+export function postLinkPick(
+  app: FastifyInstance,
+  cookie: string,
+  legs: readonly object[],
+  fields: Record<string, string> = {},
+) {
+  return postVideo(app, cookie, {
+    ...VALID_FIELDS,
+    isExternalVideo: 'true',
+    externalVideoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    duration: '',
+    legs: JSON.stringify(legs),
+    ...fields,
+  });
+}
+
 /** tus Upload-Metadata: comma-separated `key base64(value)` pairs. */
 export function tusMetadata(fields: Record<string, string>): string {
   return Object.entries(fields)
