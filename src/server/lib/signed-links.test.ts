@@ -34,6 +34,17 @@ describe('signed links', () => {
     expect(verifyLink(SECRET, token.slice(0, -4))).toEqual({ ok: false, reason: 'invalid' });
   });
 
+  it('refuses another spelling of the same signature: its last character with a spare bit changed', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const token = signLink(SECRET, { u: 1 }, inOneHour());
+    // A 32-byte MAC is 43 characters: the last one carries 4 bits, its 2 lowest are spare.
+    const last = alphabet.indexOf(token.at(-1)!);
+    const respelled = token.slice(0, -1) + alphabet[last ^ 1];
+    const [, signature] = respelled.split('.');
+    expect(Buffer.from(signature!, 'base64url')).toEqual(Buffer.from(token.split('.')[1]!, 'base64url'));
+    expect(verifyLink(SECRET, respelled)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('refuses garbage', () => {
     for (const token of ['', '.', 'abc', 'a.b.c', 'not base64!.x'])
       expect(verifyLink(SECRET, token)).toEqual({ ok: false, reason: 'invalid' });

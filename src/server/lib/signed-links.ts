@@ -27,9 +27,10 @@ export function verifyLink(secret: string, token: string, now = new Date()): Ver
   if (parts.length !== 2 || !/^[\w-]+$/.test(parts[0]!) || !/^[\w-]+$/.test(parts[1]!))
     return { ok: false, reason: 'invalid' };
   const [body, signature] = parts as [string, string];
-  const expected = mac(secret, body);
-  const given = Buffer.from(signature, 'base64url');
-  // Constant time: the comparison must not tell an attacker how many leading bytes were right.
+  // Compared as text: decoding would ignore the last character's spare bits, so another spelling of the
+  // same signature would pass. Constant time: it must not tell how many leading characters were right.
+  const expected = Buffer.from(mac(secret, body).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'invalid' };
   let decoded: unknown;
