@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CapperParamsSchema } from '#common/schemas/cappers.js';
 import { FollowingSchema, FollowStateSchema } from '#common/schemas/follows.js';
 import type { Db } from '#server/db/client.js';
-import { HttpError } from '#server/lib/http-errors.js';
+import { rateLimited } from '#server/lib/rate-limited.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { viewerOf } from '../videos/index.js';
@@ -24,15 +24,10 @@ export async function followRoutes(app: FastifyInstance, options: { db: Db }) {
     timeWindow: 60_000,
     keyGenerator: (request) => `follow:${request.user?.id ?? request.ip}`,
   });
+  const followsLimit = rateLimited(followsPerUser, 'follows');
   const limitFollows = async (request: FastifyRequest) => {
     currentUser(request); // 401 first: a signed-out caller is not counted
-    const result = await followsPerUser(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const wait = Math.max(1, Math.ceil(result.ttlInSeconds));
-      throw new HttpError(429, `Too many follows. Please wait ${wait} seconds and try again.`, {
-        'retry-after': String(wait),
-      });
-    }
+    await followsLimit(request);
   };
 
   api.get(

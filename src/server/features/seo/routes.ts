@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.js';
 import { EncodedBody, preferredEncoding } from '#server/lib/content-encoding.js';
-import { HttpError, badRequest, notFound } from '#server/lib/http-errors.js';
+import { badRequest, notFound } from '#server/lib/http-errors.js';
+import { rateLimited } from '#server/lib/rate-limited.js';
 import { highestVideoId, publicVideoIdsBetween } from './seo-repository.js';
 
 /** The sitemap protocol's limit per file (sitemaps.org): 50,000 URLs (and 50 MB, far off at ~60 bytes each). */
@@ -70,15 +71,7 @@ export async function seoRoutes(app: FastifyInstance, options: { db: Db }) {
     timeWindow: 60_000,
     keyGenerator: (request) => `sitemap:${request.ip}`,
   });
-  const limitSitemaps = async (request: FastifyRequest) => {
-    const result = await sitemapsPerAddress(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const wait = Math.max(1, Math.ceil(result.ttlInSeconds));
-      throw new HttpError(429, `Too many requests. Please wait ${wait} seconds and try again.`, {
-        'retry-after': String(wait),
-      });
-    }
-  };
+  const limitSitemaps = rateLimited(sitemapsPerAddress, 'requests');
 
   app.get('/robots.txt', async (request, reply) => {
     const origin = originOf(request);

@@ -33,7 +33,8 @@ import {
 } from './videos-repository.js';
 import { cachedCatalogPage, cachedVideo } from './catalog-reads.js';
 import { editVideo, mayView, removeVideo, toPublicVideo, viewerOf } from './videos-service.js';
-import { HttpError, notFound } from '#server/lib/http-errors.js';
+import { notFound } from '#server/lib/http-errors.js';
+import { rateLimited } from '#server/lib/rate-limited.js';
 import { errorResponses, responseSerializer, tagRoutes } from '#server/plugins/api-contract.js';
 
 // Signed-out answers are ready-made bytes (decision 012), written through the same schemas once per entry.
@@ -292,15 +293,7 @@ export async function videoRoutes(
     timeWindow: 60_000,
     keyGenerator: (request) => `share:${request.ip}`,
   });
-  const limitShares = async (request: FastifyRequest) => {
-    const result = await sharesPerAddress(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const wait = Math.max(1, Math.ceil(result.ttlInSeconds));
-      throw new HttpError(429, `Too many shares. Please wait ${wait} seconds and try again.`, {
-        'retry-after': String(wait),
-      });
-    }
-  };
+  const limitShares = rateLimited(sharesPerAddress, 'shares');
 
   api.post(
     '/api/videos/:id/share',
