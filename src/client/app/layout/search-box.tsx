@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Search } from 'lucide-react';
 import { cn } from '#client/lib/cn.ts';
@@ -10,13 +10,34 @@ function queryOf(location: string, search: string): string {
   return new URLSearchParams(search).get('q') ?? '';
 }
 
+/**
+ * What a visitor typed into the prerendered box before the scripts ran, once: createRoot replaces that box
+ * with a new one, which would otherwise drop the text and the focus.
+ */
+let prerendered: { text: string; focused: boolean } | null | undefined;
+function takePrerendered() {
+  if (prerendered !== undefined || typeof document === 'undefined') return prerendered ?? null;
+  const box = document.getElementById('site-search');
+  prerendered =
+    box instanceof HTMLInputElement && box.value
+      ? { text: box.value, focused: document.activeElement === box }
+      : null;
+  return prerendered;
+}
+
 // spec 2: a blank query goes nowhere; anything else opens /videos?q=...
 export function SearchBox({ className }: { className?: string }) {
   const [location, navigate] = useLocation();
   // Read from window.location where there is one: wouter's search is decodeURI'd, which turns '%25' into '%'.
   const search = useSearch();
   const urlQuery = queryOf(location, typeof window === 'undefined' ? search : window.location.search);
-  const [text, setText] = useState(urlQuery);
+  const [typed] = useState(takePrerendered);
+  const [text, setText] = useState(typed?.text ?? urlQuery);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    prerendered = null; // taken: a later box starts from the URL
+    if (typed?.focused) input.current?.focus();
+  }, [typed]);
   // The box shows the URL's query, opened directly or reached by back/forward; typing only
   // changes the box until the next navigation.
   const [shownQuery, setShownQuery] = useState(urlQuery);
@@ -34,12 +55,15 @@ export function SearchBox({ className }: { className?: string }) {
   };
 
   return (
-    <form role="search" onSubmit={submit} className={cn('relative', className)}>
+    // action and name make the box work before the scripts have run (a plain GET to /videos?q=).
+    <form role="search" action="/videos" method="get" onSubmit={submit} className={cn('relative', className)}>
       <label htmlFor="site-search" className="sr-only">
         Search videos
       </label>
       <input
+        ref={input}
         id="site-search"
+        name="q"
         type="search"
         value={text}
         onChange={(event) => setText(event.target.value)}
