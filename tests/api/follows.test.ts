@@ -221,3 +221,25 @@ describe('GET /api/following', () => {
     expect(response.json<Following>()).toEqual({ cappers: [], videos: [] });
   });
 });
+
+describe('GET /api/following/cappers', () => {
+  it("lists the followed usernames, most recent first, and only the caller's", async () => {
+    const first = await registerUser(t.app, {}, nextIp());
+    const second = await registerUser(t.app, {}, nextIp());
+    const reader = await registerUser(t.app, {}, nextIp());
+    const list = (cookie?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/following/cappers',
+        headers: cookie ? { cookie } : {},
+      });
+    expect((await list(reader.cookie)).json()).toEqual({ usernames: [] });
+    await follow(first.username, reader.cookie);
+    await follow(second.username, reader.cookie);
+    await follow(first.username, other.cookie);
+    expect((await list(reader.cookie)).json()).toEqual({ usernames: [second.username, first.username] });
+    await unfollow(second.username, reader.cookie);
+    expect((await list(reader.cookie)).json()).toEqual({ usernames: [first.username] });
+    expect((await list()).statusCode).toBe(401);
+  });
+});

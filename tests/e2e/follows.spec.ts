@@ -117,6 +117,43 @@ test('a failed follow goes back and says why', async ({ page, newUser }) => {
   await expect(followerCount(page)).toHaveText('0 followers');
 });
 
+test('Follow on a card: a visitor is sent to sign in; signed in, one press follows and the storefront agrees', async ({
+  page,
+  newUser,
+}) => {
+  const capper = await newUser('capper');
+  const title = uniqueTitle('Card follow pick');
+  await postPick(capper.api, title, [newLeg(inHours(48))]);
+  const card = page.getByRole('article', { name: title });
+  const onCard = card.getByRole('button', { name: `Follow ${capper.username}` });
+
+  await page.goto(`/videos?q=${encodeURIComponent(title)}`);
+  const visitorFollow = card.getByRole('link', { name: `Follow ${capper.username}` });
+  await expect(visitorFollow).toHaveAttribute('href', /^\/auth\?next=/);
+
+  await registerAndLogin(page);
+  await page.goto(`/videos?q=${encodeURIComponent(title)}`);
+  await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  await onCard.click();
+  await expect(onCard).toHaveAttribute('aria-pressed', 'true');
+  await expect(onCard).toHaveText('Following');
+  // The press did not open the pick: the card's stretched title link lies under the button.
+  await expect(page).toHaveURL(`/videos?q=${encodeURIComponent(title)}`);
+
+  await page.goto(`/cappers/${capper.username}`);
+  await expect(followButton(page, capper.username)).toHaveAttribute('aria-pressed', 'true');
+  await expect(followerCount(page)).toHaveText('1 follower');
+
+  // And back: pressed again from the keyboard, the card unfollows, and a reload agrees.
+  await page.goto(`/videos?q=${encodeURIComponent(title)}`);
+  await onCard.focus();
+  await page.keyboard.press('Enter');
+  await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  await page.reload();
+  await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  await expect(onCard).toHaveText('Follow');
+});
+
 test('a visitor pressing Follow signs in and comes back to the storefront', async ({ page, newUser }) => {
   const capper = await newUser('capper');
   const bettor = await newUser('bettor');

@@ -30,3 +30,13 @@ export const FollowingSchema = z
   })
   .meta({ id: 'Following' });
 export type Following = z.infer<typeof FollowingSchema>;
+
+/** GET /api/following/cappers: who the signed-in user follows, for the follow buttons on cards. */
+export const FollowedUsernamesSchema = z
+  .object({
+    usernames: z
+      .array(z.string())
+      .describe('Usernames of the followed cappers, the most recently followed first (at most 1,000).'),
+  })
+  .meta({ id: 'FollowedUsernames' });
+export type FollowedUsernames = z.infer<typeof FollowedUsernamesSchema>;

@@ -68,3 +68,19 @@ export async function listFollowedCappers(
     .orderBy(desc(follows.createdAt), desc(follows.capperId))
     .limit(limit);
 }
+
+/** The usernames a user follows, the most recently followed first. */
+export async function listFollowedUsernames(
+  db: Executor,
+  followerId: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ username: users.username })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.capperId))
+    .where(eq(follows.followerId, followerId))
+    .orderBy(desc(follows.createdAt), desc(follows.capperId))
+    .limit(limit);
+  return rows.map((row) => row.username);
+}

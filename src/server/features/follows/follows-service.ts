@@ -12,10 +12,14 @@ import {
   insertFollow,
   isFollowing,
   listFollowedCappers,
+  listFollowedUsernames,
 } from './follows-repository.js';
 
-/** How many followed cappers GET /api/following lists, and how many of their open picks. */
-export const FOLLOWING_LIMITS = { cappers: 200, videos: 60 } as const;
+/**
+ * How many followed cappers GET /api/following lists, and how many of their open picks; how many usernames
+ * GET /api/following/cappers lists (a card of a capper beyond them shows Follow until pressed).
+ */
+export const FOLLOWING_LIMITS = { cappers: 200, videos: 60, usernames: 1000 } as const;
 
 async function capperIdOf(db: Db, username: string): Promise<number> {
   const id = await findCapperId(db, username);
@@ -70,4 +74,9 @@ export async function following(db: Db, viewer: Viewer): Promise<Following> {
     })),
     videos,
   };
+}
+
+/** Who the viewer follows, for the follow buttons on cards. */
+export async function followedUsernames(db: Db, followerId: number): Promise<{ usernames: string[] }> {
+  return { usernames: await listFollowedUsernames(db, followerId, FOLLOWING_LIMITS.usernames) };
 }

@@ -3,13 +3,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CapperParamsSchema } from '#common/schemas/cappers.js';
-import { FollowingSchema, FollowStateSchema } from '#common/schemas/follows.js';
+import { FollowedUsernamesSchema, FollowingSchema, FollowStateSchema } from '#common/schemas/follows.js';
 import type { Db } from '#server/db/client.js';
 import { rateLimited } from '#server/lib/rate-limited.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
 import { viewerOf } from '../videos/index.js';
-import { follow, followState, following, unfollow } from './follows-service.js';
+import { follow, followedUsernames, followState, following, unfollow } from './follows-service.js';
 
 /** Follows and unfollows one user may send a minute: a button clicked, not a script walking the cappers. */
 export const FOLLOWS_PER_MINUTE = 60;
@@ -83,5 +83,19 @@ export async function followRoutes(app: FastifyInstance, options: { db: Db }) {
       },
     },
     async (request) => following(db, viewerOf(currentUser(request))!),
+  );
+
+  api.get(
+    '/api/following/cappers',
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: 'The usernames of the cappers you follow',
+        description:
+          'For the follow buttons on cards: the most recently followed first, at most 1,000. GET /api/cappers/{username}/follow answers for any one capper.',
+        response: { 200: FollowedUsernamesSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => followedUsernames(db, currentUser(request).id),
   );
 }

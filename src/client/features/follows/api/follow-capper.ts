@@ -3,7 +3,9 @@ import { toast } from '#client/components/ui/use-toast.ts';
 import { apiJson } from '#client/lib/api-request.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { followPath, followQueryKey, type FollowState } from './get-follow';
+import { FOLLOWED_USERNAMES_KEY } from './get-followed-usernames';
 import { FOLLOWING_QUERY_KEY } from './get-following';
+import type { FollowedUsernames } from '#common/schemas/follows.js';
 
 /** POST follows, DELETE unfollows; either answers the state after it. */
 export async function setFollowing(username: string, follow: boolean): Promise<FollowState> {
@@ -31,6 +33,13 @@ export function useSetFollowing(username: string) {
         const followers = Math.max(0, before.followers + (follow ? 1 : -1));
         queryClient.setQueryData<FollowState>(key, { following: follow, followers });
       }
+      // The cards' list of followed usernames changes at once too.
+      await queryClient.cancelQueries({ queryKey: FOLLOWED_USERNAMES_KEY, exact: true });
+      queryClient.setQueryData<FollowedUsernames>(FOLLOWED_USERNAMES_KEY, (list) => {
+        if (!list) return list;
+        const others = list.usernames.filter((u) => u.toLowerCase() !== username.toLowerCase());
+        return { usernames: follow ? [username, ...others] : others };
+      });
       return { before };
     },
     // A later press still on its way already shows its own guess; this answer would flip it back.
@@ -43,6 +52,7 @@ export function useSetFollowing(username: string) {
       if (queryClient.isMutating({ mutationKey }) <= 1) {
         if (context?.before) queryClient.setQueryData(key, context.before);
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        void queryClient.invalidateQueries({ queryKey: FOLLOWED_USERNAMES_KEY, exact: true });
       }
       toast({
         title: follow ? 'Could not follow' : 'Could not unfollow',
@@ -50,7 +60,11 @@ export function useSetFollowing(username: string) {
         variant: 'destructive',
       });
     },
-    // The Following page lists this capper's picks or no longer does.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: FOLLOWING_QUERY_KEY }),
+    // The Following page lists this capper's picks or no longer does; a card's state follows the button's.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: FOLLOWING_QUERY_KEY });
+      if (queryClient.isMutating({ mutationKey }) <= 1)
+        void queryClient.invalidateQueries({ queryKey: FOLLOWED_USERNAMES_KEY, exact: true });
+    },
   });
 }

@@ -9,6 +9,7 @@ import { authPath } from '#client/lib/auth-redirect.ts';
 import { cn } from '#client/lib/cn.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { RecordBadge } from '#client/features/cappers/index.ts';
+import { CardFollowSlot } from '#client/features/follows/index.ts';
 import { useInlinePlayback } from './use-inline-playback';
 import { mediaStatusOf, prefetchPlayer, VideoMedia } from './video-media';
 
@@ -79,8 +80,11 @@ export function VideoCard({
   priority = false,
   headingLevel = 3,
   recordsAmong,
+  showFollow = true,
 }: {
   video: Video;
+  /** A Follow button beside the capper's name (never on your own card). */
+  showFollow?: boolean;
   /** The cappers of the cards shown together: their record badges come in one request. */
   recordsAmong?: readonly string[];
   /** Among the first cards a visitor sees: its thumbnail loads at once (LCP). */
@@ -133,6 +137,15 @@ export function VideoCard({
           </span>
           <span aria-hidden>·</span>
           <span className="tracking-wide uppercase">{video.category}</span>
+          {showFollow && (
+            <span className="ml-auto">
+              <CardFollowSlot
+                username={video.capper.username}
+                name={capperName(video)}
+                isOwn={video.isOwner}
+              />
+            </span>
+          )}
         </p>
         {/* The pick's own status and the capper's record, each under its name: an unverified pick by a
             capper with a verified record is two facts, not a contradiction. */}

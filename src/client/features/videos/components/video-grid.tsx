@@ -19,9 +19,17 @@ type VideoGridProps = {
   firstRowFirst?: boolean;
   /** 2 when the grid sits right under the page's h1 (no section heading between). */
   headingLevel?: 2 | 3;
+  /** Each card's Follow button; off beside a page's own Follow button for the same cappers. */
+  showFollow?: boolean;
 };
 
-export function VideoGrid({ videos, className, firstRowFirst = false, headingLevel }: VideoGridProps) {
+export function VideoGrid({
+  videos,
+  className,
+  firstRowFirst = false,
+  headingLevel,
+  showFollow = true,
+}: VideoGridProps) {
   const cappers = useMemo(() => [...new Set(videos.map((video) => video.capper.username))].sort(), [videos]);
   return (
     <ul className={cn(VIDEO_GRID_CLASSES, className)}>
@@ -32,6 +40,7 @@ export function VideoGrid({ videos, className, firstRowFirst = false, headingLev
             priority={firstRowFirst && index < VIDEO_GRID_ROW}
             headingLevel={headingLevel}
             recordsAmong={cappers}
+            showFollow={showFollow}
           />
         </li>
       ))}

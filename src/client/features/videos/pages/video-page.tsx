@@ -305,7 +305,8 @@ function MorePicks({ currentId }: { currentId: number }) {
       <h2 id="more-picks" className="text-xl font-bold tracking-tight">
         Popular picks
       </h2>
-      <VideoGrid videos={others} />
+      {/* The page's own Follow button is beside the capper's name above: one per capper on a page. */}
+      <VideoGrid videos={others} showFollow={false} />
     </section>
   );
 }
