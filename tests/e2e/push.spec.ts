@@ -6,7 +6,8 @@
 import type { Page } from '@playwright/test';
 import { startPushStandIn, type PushStandIn } from '#server/features/push/stand-in.js';
 import { expect, test, uniqueTitle } from './catalog-helpers';
-import { registerAndLogin } from './helpers';
+import { E2E_ADMIN } from '../setup/e2e-env';
+import { loginViaApi, registerAndLogin } from './helpers';
 import { newLeg, postPick } from './pick-helpers';
 
 /** The outbox's turn, the alerts' job and the push job: seconds, not milliseconds. */
@@ -105,6 +106,12 @@ test('a bettor turns on push alerts and a followed capper’s new pick reaches t
 
   await page.getByRole('button', { name: 'Turn off push alerts' }).click();
   await expect(page.getByRole('button', { name: 'Turn on push alerts' })).toBeVisible();
+
+  // Admins see push delivery beside the mail.
+  await loginViaApi(page, E2E_ADMIN);
+  await page.goto('/admin?tab=mail');
+  await expect(page.getByRole('heading', { level: 2, name: 'Push alerts' })).toBeVisible();
+  await expect(page.getByTestId('admin-push-summary')).toContainText(/[1-9]\d* sent/);
 });
 
 test('a bettor who blocks notifications is told how to allow them, and nothing is subscribed', async ({
