@@ -242,6 +242,7 @@ describe('a followed capper posts a pick', () => {
   let laptop: StandInSubscription;
   let old: StandInSubscription;
   let refusing: StandInSubscription;
+  let moved: StandInSubscription;
   let video: Video;
 
   beforeAll(async () => {
@@ -249,7 +250,8 @@ describe('a followed capper posts a pick', () => {
     laptop = standIn.subscribe();
     old = standIn.subscribe();
     refusing = standIn.subscribe();
-    for (const subscription of [phone, laptop, old, refusing]) {
+    moved = standIn.subscribe();
+    for (const subscription of [phone, laptop, old, refusing, moved]) {
       const { decrypt: _decrypt, ...json } = subscription;
       expect((await subscribe(fan.cookie, json)).statusCode).toBe(200);
     }
@@ -257,6 +259,7 @@ describe('a followed capper posts a pick', () => {
     standIn.answer(laptop.endpoint, 503);
     standIn.answer(old.endpoint, 410);
     standIn.answer(refusing.endpoint, 400);
+    standIn.answer(moved.endpoint, 307);
     video = await postPick(capper, { title: 'Friday night special', price: '12.99' });
     await deliver();
   });
@@ -296,6 +299,16 @@ describe('a followed capper posts a pick', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('never follows a redirect: the delivery fails and nothing reaches where it pointed', async () => {
+    expect(standIn.received.filter((push) => push.id === 'redirected')).toEqual([]);
+    const [row] = rowsOf<{ status: string; last_error: string }>(
+      await db.execute(
+        sql`select status, last_error from push_deliveries where endpoint = ${moved.endpoint}`,
+      ),
+    );
+    expect(row).toMatchObject({ status: 'failed', last_error: expect.stringMatching(/^307/) });
+  });
+
   it('retries a service that failed, without pushing twice to the others', async () => {
     expect(receivedBy(laptop)).toHaveLength(0);
     await retryNow();
@@ -322,16 +335,15 @@ describe('a followed capper posts a pick', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     const summary = response.json<AdminPush>();
-    expect(summary.deliveries).toMatchObject({ sent: 2, gone: 1, failed: 1, queued: 0 });
-    expect(summary.failing).toEqual([
-      {
-        id: expect.any(Number),
-        username: fan.username,
-        host: new URL(standIn.origin).host,
-        failures: 1,
-        lastError: expect.stringMatching(/^400/),
-      },
-    ]);
+    expect(summary.deliveries).toMatchObject({ sent: 2, gone: 1, failed: 2, queued: 0 });
+    expect(summary.failing).toHaveLength(2);
+    expect(summary.failing).toContainEqual({
+      id: expect.any(Number),
+      username: fan.username,
+      host: new URL(standIn.origin).host,
+      failures: 1,
+      lastError: expect.stringMatching(/^400/),
+    });
     const forbidden = await t.app.inject({
       method: 'GET',
       url: '/api/admin/push',

@@ -17,6 +17,7 @@ import { endpointRefusal, type PushServiceHosts } from '#server/lib/push-hosts.j
 import {
   deleteEndpoint,
   failQueuedDeliveries,
+  hasSubscriptions,
   markDelivery,
   noteSubscriptionFailure,
   pickAlertSource,
@@ -57,6 +58,7 @@ const wakers = new WeakMap<Db, () => void>();
 
 /** Queues the event's push fan-out in the caller's transaction (the in-app alerts' job's). */
 export async function queuePushAlerts(tx: Executor, payload: PushAlertsPayload): Promise<void> {
+  if (!(await hasSubscriptions(tx))) return;
   const queued = await enqueue(tx, pushAlertsJob, payload, { key: `push-alerts:${payload.eventId}` });
   if (queued !== null) await afterCommit(tx, () => wakers.get(databaseOf(tx))?.());
 }

@@ -13,6 +13,12 @@ export async function countSubscriptions(db: Executor, userId: number): Promise<
   return Number(row?.n ?? 0);
 }
 
+/** Whether any browser has push alerts on: with none, a new pick queues no push job. */
+export async function hasSubscriptions(db: Executor): Promise<boolean> {
+  const rows = await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).limit(1);
+  return rows.length > 0;
+}
+
 /** The endpoint's owner now, if it is stored. */
 export async function endpointOwner(db: Executor, endpoint: string): Promise<number | undefined> {
   const [row] = await db

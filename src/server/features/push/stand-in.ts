@@ -41,7 +41,7 @@ export interface PushStandIn {
   refused: string[];
   /** A new subscription on this service, with keys made here. */
   subscribe(): StandInSubscription;
-  /** The next `times` pushes to this subscription are answered `status` (410: gone, 500: down, 400…). */
+  /** The next `times` pushes to this subscription are answered `status` (410: gone, 500: down, 400, 307…). */
   answer(endpoint: string, status: number, times?: number): void;
   close(): Promise<void>;
 }
@@ -120,7 +120,12 @@ export async function startPushStandIn(
       const planned = answers.get(id);
       if (planned && planned.times > 0) {
         planned.times -= 1;
-        response.writeHead(planned.status, { 'content-type': 'text/plain' }).end('planned answer');
+        // A redirect points at this stand-in's own endpoint `redirected`: a sender that followed it shows there.
+        const location =
+          planned.status >= 300 && planned.status < 400 ? { location: `${origin}/push/redirected` } : {};
+        response
+          .writeHead(planned.status, { 'content-type': 'text/plain', ...location })
+          .end('planned answer');
         return;
       }
       try {
