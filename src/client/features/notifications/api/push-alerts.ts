@@ -23,6 +23,12 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(raw, (char) => char.charCodeAt(0));
 }
 
+function sameBytes(a: ArrayBuffer | null, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.length) return false;
+  const bytes = new Uint8Array(a);
+  return bytes.every((byte, index) => byte === b[index]);
+}
+
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration('/');
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -52,12 +58,14 @@ export async function turnOnPush(): Promise<PushState> {
   const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: '/' });
   await navigator.serviceWorker.ready;
   const { publicKey } = await apiJson<{ publicKey: string }>('GET', '/api/push/key');
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: keyBytes(publicKey),
-    }));
+  const applicationServerKey = keyBytes(publicKey);
+  let subscription = await registration.pushManager.getSubscription();
+  // One made with another server key (the keys were changed) would be refused by the push service.
+  if (subscription && !sameBytes(subscription.options.applicationServerKey, applicationServerKey)) {
+    await subscription.unsubscribe().catch(() => false);
+    subscription = null;
+  }
+  subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
   try {
     await apiJson('POST', '/api/push/subscriptions', subscription.toJSON());
   } catch (error) {
