@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, resolveChromiumPath } from './tests/setup/chromium';
-import { E2E_ADMIN, E2E_MARKET, E2E_SUPPORT_PHONE } from './tests/setup/e2e-env';
+import { E2E_ADMIN, E2E_MARKET, E2E_SUPPORT_PHONE, e2ePushServiceHosts } from './tests/setup/e2e-env';
 import { freePort } from './tests/setup/free-port';
 
 // The runner evaluates this file and so does every worker. The server is started once, by the runner, so
@@ -11,6 +11,8 @@ import { freePort } from './tests/setup/free-port';
 const isRunner = process.env.TEST_WORKER_INDEX === undefined;
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_STAND_IN_PORT ??= String(await freePort());
+// The push service stand-in listens here, in the push test's own process (tests/e2e/push.spec.ts).
+process.env.E2E_PUSH_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'pickreel-e2e-'));
 process.env.E2E_CHROMIUM_PATH ??= await resolveChromiumPath();
 
@@ -77,6 +79,7 @@ export default defineConfig({
         ODDS_API_URL: `http://127.0.0.1:${standInPort}`,
         MARKET_LEAGUES: E2E_MARKET.leagues,
         MARKET_REFRESH_SECONDS: '5',
+        PUSH_SERVICE_HOSTS: e2ePushServiceHosts(Number(process.env.E2E_PUSH_PORT)),
       },
     },
   ],

@@ -42,6 +42,7 @@ import {
 import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } from './features/picks/index.js';
 import { EspnScoreboard, OddsApiProvider, startMarketStandIn } from './features/market/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
+import { handlePushAlerts, pushRoutes } from './features/push/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -347,6 +348,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   unsubscribe.push(events.durable(alertFollowersOfPicks(() => jobs.notify())));
   handlePickAlerts(jobs, unreadStreams);
   await app.register(notificationRoutes, { db, streams: unreadStreams });
+  // Web Push (docs/decisions/038): the in-app alerts' job queues a push fan-out per event.
+  handlePushAlerts(jobs, db, config.push);
+  await app.register(pushRoutes, { db, settings: config.push });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

@@ -1,5 +1,5 @@
 // Every setting is read here, once, and parsed by one schema (docs/product-decisions.md 'Running it').
-import { createHash, randomBytes } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -14,6 +14,11 @@ import { ESPN_LEAGUE_PATHS } from './features/market/index.js';
 import { locateMediaTool, mediaToolSetting, type MediaTools } from './media/ffmpeg.js';
 import type { S3Settings } from './media/s3-storage.js';
 import { parseSender, type MailSettings } from './mail/index.js';
+import {
+  DEFAULT_PUSH_SERVICE_HOSTS,
+  parsePushServiceHosts,
+  type PushServiceHosts,
+} from './lib/push-hosts.js';
 
 const DEFAULT_MAIL_FROM = 'PickReel <no-reply@localhost>';
 
@@ -231,6 +236,36 @@ const EnvSchema = z
         .default(DEFAULT_MAIL_FROM)
         .refine(isSender, { message: 'must be an address or Name <address>, on one line' }),
     ),
+    // Web Push (docs/decisions/038): the VAPID keys are made at first start and kept under DATA_DIR.
+    VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().trim().optional()),
+    VAPID_PRIVATE_KEY: z.preprocess(emptyAsUndefined, z.string().trim().optional()),
+    VAPID_SUBJECT: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .trim()
+        .refine((value) => /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(value), {
+          message: 'must be a mailto: address or an https:// URL, e.g. mailto:admin@pickreel.example',
+        })
+        .optional(),
+    ),
+    PUSH_SERVICE_HOSTS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default(DEFAULT_PUSH_SERVICE_HOSTS)
+        .transform((value, ctx) => {
+          try {
+            return parsePushServiceHosts(value);
+          } catch (error) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `must be a comma-separated list of push service host names (*.example.com for any below it) or full origins: ${(error as Error).message}`,
+            });
+            return z.NEVER;
+          }
+        }),
+    ),
     TRUST_PROXY: z.preprocess(
       emptyAsUndefined,
       z
@@ -282,6 +317,16 @@ const EnvSchema = z
         message:
           "is needed with SMTP_URL: the links in mail must point at the site's own address, e.g. https://pickreel.example",
       });
+    }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'],
+        message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
+      });
+    } else if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
+      const problem = vapidKeysProblem(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['VAPID_PRIVATE_KEY'], message: problem });
     }
     if (Boolean(env.ADMIN_USERNAME) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
@@ -343,6 +388,14 @@ export interface Config {
   mail: MailSettings;
   /** PUBLIC_URL's origin: where links in mail point. Unset, the origin a request came in on. */
   publicUrl: string | undefined;
+  /** Web Push: the VAPID keys and subject, and the push services an endpoint may point at. */
+  push: { vapid: VapidKeys & { subject: string }; serviceHosts: PushServiceHosts };
+}
+
+/** A P-256 key pair, base64url: the public key an uncompressed point (65 bytes), the private 32 bytes. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
 }
 
 /**
@@ -574,6 +627,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     publicUrl: e.PUBLIC_URL,
+    push: {
+      vapid: {
+        ...(e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : persistentVapidKeys(dataDir)),
+        subject: e.VAPID_SUBJECT ?? `mailto:${parseSender(e.MAIL_FROM).address}`,
+      },
+      serviceHosts: e.PUSH_SERVICE_HOSTS,
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -604,4 +666,50 @@ function persistentSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Why a VAPID key pair cannot be used (web-push's own checks, and that the halves belong together), or null. */
+function vapidKeysProblem(publicKey: string, privateKey: string): string | null {
+  const base64url = /^[A-Za-z0-9_-]+$/;
+  if (!base64url.test(publicKey) || Buffer.from(publicKey, 'base64url').length !== 65)
+    return 'VAPID_PUBLIC_KEY must be a P-256 public key, 65 bytes in base64url (web-push generate-vapid-keys)';
+  if (!base64url.test(privateKey) || Buffer.from(privateKey, 'base64url').length !== 32)
+    return 'must be a P-256 private key, 32 bytes in base64url (web-push generate-vapid-keys)';
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    if (ecdh.getPublicKey('base64url') !== publicKey) return 'is not the private half of VAPID_PUBLIC_KEY';
+  } catch {
+    return 'is not a P-256 private key';
+  }
+  return null;
+}
+
+/**
+ * Without VAPID_* settings the keys are made once and kept under DATA_DIR: a new pair would void every
+ * browser's subscription (each is bound to the public key it was made with).
+ */
+function persistentVapidKeys(dataDir: string): VapidKeys {
+  const file = path.join(dataDir, 'vapid-keys.json');
+  if (existsSync(file)) {
+    try {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<VapidKeys>;
+      if (kept.publicKey && kept.privateKey && !vapidKeysProblem(kept.publicKey, kept.privateKey))
+        return { publicKey: kept.publicKey, privateKey: kept.privateKey };
+    } catch {
+      // Unreadable: made anew below.
+    }
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const keys = {
+    publicKey: ecdh.getPublicKey('base64url'),
+    // Padded to the 32 bytes web-push expects (a leading zero byte may be dropped).
+    privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  return keys;
 }

@@ -145,6 +145,11 @@ describe('GET /api/openapi.json', () => {
       'GET /api/notifications',
       'POST /api/notifications/read',
       'GET /api/notifications/stream',
+      // Web Push alerts
+      'GET /api/push/key',
+      'POST /api/push/subscriptions',
+      'DELETE /api/push/subscriptions',
+      'GET /api/admin/push',
     ];
     expect(
       operations()

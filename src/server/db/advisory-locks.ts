@@ -12,6 +12,8 @@ export const LOCK_SPACES = {
   videoViews: 0x767565,
   /** One recipient's mails of one kind while the hourly limit is checked (server/mail): 'mai' in ASCII. */
   mail: 0x6d6169,
+  /** A user's push subscriptions while one more is counted against the limit (push): 'psh' in ASCII. */
+  pushSubscriptions: 0x707368,
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

@@ -909,3 +909,52 @@ export const mailOutbox = pgTable(
     check('mail_outbox_status', sql`${t.status} in ('queued', 'sent', 'failed', 'outbox')`),
   ],
 );
+
+/**
+ * Browsers' Web Push subscriptions (docs/decisions/038), owned by the push feature. The endpoint is checked
+ * against the push services' hosts before it is stored; a 404 or 410 from the service deletes the row.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    /** The push service's last refusal (a 4xx other than 404/410), for admins. */
+    lastError: text('last_error'),
+    failures: integer('failures').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * One row per (user, event, endpoint) a push was or is to be sent for: a retried fan-out sends only rows
+ * still `queued`, so nobody is pushed twice for one event.
+ */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    endpoint: text('endpoint').notNull(),
+    status: text('status').notNull().default('queued'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('push_deliveries_key_idx').on(t.eventId, t.userId, t.endpoint),
+    check('push_deliveries_status', sql`${t.status} in ('queued', 'sent', 'failed', 'gone')`),
+  ],
+);

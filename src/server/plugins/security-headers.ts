@@ -18,6 +18,8 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
       mediaSrc: ["'self'", 'blob:', 'https:'],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'", 'https://api.stripe.com'],
+      // The push alerts' service worker, /sw.js (docs/decisions/038).
+      workerSrc: ["'self'"],
       frameSrc: [
         'https://www.youtube-nocookie.com',
         'https://www.youtube.com',

@@ -6,6 +6,7 @@ import type { Tx } from '#server/db/client.js';
 import { afterCommit } from '#server/db/after-commit.js';
 import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
+import { queuePushAlerts } from '../push/index.js';
 import { eventTime, hasFollowers, insertPickAlerts } from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
@@ -59,7 +60,11 @@ export function alertFollowersOfPicks(
 export function pickAlertsHandler(streams: UnreadStreams): JobHandler<PickAlertsPayload> {
   return {
     async run(payload, ctx) {
-      await insertPickAlerts(ctx.db, { ...payload, eventAt: new Date(payload.eventAt) });
+      // The push fan-out is queued with the rows it reads (docs/decisions/038).
+      await ctx.db.transaction(async (tx) => {
+        await insertPickAlerts(tx, { ...payload, eventAt: new Date(payload.eventAt) });
+        await queuePushAlerts(tx, { eventId: payload.eventId, videoId: payload.videoId });
+      });
       await streams.capperPosted(payload.capperId);
     },
   };

@@ -9,6 +9,7 @@ import { AuditLogPanel } from '../components/audit-log-panel';
 import { DeleteDialog, type DeleteTarget } from '../components/delete-dialog';
 import { EarningsDialog } from '../components/earnings-dialog';
 import { MailPanel } from '../components/mail-panel';
+import { PushPanel } from '../components/push-panel';
 import { PayoutsPanel } from '../components/payouts-panel';
 import { RejectPayoutDialog } from '../components/reject-payout-dialog';
 import { ResultsPanel } from '../components/results-panel';
@@ -110,7 +111,10 @@ export function AdminPage() {
           <AuditLogPanel />
         </TabsContent>
         <TabsContent value="mail">
-          <MailPanel />
+          <div className="grid gap-10">
+            <MailPanel />
+            <PushPanel />
+          </div>
         </TabsContent>
       </Tabs>
 

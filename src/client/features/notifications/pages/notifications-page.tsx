@@ -9,6 +9,7 @@ import { useNotifications, type Notification } from '../api/get-notifications';
 import { useUnreadCount } from '../api/get-unread';
 import { useMarkRead } from '../api/mark-read';
 import { alertHref, timeAgo } from '../components/notification-text';
+import { PushToggle } from '../components/push-toggle';
 
 /** Every alert, newest first, a page at a time; opening one marks it read. */
 export function NotificationsPage() {
@@ -50,6 +51,7 @@ export function NotificationsPage() {
           Mark all read
         </Button>
       </header>
+      <PushToggle />
       {list.isPending ? (
         <div className="grid gap-3" aria-busy="true">
           <span role="status" className="sr-only">
