@@ -42,6 +42,7 @@ import {
 import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } from './features/picks/index.js';
 import { EspnScoreboard, OddsApiProvider, startMarketStandIn } from './features/market/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
+import { promoRoutes } from './features/promos/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -281,6 +282,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
+  await app.register(promoRoutes, { db });
   await app.register(demoRoutes, { db, token: ensureDemoToken(config.dataDir) });
   // Picks sealed before the log existed are logged once, before the first checkpoint is signed.
   const backfilled = await backfillPickLog(db);

@@ -145,6 +145,11 @@ describe('GET /api/openapi.json', () => {
       'GET /api/notifications',
       'POST /api/notifications/read',
       'GET /api/notifications/stream',
+      // a capper's promo codes, and checking one at checkout
+      'GET /api/cappers/{username}/promo-codes',
+      'POST /api/cappers/{username}/promo-codes',
+      'POST /api/cappers/{username}/promo-codes/{id}/retire',
+      'POST /api/promo-codes/check',
     ];
     expect(
       operations()
