@@ -9,7 +9,7 @@ import {
   PROMO_MESSAGES,
   type PromoCode,
 } from '#common/schemas/promos.js';
-import { createVideo } from '../setup/fixtures.js';
+import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 type Person = { cookie: string; id: number; username: string };
@@ -296,6 +296,35 @@ describe('checkout with a code', () => {
     ]);
   });
 
+  it('a discounted payment that unlocks nothing is refunded for what was charged, and frees its use', async () => {
+    const owner = await person();
+    const buyer = await person();
+    const video = await createVideo(t, owner.id, { priceCents: 1000 });
+    const code = await createCode(owner, { code: 'REFUND', kind: 'percent', percentOff: 10, maxUses: 1 });
+    const created = (await intent(buyer, video.id, 'REFUND')).json();
+    // Bought meanwhile through another payment: this one is given back.
+    await createPurchase(t, buyer.id, video);
+    await post(
+      '/api/payments/sandbox/confirm',
+      { clientSecret: created.clientSecret, card: CARD },
+      buyer.cookie,
+    );
+    const complete = await post(
+      '/api/payment-complete',
+      { paymentIntentId: created.paymentIntentId, videoId: video.id },
+      buyer.cookie,
+    );
+    expect(complete.statusCode).toBe(409);
+    expect(complete.json().message).toContain('Your payment of $9.00 has been refunded');
+    expect((await get('/api/user/refunds', buyer.cookie)).json()[0]).toMatchObject({ amount: 9 });
+    // The refunded payment's use no longer counts: another buyer takes the only one.
+    expect((await intent(await person(), video.id, 'REFUND')).json().amount).toBe(9);
+    expect(await uses(code.id)).toEqual([
+      ['released', 1],
+      ['reserved', 1],
+    ]);
+  });
+
   it('is once per buyer', async () => {
     const owner = await person();
     const buyer = await person();
@@ -352,6 +381,25 @@ describe('checkout with a code', () => {
       slow.cookie,
     );
     expect([late.statusCode, late.json().message]).toEqual([409, PROMO_HOLD_EXPIRED]);
+  });
+
+  it('a buyer back at a checkout past its hold gets a fresh intent that holds the use again', async () => {
+    const owner = await person();
+    const buyer = await person();
+    const video = await createVideo(t, owner.id, { priceCents: 1000 });
+    const code = await createCode(owner, { code: 'BACK', kind: 'percent', percentOff: 10, maxUses: 1 });
+    const first = (await intent(buyer, video.id, 'BACK')).json();
+    await t.database.db.execute(
+      sql`update promo_redemptions set created_at = now() - interval '31 minutes' where payment_intent_id = ${first.paymentIntentId}`,
+    );
+    const fresh = (await intent(buyer, video.id, 'BACK')).json();
+    expect(fresh.paymentIntentId).not.toBe(first.paymentIntentId);
+    expect(fresh.amount).toBe(9);
+    expect(await uses(code.id)).toEqual([
+      ['released', 1],
+      ['reserved', 1],
+    ]);
+    expect((await intent(await person(), video.id, 'BACK')).json().message).toBe(PROMO_MESSAGES.usedUp);
   });
 
   it('a price change cancels the discounted intent; the code applies to the new price', async () => {

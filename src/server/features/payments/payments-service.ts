@@ -90,13 +90,15 @@ export async function createPaymentIntent(
         open &&
         open.provider === provider.name &&
         (openPromo?.listPriceCents ?? open.amountCents) === video.priceCents &&
-        (openPromo?.code ?? null) === wantedCode
+        (openPromo?.code ?? null) === wantedCode &&
+        (openPromo?.held ?? true)
       ) {
         return toResponse(open.id, open.clientSecret, open.amountCents, provider.name, openPromo);
       }
       if (open) {
-        // At an old price (its cancel did not land), from another provider or with another code: never
-        // offered again. Its code's use is released with it (a canceled intent's use no longer counts).
+        // At an old price (its cancel did not land), from another provider, with another code or past its
+        // code's hold (a fresh one takes the use again if it is still there): never offered again. Its
+        // code's use is released with it (a canceled intent's use no longer counts).
         const samePrice = (openPromo?.listPriceCents ?? open.amountCents) === video.priceCents;
         const reason = samePrice ? PROMO_CHANGED_BEFORE_PAYMENT : PRICE_CHANGED_BEFORE_PAYMENT;
         await cancelIntent(db, provider, open, reason, log);

@@ -182,13 +182,16 @@ export async function redeemReservedPromo(tx: Executor, paymentIntentId: string)
 export async function promoOfPayment(
   db: Executor,
   paymentIntentId: string,
-): Promise<{ code: string; listPriceCents: number; amountOffCents: number } | undefined> {
+  now = new Date(),
+): Promise<{ code: string; listPriceCents: number; amountOffCents: number; held: boolean } | undefined> {
   const row = await findRedemptionOfIntent(db, paymentIntentId);
   if (!row) return undefined;
   return {
     code: row.code,
     listPriceCents: row.redemption.listPriceCents,
     amountOffCents: row.redemption.amountOffCents,
+    // Still within its hold (or already redeemed): an unpaid checkout past it may lose its use.
+    held: row.redemption.status === 'redeemed' || row.redemption.createdAt > staleBefore(now),
   };
 }
 
