@@ -9,7 +9,9 @@ import {
   PROMO_MESSAGES,
   type PromoCode,
 } from '#common/schemas/promos.js';
+import { StripeProvider } from '#server/payments/stripe-provider.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
+import { startStripeStandIn, succeed } from '../setup/stripe-stand-in.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 
 type Person = { cookie: string; id: number; username: string };
@@ -460,5 +462,57 @@ describe('checkout with a code', () => {
       ),
     )[0]!;
     expect(Number(open.n)).toBe(0);
+  });
+});
+
+describe('with Stripe', () => {
+  it('asks Stripe for the discounted amount, and records the purchase and the use once it is paid', async () => {
+    const stripe = await startStripeStandIn();
+    const stripeApp = await createTestApp({
+      paymentProvider: new StripeProvider({
+        secretKey: 'sk_test_pickreel',
+        webhookSecret: 'whsec_test_promo',
+        apiBase: { host: '127.0.0.1', port: stripe.port, protocol: 'http' },
+      }),
+    });
+    try {
+      const owner = await registerUser(stripeApp.app, {}, nextIp());
+      const buyer = await registerUser(stripeApp.app, {}, nextIp());
+      const video = await createVideo(stripeApp, owner.id, { priceCents: 4000 });
+      const made = await stripeApp.app.inject({
+        method: 'POST',
+        url: codesUrl(owner.username),
+        payload: { code: 'STRIPE-5', kind: 'fixed', amountOff: 5 },
+        headers: { cookie: owner.cookie },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      const created = await stripeApp.app.inject({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        payload: { videoId: video.id, promoCode: 'stripe-5' },
+        headers: { cookie: buyer.cookie },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const { paymentIntentId, amount } = created.json();
+      expect(amount).toBe(35);
+      expect(stripe.intents.get(paymentIntentId)!.amount).toBe(3500);
+      succeed(stripe.intents.get(paymentIntentId)!);
+      const complete = await stripeApp.app.inject({
+        method: 'POST',
+        url: '/api/payment-complete',
+        payload: { paymentIntentId, videoId: video.id },
+        headers: { cookie: buyer.cookie },
+      });
+      expect(complete.statusCode, complete.body).toBe(200);
+      const rows = rowsOf<{ amount_cents: number; status: string }>(
+        await stripeApp.database.db.execute(sql`select p.amount_cents, r.status from purchases p
+          join promo_redemptions r on r.payment_intent_id = p.payment_intent_id
+          where p.payment_intent_id = ${paymentIntentId}`),
+      );
+      expect(rows).toEqual([{ amount_cents: 3500, status: 'redeemed' }]);
+    } finally {
+      await stripeApp.close();
+      await stripe.close();
+    }
   });
 });
