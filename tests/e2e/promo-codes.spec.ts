@@ -41,6 +41,8 @@ async function createCodeOnDashboard(page: Page, code: string) {
 test('a capper creates a code; a bettor applies it, pays the discounted amount and the receipt says so', async ({
   page,
 }) => {
+  // Two people, the dashboard, the checkout, a payment and the receipt: longer than one page's budget.
+  test.slow();
   await registerAndLogin(page);
   const title = uniqueTitle('Promo pick');
   const video = await createLinkVideo(page.request, { title, price: 25 });
