@@ -1,11 +1,38 @@
 // Promo codes (docs/decisions/039): a capper creates a code on the dashboard; a bettor applies it at
 // checkout, sees the struck price and the discounted total, pays with the sandbox card and the receipt says
 // what was charged. Also on a 390 px phone, where the field must fit.
+import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { createLinkVideo, expect, test, uniqueTitle } from './catalog-helpers';
 import { registerAndLogin } from './helpers';
 
 const PHONE = { width: 390, height: 844 };
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const AXE_URL_PATH = '/__promo-checks/axe.min.js';
+
+/** axe-core from npm, served from the page's own origin (the CSP refuses an inline script). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.route(`**${AXE_URL_PATH}`, (route) =>
+    route.fulfill({ path: AXE_PATH, contentType: 'text/javascript' }),
+  );
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ url: new URL(AXE_URL_PATH, page.url()).href });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: {
+        run: (
+          context: Document,
+          options: object,
+        ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
+    );
+  });
+}
 
 async function payWithCard(page: Page) {
   const form = page.getByRole('form', { name: 'Card payment' });
@@ -36,6 +63,7 @@ async function createCodeOnDashboard(page: Page, code: string) {
   await expect(listed).toContainText(code);
   await expect(listed).toContainText('25% off · 0 of 5 used');
   await expect(listed).toContainText('Active');
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 test('a capper creates a code; a bettor applies it, pays the discounted amount and the receipt says so', async ({
@@ -64,6 +92,7 @@ test('a capper creates a code; a bettor applies it, pays the discounted amount a
   await summary.getByRole('button', { name: 'Apply' }).click();
   await expect(summary.getByTestId('promo-error')).toHaveText('No such code for this capper');
   await expect(field).toHaveAttribute('aria-invalid', 'true');
+  expect(await axeViolations(page)).toEqual([]);
 
   await field.fill(code.toLowerCase());
   await summary.getByRole('button', { name: 'Apply' }).click();
@@ -111,5 +140,6 @@ test.describe('on a phone', () => {
       client: document.documentElement.clientWidth,
     }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
