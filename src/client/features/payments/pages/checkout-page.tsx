@@ -219,13 +219,15 @@ function Checkout({ videoId }: { videoId: number }) {
       onPriceChanged: setPriceChanged,
       recording: complete.isPending,
     };
+    // Keyed by the intent: a code applied or removed is a new intent, and Stripe's Elements cannot change
+    // their client secret in place.
     payment =
       intent.data.provider === 'stripe' ? (
         <Suspense fallback={<PaymentSpinner label="Loading the payment form" />}>
-          <StripeCardForm {...formProps} />
+          <StripeCardForm key={intent.data.clientSecret} {...formProps} />
         </Suspense>
       ) : (
-        <SandboxCardForm {...formProps} />
+        <SandboxCardForm key={intent.data.clientSecret} {...formProps} />
       );
   }
 
