@@ -9,6 +9,7 @@ import {
   PROMO_MESSAGES,
   type PromoCode,
 } from '#common/schemas/promos.js';
+import { quotePromo, redeemPromo } from '#server/features/promos/index.js';
 import { StripeProvider } from '#server/payments/stripe-provider.js';
 import { createPurchase, createVideo } from '../setup/fixtures.js';
 import { startStripeStandIn, succeed } from '../setup/stripe-stand-in.js';
@@ -462,6 +463,43 @@ describe('checkout with a code', () => {
       ),
     )[0]!;
     expect(Number(open.n)).toBe(0);
+  });
+});
+
+describe('for subscriptions', () => {
+  it('quotePromo and redeemPromo take a use at once, with the same limits', async () => {
+    const owner = await person();
+    const [first, second] = [await person(), await person()];
+    const code = await createCode(owner, {
+      code: 'PLAN',
+      kind: 'percent',
+      percentOff: 50,
+      maxUses: 1,
+      duration: 'forever',
+    });
+    const db = t.database.db;
+    const quote = await quotePromo(db, {
+      capperId: owner.id,
+      code: 'plan',
+      buyerId: first.id,
+      amountCents: 2000,
+      for: 'subscription',
+    });
+    expect(quote).toMatchObject({ duration: 'forever', amountOffCents: 1000, chargeCents: 1000 });
+    await db.transaction((tx) => redeemPromo(tx, quote, { buyerId: first.id, subscriptionId: 'sub_1' }));
+    expect(await uses(code.id)).toEqual([['redeemed', 1]]);
+    await expect(
+      db.transaction((tx) => redeemPromo(tx, { ...quote }, { buyerId: second.id, subscriptionId: 'sub_2' })),
+    ).rejects.toMatchObject({ statusCode: 409, message: PROMO_MESSAGES.usedUp });
+    await expect(
+      quotePromo(db, {
+        capperId: owner.id,
+        code: 'PLAN',
+        buyerId: first.id,
+        amountCents: 2000,
+        for: 'subscription',
+      }),
+    ).rejects.toMatchObject({ message: PROMO_MESSAGES.usedByYou });
   });
 });
 

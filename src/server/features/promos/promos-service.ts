@@ -161,13 +161,14 @@ export async function reservePromo(
 
 /**
  * A subscription started with a code: the use is taken and redeemed at once, in the subscription's
- * transaction (throws the buyer's 4xx when it is no longer there). `closeStale` as for reservePromo.
+ * transaction (throws the buyer's 4xx when it is no longer there). `closeStale` as for reservePromo; without
+ * it a pick checkout past its hold is left open (its use already no longer counts).
  */
 export async function redeemPromo(
   tx: Executor,
   quote: PromoApplied,
   use: { buyerId: number; subscriptionId: string },
-  closeStale: (tx: Executor, paymentIntentId: string) => Promise<boolean>,
+  closeStale: (tx: Executor, paymentIntentId: string) => Promise<boolean> = async () => false,
   now = new Date(),
 ): Promise<void> {
   await takeUse(tx, quote, { ...use, redeemed: true }, closeStale, now);
