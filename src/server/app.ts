@@ -43,6 +43,7 @@ import { backfillPickLog, MarketSync, pickRoutes, resultsRoutes, useMarket } fro
 import { EspnScoreboard, OddsApiProvider, startMarketStandIn } from './features/market/index.js';
 import { registerPickLog } from './features/pick-log/index.js';
 import { handlePushAlerts, pushRoutes } from './features/push/index.js';
+import { promoRoutes } from './features/promos/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -282,6 +283,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(paymentRoutes, { db, provider: payments });
   await app.register(purchaseRoutes, { db });
+  await app.register(promoRoutes, { db });
   await app.register(demoRoutes, { db, token: ensureDemoToken(config.dataDir) });
   // Picks sealed before the log existed are logged once, before the first checkpoint is signed.
   const backfilled = await backfillPickLog(db);

@@ -142,6 +142,7 @@ describe('GET /api/openapi.json', () => {
       'POST /api/cappers/{username}/follow',
       'DELETE /api/cappers/{username}/follow',
       'GET /api/following',
+      'GET /api/following/cappers',
       'GET /api/notifications',
       'POST /api/notifications/read',
       'GET /api/notifications/stream',
@@ -150,6 +151,11 @@ describe('GET /api/openapi.json', () => {
       'POST /api/push/subscriptions',
       'DELETE /api/push/subscriptions',
       'GET /api/admin/push',
+      // a capper's promo codes, and checking one at checkout
+      'GET /api/cappers/{username}/promo-codes',
+      'POST /api/cappers/{username}/promo-codes',
+      'POST /api/cappers/{username}/promo-codes/{id}/retire',
+      'POST /api/promo-codes/check',
     ];
     expect(
       operations()

@@ -9,7 +9,11 @@ const VideoId = z
   .positive('videoId must be positive')
   .max(2_147_483_647, 'videoId is too large');
 
-export const CreatePaymentIntentSchema = z.object({ videoId: VideoId });
+export const CreatePaymentIntentSchema = z.object({
+  videoId: VideoId,
+  /** A capper's promo code (docs/decisions/039): the server computes the discounted amount. */
+  promoCode: z.string().trim().max(40, 'No such code for this capper').optional(),
+});
 
 export const PaymentCompleteSchema = z.object({
   paymentIntentId: z
@@ -41,6 +45,10 @@ export const PaymentIntentResponseSchema = z
     amount: z.number(),
     currency: z.string(),
     provider: z.enum(['sandbox', 'stripe']),
+    promo: z
+      .object({ code: z.string(), originalAmount: z.number(), discount: z.number() })
+      .optional()
+      .meta({ description: 'The promo code applied: the price before it and what it took off (dollars).' }),
   })
   .meta({ id: 'PaymentIntent' });
 export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponseSchema>;

@@ -958,3 +958,69 @@ export const pushDeliveries = pgTable(
     check('push_deliveries_status', sql`${t.status} in ('queued', 'sent', 'failed', 'gone')`),
   ],
 );
+
+/**
+ * A capper's promo codes (docs/decisions/039). Codes are stored upper-case, so the unique index is
+ * case-insensitive. `percent_off` or `amount_off_cents`, by kind; `duration` matters to subscriptions only.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    kind: text('kind').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    maxUses: integer('max_uses'),
+    duration: text('duration').notNull().default('once'),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_capper_code_idx').on(t.capperId, sql`upper(${t.code})`),
+    check(
+      'promo_codes_kind',
+      sql`(${t.kind} = 'percent' and ${t.percentOff} between 1 and 90 and ${t.amountOffCents} is null)
+        or (${t.kind} = 'fixed' and ${t.amountOffCents} > 0 and ${t.percentOff} is null)`,
+    ),
+    check('promo_codes_duration', sql`${t.duration} in ('once', 'forever')`),
+    check('promo_codes_max_uses', sql`${t.maxUses} is null or ${t.maxUses} > 0`),
+  ],
+);
+
+/**
+ * A code's uses: `reserved` when a checkout's intent is created, `redeemed` when its payment succeeds (or a
+ * subscription starts), `released` when the intent closes unpaid or is refunded. Reserved and redeemed rows
+ * count against max uses and against the buyer's one use.
+ */
+export const promoRedemptions = pgTable(
+  'promo_redemptions',
+  {
+    id: serial('id').primaryKey(),
+    promoCodeId: integer('promo_code_id')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    buyerId: integer('buyer_id').references(() => users.id, { onDelete: 'set null' }),
+    // One of the two: the single pick's payment, or the subscription (its own feature's id).
+    paymentIntentId: text('payment_intent_id'),
+    subscriptionId: text('subscription_id'),
+    // The price the discount was computed from, and the discount: charged = list − off.
+    listPriceCents: integer('list_price_cents').notNull(),
+    amountOffCents: integer('amount_off_cents').notNull(),
+    status: text('status').notNull().default('reserved'),
+    createdAt: createdAt(),
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('promo_redemptions_intent_idx').on(t.paymentIntentId),
+    // Once per buyer: a second live use of the same code by the same buyer cannot be written.
+    uniqueIndex('promo_redemptions_buyer_idx')
+      .on(t.promoCodeId, t.buyerId)
+      .where(sql`status <> 'released'`),
+    check('promo_redemptions_status', sql`${t.status} in ('reserved', 'redeemed', 'released')`),
+  ],
+);

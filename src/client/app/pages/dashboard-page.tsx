@@ -17,6 +17,7 @@ import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { useUser } from '#client/features/auth/index.ts';
 import { EarningsTile, PayoutRequests, useEarnings } from '#client/features/earnings/index.ts';
+import { PromoCodesSection } from '#client/features/promos/index.ts';
 import { formatPrice } from '#common/money.js';
 import type { VideoSales } from '#common/schemas/purchases.js';
 import type { Video } from '#common/schemas/videos.js';
@@ -126,6 +127,7 @@ export function DashboardPage() {
       </div>
 
       <PayoutRequests />
+      {user && <PromoCodesSection username={user.username} />}
 
       <section aria-labelledby="your-content" className="grid gap-6">
         <div className="flex flex-wrap items-center justify-between gap-4">

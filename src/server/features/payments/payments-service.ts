@@ -31,6 +31,8 @@ import {
   revokePurchaseOfPayment,
 } from '../purchases/index.js';
 import { SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
+import { promoOfPayment, quotePromo, redeemReservedPromo, reservePromo } from '../promos/index.js';
+import { PROMO_CHANGED_BEFORE_PAYMENT, PROMO_HOLD_EXPIRED } from '#common/schemas/promos.js';
 import type { KeyedMutex } from '#server/lib/keyed-mutex.js';
 import {
   cancelIntentRow,
@@ -67,7 +69,9 @@ export async function createPaymentIntent(
   buyerId: number,
   videoId: number,
   log: Log,
+  promoCode?: string,
 ): Promise<PaymentIntentResponse> {
+  const wantedCode = promoCode?.trim().toUpperCase() || null;
   return locks.run(`${buyerId}:${videoId}`, async () => {
     const video = await findVideoRow(db, videoId);
     if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
@@ -81,34 +85,82 @@ export async function createPaymentIntent(
 
     for (let attempt = 0; attempt < 4; attempt++) {
       const open = await findOpenIntent(db, buyerId, videoId);
-      if (open && open.provider === provider.name && open.amountCents === video.priceCents) {
-        return toResponse(open.id, open.clientSecret, open.amountCents, provider.name);
+      const openPromo = open ? await promoOfPayment(db, open.id) : undefined;
+      if (
+        open &&
+        open.provider === provider.name &&
+        (openPromo?.listPriceCents ?? open.amountCents) === video.priceCents &&
+        (openPromo?.code ?? null) === wantedCode &&
+        (openPromo?.held ?? true)
+      ) {
+        return toResponse(open.id, open.clientSecret, open.amountCents, provider.name, openPromo);
       }
       if (open) {
-        // At an old price (its cancel did not land) or from another provider: never offered again.
-        await cancelIntent(db, provider, open, PRICE_CHANGED_BEFORE_PAYMENT, log);
+        // At an old price (its cancel did not land), from another provider, with another code or past its
+        // code's hold (a fresh one takes the use again if it is still there): never offered again. Its
+        // code's use is released with it (a canceled intent's use no longer counts).
+        const samePrice = (openPromo?.listPriceCents ?? open.amountCents) === video.priceCents;
+        const reason = samePrice ? PROMO_CHANGED_BEFORE_PAYMENT : PRICE_CHANGED_BEFORE_PAYMENT;
+        await cancelIntent(db, provider, open, reason, log);
         continue;
       }
+      // The amount is the server's: the price, less the code's discount (decision 039).
+      const quote = wantedCode
+        ? await quotePromo(db, {
+            capperId: video.userId,
+            code: wantedCode,
+            buyerId,
+            amountCents: video.priceCents,
+            for: 'pick',
+          })
+        : undefined;
+      const amountCents = quote?.chargeCents ?? video.priceCents;
       // A new key per intent: a canceled intent's key would make Stripe answer that canceled intent again.
       const sequence = await countIntents(db, buyerId, videoId);
       const intent = await provider.createIntent({
-        amountCents: video.priceCents,
+        amountCents,
         currency: CURRENCY,
         videoId,
         buyerId,
-        idempotencyKey: `pickreel-intent-${buyerId}-${videoId}-${video.priceCents}-${sequence}`,
+        idempotencyKey: `pickreel-intent-${buyerId}-${videoId}-${amountCents}-${sequence}`,
       });
-      const inserted = await insertIntent(db, {
-        id: intent.id,
-        provider: provider.name,
-        clientSecret: intent.clientSecret,
-        videoId,
-        buyerId,
-        amountCents: video.priceCents,
-        currency: CURRENCY,
-      });
-      if (inserted)
-        return toResponse(inserted.id, inserted.clientSecret, inserted.amountCents, provider.name);
+      const staleClosed: string[] = [];
+      let inserted: IntentRow | undefined;
+      try {
+        inserted = await db.transaction(async (tx) => {
+          const row = await insertIntent(tx, {
+            id: intent.id,
+            provider: provider.name,
+            clientSecret: intent.clientSecret,
+            videoId,
+            buyerId,
+            amountCents,
+            currency: CURRENCY,
+          });
+          // The code's use is held under its lock with the intent, so concurrent checkouts never exceed
+          // max uses; a checkout unpaid past the hold is canceled to free its use.
+          if (row && quote) {
+            await reservePromo(tx, quote, { buyerId, paymentIntentId: row.id }, async (lockTx, staleId) => {
+              const closed = await cancelIntentRow(lockTx, staleId, PROMO_HOLD_EXPIRED);
+              if (closed) staleClosed.push(staleId);
+              return closed;
+            });
+          }
+          return row;
+        });
+      } catch (err) {
+        await cancelAtProvider(provider, intent.id, log);
+        throw err;
+      }
+      for (const id of staleClosed) await cancelAtProvider(provider, id, log);
+      if (inserted) {
+        const promo = quote && {
+          code: quote.code,
+          listPriceCents: quote.listPriceCents,
+          amountOffCents: quote.amountOffCents,
+        };
+        return toResponse(inserted.id, inserted.clientSecret, inserted.amountCents, provider.name, promo);
+      }
       // Another server recorded an open intent for this pair first: ours is never shown, so cancel it and
       // answer theirs on the next round (unless Stripe's idempotency gave both of us the same intent).
       const winner = await findOpenIntent(db, buyerId, videoId);
@@ -123,6 +175,7 @@ function toResponse(
   clientSecret: string,
   amountCents: number,
   provider: PaymentProvider['name'],
+  promo?: { code: string; listPriceCents: number; amountOffCents: number },
 ): PaymentIntentResponse {
   return {
     clientSecret,
@@ -130,7 +183,19 @@ function toResponse(
     amount: centsToDollars(amountCents),
     currency: CURRENCY,
     provider,
+    ...(promo && {
+      promo: {
+        code: promo.code,
+        originalAmount: centsToDollars(promo.listPriceCents),
+        discount: centsToDollars(promo.amountOffCents),
+      },
+    }),
   };
+}
+
+/** The price an intent was quoted from: its amount, or with a promo code the price before the discount. */
+async function listPriceOf(db: Db, row: IntentRow): Promise<number> {
+  return (await promoOfPayment(db, row.id))?.listPriceCents ?? row.amountCents;
 }
 
 async function cancelAtProvider(provider: PaymentProvider, id: string, log: Log): Promise<void> {
@@ -208,7 +273,7 @@ export async function confirmSandboxPayment(
     const video = row.videoId === null ? undefined : await findVideoRow(db, row.videoId);
     const state = video ? await pickSaleState(db, video.id) : 'none';
     if (!video) await cancelIntentRow(db, row.id, PICK_GONE_BEFORE_PAYMENT);
-    else if (video.priceCents !== row.amountCents)
+    else if (video.priceCents !== (await listPriceOf(db, row)))
       await cancelIntentRow(db, row.id, PRICE_CHANGED_BEFORE_PAYMENT);
     else if (state === 'graded') await cancelIntentRow(db, row.id, GRADED_BEFORE_PAYMENT);
     else if (state === 'started') await cancelIntentRow(db, row.id, SALES_CLOSED_BEFORE_PAYMENT);
@@ -282,7 +347,7 @@ export async function fulfilPayment(
   else if (!video) reason = 'video_deleted';
   else if (video.userId === buyerId) reason = 'own_video';
   // The price the buyer paid must still be the price: a change is never bypassed (decision 010).
-  else if (video.priceCents !== row.amountCents) reason = 'price_changed';
+  else if (video.priceCents !== (await listPriceOf(db, row))) reason = 'price_changed';
   // Paid once the first game had started (by the provider's clock when it says, else now): never sold.
   else if (await salesClosed(db, video.id, intent.succeededAt ?? new Date())) reason = 'sales_closed';
 
@@ -294,7 +359,10 @@ export async function fulfilPayment(
         amountCents: row.amountCents,
         paymentIntentId,
       });
-      if (inserted) await markIntentSucceeded(tx, paymentIntentId);
+      if (inserted) {
+        await markIntentSucceeded(tx, paymentIntentId);
+        await redeemReservedPromo(tx, paymentIntentId);
+      }
       return inserted;
     });
     if (purchase) return { outcome: 'recorded', purchaseId: purchase.id };

@@ -48,9 +48,9 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
         schema: {
           summary: 'Start paying for a video',
           description:
-            "The buyer's open intent for this video at its current price (asked again, the same one). The amount is the server's.",
+            "The buyer's open intent for this video at its current price (asked again, the same one). The amount is the server's: with `promoCode`, the price less the capper's code (404, 409 or 410 with the reason when it cannot be used); the code's use is held until the payment succeeds or the intent closes.",
           body: CreatePaymentIntentSchema,
-          response: { 200: PaymentIntentResponseSchema, ...errorResponses(401, 404, 409) },
+          response: { 200: PaymentIntentResponseSchema, ...errorResponses(401, 404, 409, 410) },
         },
       },
       async (request) =>
@@ -61,6 +61,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { db: Db; pro
           currentUser(request).id,
           request.body.videoId,
           request.log,
+          request.body.promoCode,
         ),
     );
 

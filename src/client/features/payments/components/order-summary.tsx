@@ -11,7 +11,19 @@ import { VideoThumbnail } from '#client/components/video-thumbnail.tsx';
  * intent's amount, to the cent: exactly what the card is charged (docs/product-decisions.md 'Money'); `amount` is
  * null until the intent is there.
  */
-export function OrderSummary({ video, amount }: { video: Video; amount: number | null }) {
+export function OrderSummary({
+  video,
+  amount,
+  promo,
+  children,
+}: {
+  video: Video;
+  amount: number | null;
+  /** The promo code on the intent: the price before it and what it took off (decision 039). */
+  promo?: { code: string; originalAmount: number; discount: number } | undefined;
+  /** The promo code field, under the total. */
+  children?: ReactNode;
+}) {
   return (
     <Card data-testid="order-summary">
       <CardHeader>
@@ -33,9 +45,28 @@ export function OrderSummary({ video, amount }: { video: Video; amount: number |
           <div className="flex justify-between gap-4">
             <dt className="text-muted-foreground">Price</dt>
             <dd className="font-medium tabular-nums" data-testid="order-price">
-              <Amount dollars={amount} />
+              {promo ? (
+                <>
+                  <s className="mr-2 text-muted-foreground" data-testid="order-original-price">
+                    <span className="sr-only">Was </span>
+                    {formatDollars(promo.originalAmount)}
+                  </s>
+                  <span className="sr-only">now </span>
+                  <Amount dollars={amount} />
+                </>
+              ) : (
+                <Amount dollars={amount} />
+              )}
             </dd>
           </div>
+          {promo && (
+            <div className="flex justify-between gap-4 text-emerald-700">
+              <dt>Promo code {promo.code}</dt>
+              <dd className="font-medium tabular-nums" data-testid="order-discount">
+                −{formatDollars(promo.discount)}
+              </dd>
+            </div>
+          )}
           <div className="flex justify-between gap-4">
             <dt className="text-muted-foreground">Tax</dt>
             <dd className="font-medium tabular-nums">$0.00</dd>
@@ -47,6 +78,7 @@ export function OrderSummary({ video, amount }: { video: Video; amount: number |
             </dd>
           </div>
         </dl>
+        {children}
       </CardContent>
     </Card>
   );

@@ -25,6 +25,7 @@ import { formatUnits } from '#common/pick-grading.js';
 import type { Video } from '#common/schemas/videos.js';
 import { OrderSummary, WhatYouGet } from '../components/order-summary';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from '../components/payment-form-props';
+import { PromoCodeField } from '../components/promo-code-field';
 import { SandboxCardForm } from '../components/sandbox-card-form';
 
 // Stripe.js and its React bindings load only here, and only when Stripe is the provider.
@@ -73,13 +74,25 @@ function Checkout({ videoId }: { videoId: number }) {
   // The capper changed the price after this page showed it; the old intent was canceled.
   const [priceChanged, setPriceChanged] = useState<string | null>(null);
   const stripeReturn = useStripeReturn();
+  // The promo code the payment is prepared with; its refusal (a 4xx from preparing it) shows by the field.
+  const [promoCode, setPromoCode] = useState<string | null>(null);
+  const [promoError, setPromoError] = useState<string | null>(null);
 
   // A pick is on sale until its first leg starts (decisions 'Selling only what is still secret and undecided').
   const salesClosed = Boolean(video.data?.pick && video.data.pick.status !== 'open');
   const blocked = video.data ? video.data.isOwner || video.data.isPurchased || salesClosed : false;
   const intent = usePaymentIntent(videoId, {
     enabled: video.isSuccess && !blocked && paidIntentId === null && stripeReturn === null,
+    promoCode,
   });
+  // A code refused while preparing the payment (its last use just taken, expired meanwhile): back to the
+  // full price, with the reason beside the field.
+  const promoRefused = promoCode !== null && intent.isError && (errorStatus(intent.error) ?? 500) < 500;
+  // (Set while rendering, React's pattern for state derived from a change: no effect's extra pass.)
+  if (promoRefused) {
+    setPromoError(errorMessage(intent.error, 'This code cannot be used'));
+    setPromoCode(null);
+  }
 
   // A redirect-based Stripe method came back paid: that intent is the one to record.
   const returnedIntentId = stripeReturn?.succeeded ? stripeReturn.paymentIntentId : null;
@@ -206,13 +219,15 @@ function Checkout({ videoId }: { videoId: number }) {
       onPriceChanged: setPriceChanged,
       recording: complete.isPending,
     };
+    // Keyed by the intent: a code applied or removed is a new intent, and Stripe's Elements cannot change
+    // their client secret in place.
     payment =
       intent.data.provider === 'stripe' ? (
         <Suspense fallback={<PaymentSpinner label="Loading the payment form" />}>
-          <StripeCardForm {...formProps} />
+          <StripeCardForm key={intent.data.clientSecret} {...formProps} />
         </Suspense>
       ) : (
-        <SandboxCardForm {...formProps} />
+        <SandboxCardForm key={intent.data.clientSecret} {...formProps} />
       );
   }
 
@@ -234,7 +249,24 @@ function Checkout({ videoId }: { videoId: number }) {
         <div className="grid content-start gap-6 lg:col-start-2 lg:row-start-1">
           {/* The amount the intent will charge, to the cent (docs/product-decisions.md 'Money');
               none while there is none. */}
-          <OrderSummary video={video.data} amount={intent.data?.amount ?? null} />
+          <OrderSummary video={video.data} amount={intent.data?.amount ?? null} promo={intent.data?.promo}>
+            {intent.data && paidId === null && (
+              <PromoCodeField
+                videoId={videoId}
+                applied={intent.data.promo?.code ?? null}
+                discount={intent.data.promo?.discount ?? null}
+                error={promoError}
+                onApply={(code) => {
+                  setPromoError(null);
+                  setPromoCode(code);
+                }}
+                onRemove={() => {
+                  setPromoError(null);
+                  setPromoCode(null);
+                }}
+              />
+            )}
+          </OrderSummary>
           <WhatYouGet video={video.data} />
         </div>
         <Card className="lg:col-start-1 lg:row-start-1">
