@@ -145,6 +145,16 @@ describe('GET /api/openapi.json', () => {
       'GET /api/notifications',
       'POST /api/notifications/read',
       'GET /api/notifications/stream',
+      // capper subscriptions and the sandbox's test clock
+      'GET /api/cappers/{username}/plans',
+      'POST /api/cappers/{username}/plans',
+      'POST /api/cappers/{username}/plans/{id}/retire',
+      'GET /api/cappers/{username}/subscribers',
+      'POST /api/plans/{id}/subscribe',
+      'GET /api/subscriptions',
+      'POST /api/subscriptions/{id}/cancel',
+      'PUT /api/subscriptions/{id}/card',
+      'POST /api/payments/sandbox/clock',
     ];
     expect(
       operations()
