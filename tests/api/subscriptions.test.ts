@@ -97,9 +97,19 @@ async function advance(seconds: number) {
 async function reads(who: User, videoId: number): Promise<boolean> {
   const video = (await inject('GET', `/api/videos/${videoId}`, who.cookie)).json<Video>();
   const legs = await inject('GET', `/api/picks/${videoId}/legs`, who.cookie);
+  const flag = (await inject('GET', `/api/videos/${videoId}/purchased`, who.cookie)).json<{
+    purchased: boolean;
+  }>();
+  // The catalog's page of cards: the bulk read, newest first.
+  const cards = (await inject('GET', '/api/videos?limit=60', who.cookie)).json<Video[]>();
+  const card = cards.find((candidate) => candidate.id === videoId);
+  expect(card, 'the pick is on the first page of the catalog').toBeDefined();
   const seesSelections = video.emailInformation !== undefined;
   expect(legs.statusCode === 200).toBe(seesSelections);
   expect(video.isPurchased).toBe(seesSelections);
+  expect(flag.purchased).toBe(seesSelections);
+  expect(card!.isPurchased).toBe(seesSelections);
+  expect(card!.emailInformation).toBe(video.emailInformation);
   return seesSelections;
 }
 
