@@ -24,6 +24,7 @@ export const SUBSCRIBE_SELF_MESSAGE = 'You cannot subscribe to your own plan.';
 export const PLAN_RETIRED_MESSAGE = 'This plan is retired and takes no new subscribers.';
 export const ALREADY_SUBSCRIBED_MESSAGE = 'You already have a subscription to this plan.';
 export const PLAN_NOT_FOUND_MESSAGE = 'Plan not found';
+export const TRIAL_USED_MESSAGE = 'Your free trial with this capper was just used: subscribe again to pay.';
 export const SUBSCRIPTION_NOT_FOUND_MESSAGE = 'Subscription not found';
 export const NOT_YOUR_PLANS_MESSAGE = 'Only the capper can manage their own plans.';
 export const NO_BILLING_MESSAGE = 'Subscriptions are not available with this payment provider yet.';

@@ -12,6 +12,8 @@ export const LOCK_SPACES = {
   videoViews: 0x767565,
   /** One recipient's mails of one kind while the hourly limit is checked (server/mail): 'mai' in ASCII. */
   mail: 0x6d6169,
+  /** One bettor's subscriptions while a new one checks their trials and live ones (subscriptions): 'sub'. */
+  subscriptions: 0x737562,
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

@@ -13,6 +13,7 @@ import {
   PLAN_RETIRED_MESSAGE,
   SUBSCRIBE_SELF_MESSAGE,
   SUBSCRIPTION_NOT_FOUND_MESSAGE,
+  TRIAL_USED_MESSAGE,
   type CreatePlan,
   type Plan,
   type PlanInterval,
@@ -21,6 +22,7 @@ import {
   type SubscriptionStatus,
 } from '#common/schemas/subscriptions.js';
 import { CAPPER_NOT_FOUND_MESSAGE } from '#common/schemas/cappers.js';
+import { lockKey } from '#server/db/advisory-locks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { emit } from '#server/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '#server/lib/http-errors.js';
@@ -205,6 +207,9 @@ export async function subscribe(
     const row = await db.transaction(async (tx) => {
       const locked = await lockPlan(tx, planId);
       if (!locked || locked.retiredAt !== null) throw conflict(PLAN_RETIRED_MESSAGE);
+      // Checked again under the bettor's lock: two subscribes at once cannot both take the one trial.
+      await lockKey(tx, 'subscriptions', user.id);
+      if (trial && (await hadTrial(tx, user.id, plan.capperId))) throw conflict(TRIAL_USED_MESSAGE);
       const inserted = await insertSubscription(tx, {
         planId,
         subscriberId: user.id,
