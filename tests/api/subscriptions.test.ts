@@ -11,6 +11,7 @@ import { rowsOf } from '#server/db/rows.js';
 import { dispatchOutbox } from '#server/events/index.js';
 import { DEFAULT_LANE } from '#server/jobs/index.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
+import { CARD_TRIES_PER_HOUR } from '#server/features/subscriptions/routes.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { inHours, postLinkPick } from '../setup/upload-requests.js';
 
@@ -254,6 +255,15 @@ describe('subscribing', () => {
     expect(
       (await inject('GET', `/api/cappers/${capper.username}/subscribers`, bettor.cookie)).statusCode,
     ).toBe(403);
+  });
+
+  it('counts card attempts per user: a script testing cards is stopped', async () => {
+    const tester = await user();
+    for (let i = 0; i < CARD_TRIES_PER_HOUR; i++)
+      expect((await subscribe(plan.id, tester, DECLINES)).statusCode).toBe(402);
+    const stopped = await subscribe(plan.id, tester, PAYS);
+    expect(stopped.statusCode).toBe(429);
+    expect(stopped.headers['retry-after']).toBeDefined();
   });
 
   it('gives a trial once per bettor and capper, charging nothing until it ends', async () => {

@@ -1,6 +1,6 @@
 // Capper subscriptions (docs/decisions/037): plans on a capper's page, subscribing with the sandbox card
 // form, the bettor's subscriptions, the capper's subscribers, and the sandbox's test clock.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CapperParamsSchema } from '#common/schemas/cappers.js';
 import {
@@ -20,6 +20,7 @@ import {
 } from '#common/schemas/subscriptions.js';
 import type { Db } from '#server/db/client.js';
 import { HttpError } from '#server/lib/http-errors.js';
+import { rateLimited } from '#server/lib/rate-limited.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireAdmin, requireUser } from '../auth/index.js';
@@ -38,6 +39,9 @@ import {
 const CARDS =
   "Sandbox cards as Stripe's: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined (402), 4000 0000 0000 0341 is saved but its charges fail.";
 
+/** Cards one user may try an hour (subscribing or changing a card): a person, not a script testing cards. */
+export const CARD_TRIES_PER_HOUR = 30;
+
 export async function subscriptionRoutes(
   app: FastifyInstance,
   options: { db: Db; provider: PaymentProvider },
@@ -46,6 +50,19 @@ export async function subscriptionRoutes(
   const billing = provider.billing;
   const api = app.withTypeProvider<ZodTypeProvider>();
   tagRoutes(app, 'Subscriptions');
+
+  const cardTries = rateLimited(
+    app.createRateLimit({
+      max: CARD_TRIES_PER_HOUR,
+      timeWindow: 60 * 60_000,
+      keyGenerator: (request) => `subscription-card:${request.user?.id ?? request.ip}`,
+    }),
+    'card attempts',
+  );
+  const limitCardTries = async (request: FastifyRequest) => {
+    currentUser(request); // 401 first: a signed-out caller is not counted
+    await cardTries(request);
+  };
 
   api.get(
     '/api/cappers/:username/plans',
@@ -111,13 +128,13 @@ export async function subscriptionRoutes(
   api.post(
     '/api/plans/:id/subscribe',
     {
-      preHandler: requireUser,
+      preHandler: limitCardTries,
       schema: {
         summary: 'Subscribe to a plan',
-        description: `${CARDS} With a free trial (once per bettor and capper), nothing is charged until it ends; otherwise the first period is charged now. Not your own plan (400), not a retired one or one you already have (409). You read the capper's open picks in the plan's leagues at once, and each one they post while you are subscribed.`,
+        description: `${CARDS} With a free trial (once per bettor and capper), nothing is charged until it ends; otherwise the first period is charged now. Not your own plan (400), not a retired one or one you already have (409). You read the capper's open picks in the plan's leagues at once, and each one they post while you are subscribed. At most ${CARD_TRIES_PER_HOUR} card attempts an hour.`,
         params: PlanIdParamsSchema,
         body: SubscribeSchema,
-        response: { 201: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 501) },
+        response: { 201: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 429, 501) },
       },
     },
     async (request, reply) => {
@@ -164,13 +181,13 @@ export async function subscriptionRoutes(
   api.put(
     '/api/subscriptions/:id/card',
     {
-      preHandler: requireUser,
+      preHandler: limitCardTries,
       schema: {
         summary: "Change a subscription's card",
         description: `${CARDS} A past-due subscription is charged on the new card at once.`,
         params: SubscriptionIdParamsSchema,
         body: SubscribeSchema,
-        response: { 200: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 501) },
+        response: { 200: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 429, 501) },
       },
     },
     async (request) => changeCard(db, billing, request.params.id, currentUser(request).id, request.body.card),
