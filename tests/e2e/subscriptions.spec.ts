@@ -90,6 +90,7 @@ test('a capper creates and retires a plan from their profile settings', async ({
   const me = await registerAndLogin(page);
   await page.goto('/settings/profile');
   const section = page.getByRole('region', { name: 'Subscription plans' });
+  await expect(section.getByTestId('subscriber-count')).toHaveText('0 live subscribers');
   await section.getByLabel('Plan name').fill('Hoops daily');
   await section.getByLabel('Price (USD)').fill('14.99');
   await section.getByLabel('Every').selectOption('week');

@@ -37,3 +37,12 @@ export function useCancelSubscription() {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: SUBSCRIPTIONS_QUERY_KEY }),
   });
 }
+
+/** PUT /api/subscriptions/{id}/card: a past-due subscription is charged on the new card at once. */
+export function useChangeCard(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Subscribe) => apiJson<Subscription>('PUT', `/api/subscriptions/${id}/card`, body),
+    onSuccess: () => invalidateAfterChange(queryClient),
+  });
+}

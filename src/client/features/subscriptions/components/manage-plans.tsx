@@ -9,12 +9,14 @@ import { NativeSelect } from '#client/components/ui/native-select.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useCreatePlan, usePlans, useRetirePlan } from '../api/plans';
+import { useSubscribers } from '../api/subscribers';
 import { planPrice, planTrial } from './plan-format';
 
 /** The capper's plans in their settings: create one, retire one (live subscriptions run to their end). */
 export function ManagePlans({ username }: { username: string }) {
   const headingId = useId();
   const { data: plans } = usePlans(username);
+  const { data: subscribers } = useSubscribers(username);
   const create = useCreatePlan(username);
   const retire = useRetirePlan(username);
   const [name, setName] = useState('');
@@ -64,6 +66,11 @@ export function ManagePlans({ username }: { username: string }) {
             takes no new subscribers; current ones keep it to the end of their period.
           </p>
         </div>
+        {subscribers && (
+          <p className="text-sm font-medium" data-testid="subscriber-count">
+            {subscribers.count} live {subscribers.count === 1 ? 'subscriber' : 'subscribers'}
+          </p>
+        )}
         {plans && plans.length > 0 && (
           <ul className="grid gap-3" aria-label="Your plans">
             {plans.map((plan) => (

@@ -31,11 +31,13 @@ function parseExpiry(expiry: string): { month: number; year: number } | null {
  */
 export function SubscriptionCardForm({
   submitLabel,
+  busyLabel = 'Subscribing…',
   busy,
   error,
   onSubmit,
 }: {
   submitLabel: string;
+  busyLabel?: string;
   busy: boolean;
   error: string | null;
   onSubmit: (card: Subscribe['card']) => void;
@@ -127,7 +129,7 @@ export function SubscriptionCardForm({
         </p>
       )}
       <Button type="submit" size="lg" disabled={busy} aria-busy={busy} className="w-full">
-        {busy ? 'Subscribing…' : submitLabel}
+        {busy ? busyLabel : submitLabel}
       </Button>
     </form>
   );

@@ -17,8 +17,14 @@ import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
-import { useCancelSubscription, useSubscriptions, type Subscription } from '../api/subscriptions';
+import {
+  useCancelSubscription,
+  useChangeCard,
+  useSubscriptions,
+  type Subscription,
+} from '../api/subscriptions';
 import { formatDay, planPrice } from '../components/plan-format';
+import { SubscriptionCardForm } from '../components/subscription-card-form';
 
 const STATUS_LABEL: Record<Subscription['status'], string> = {
   trialing: 'Free trial',
@@ -83,6 +89,7 @@ export function SubscriptionsPage() {
                       ? `Access until ${formatDay(subscription.accessUntil)}; no renewal`
                       : 'Ended'}
                 </p>
+                {subscription.status === 'past_due' && <ChangeCard subscription={subscription} />}
                 {(subscription.status === 'trialing' ||
                   subscription.status === 'active' ||
                   subscription.status === 'past_due') && (
@@ -145,5 +152,44 @@ export function SubscriptionsPage() {
         </AlertDialogContent>
       </AlertDialog>
     </div>
+  );
+}
+
+/** A past-due subscription's card: replaced and charged at once, or the card's problem shown. */
+function ChangeCard({ subscription }: { subscription: Subscription }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const change = useChangeCard(subscription.id);
+  if (!open)
+    return (
+      <Button size="sm" className="w-fit" onClick={() => setOpen(true)}>
+        Update card
+      </Button>
+    );
+  return (
+    <SubscriptionCardForm
+      submitLabel="Save card and pay"
+      busyLabel="Saving…"
+      busy={change.isPending}
+      error={error}
+      onSubmit={(card) => {
+        setError(null);
+        change.mutate(
+          { card },
+          {
+            onSuccess: (updated) => {
+              if (updated.status === 'past_due') setError('The new card was declined too.');
+              else
+                toast({
+                  title: 'Card updated',
+                  description: 'Your subscription is active again.',
+                  variant: 'success',
+                });
+            },
+            onError: (failure) => setError(errorMessage(failure)),
+          },
+        );
+      }}
+    />
   );
 }
