@@ -3,10 +3,15 @@
 // and cancelling with a confirmation. The capper's side is set up through the API.
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueTitle } from './catalog-helpers';
+import { E2E_ADMIN } from '../setup/e2e-env';
 import { registerAndLogin, toasts } from './helpers';
 import { newLeg, postPick } from './pick-helpers';
 
 const PHONE = { width: 390, height: 844 };
+
+// The sandbox's test clock moves every subscription on the server: this file's tests run one after another,
+// the clock's last, so no test sees another's renewals.
+test.describe.configure({ mode: 'serial' });
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000);
 /** The outbox's turn and the grant's job: seconds, not milliseconds. */
 const GRANT_TIMEOUT = 30_000;
@@ -111,4 +116,48 @@ test('a capper creates and retires a plan from their profile settings', async ({
   await expect(plans).toContainText('(retired)');
   await page.goto(`/cappers/${me.username}`);
   await expect(page.getByRole('region', { name: 'Plans' })).toHaveCount(0);
+});
+
+test('a renewal that fails shows past due, and a new card pays it at once', async ({
+  page,
+  newUser,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  await page.setViewportSize(PHONE);
+  const capper = await newUser('capper');
+  const created = await capper.api.post(`/api/cappers/${capper.username}/plans`, {
+    data: { name: 'Short trial', priceCents: 1500, interval: 'month', leagues: ['NHL'], trialDays: 1 },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const plan = (await created.json()) as { id: number };
+  await registerAndLogin(page);
+  // Saved, but its charges fail: the trial starts, its first charge will not pass.
+  const subscribed = await page.request.post(`/api/plans/${plan.id}/subscribe`, {
+    data: { card: { number: '4000000000000341', expMonth: 12, expYear: 2040, cvc: '123' } },
+  });
+  expect(subscribed.status(), await subscribed.text()).toBe(201);
+
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders });
+  try {
+    const login = await admin.post('/api/login', { data: E2E_ADMIN });
+    expect(login.status(), await login.text()).toBe(200);
+    const moved = await admin.post('/api/payments/sandbox/clock', {
+      data: { advanceSeconds: 2 * 24 * 3600 },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+
+  await page.goto('/subscriptions');
+  const subscription = page.getByTestId('subscription').filter({ hasText: 'Short trial' });
+  await expect(subscription.getByTestId('subscription-status')).toHaveText('Payment failed — retrying');
+  await subscription.getByRole('button', { name: 'Update card' }).click();
+  await payWith(page, '4242 4242 4242 4242');
+  await subscription.getByRole('button', { name: 'Save card and pay' }).click();
+  await expect(toasts(page).filter({ hasText: 'Card updated' })).toContainText('active again');
+  await expect(subscription.getByTestId('subscription-status')).toHaveText('Active');
+  await expect(subscription).toContainText('card ending 4242');
 });
