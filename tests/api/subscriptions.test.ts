@@ -11,6 +11,7 @@ import { rowsOf } from '#server/db/rows.js';
 import { dispatchOutbox } from '#server/events/index.js';
 import { DEFAULT_LANE } from '#server/jobs/index.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
+import { PICK_LOCKED_MESSAGE } from '#server/features/picks/picks-service.js';
 import { CARD_TRIES_PER_HOUR } from '#server/features/subscriptions/routes.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { inHours, postLinkPick } from '../setup/upload-requests.js';
@@ -56,7 +57,7 @@ async function deliver() {
   await t.app.jobs.runUntilIdle(DEFAULT_LANE);
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, payload?: object) =>
+const inject = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload && { payload }) });
 
 async function createPlan(capper: User, fields: object = {}): Promise<Plan> {
@@ -332,6 +333,22 @@ describe('access per pick', () => {
     expect(await reads(otherCapper, newNba.id)).toBe(false);
     const rows = rowsOf(await db.execute(sql`select 1 from pick_access where video_id = ${newNba.id}`));
     expect(rows).toHaveLength(1);
+  });
+
+  it('locks a read pick as a sale does: its selections no longer change; title and price still do', async () => {
+    const patch = (payload: object) => inject('PATCH', `/api/videos/${openNba.id}`, capper.cookie, payload);
+    const refused = await patch({ emailInformation: 'Changed after a subscriber read it' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(PICK_LOCKED_MESSAGE);
+    expect((await patch({ title: 'Still editable' })).statusCode).toBe(200);
+    // A pick no subscriber reads stays open to revision.
+    expect(
+      (
+        await inject('PATCH', `/api/videos/${openNfl.id}`, capper.cookie, {
+          emailInformation: 'Revised NFL side',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('is not a sale: no sale, no purchase, no receipt', async () => {

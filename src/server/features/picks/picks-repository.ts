@@ -119,14 +119,23 @@ export async function listLegs(db: Executor, videoId: number): Promise<PickLegRo
   return db.select().from(pickLegs).where(eq(pickLegs.videoId, videoId)).orderBy(asc(pickLegs.position));
 }
 
-/** Whether anyone has bought the video: its selections and legs are then locked. */
+/**
+ * Whether anyone has bought the video, or read it through a subscription (pick_access, docs/decisions/037):
+ * its selections and legs are then locked, as a buyer's are.
+ */
 export async function hasBeenSold(db: Executor, videoId: number): Promise<boolean> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(purchases)
     .where(eq(purchases.videoId, videoId))
     .limit(1);
-  return row !== undefined;
+  if (row !== undefined) return true;
+  const [granted] = await db
+    .select({ one: sql<number>`1` })
+    .from(pickAccess)
+    .where(eq(pickAccess.videoId, videoId))
+    .limit(1);
+  return granted !== undefined;
 }
 
 /**
