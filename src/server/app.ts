@@ -46,6 +46,12 @@ import { handlePushAlerts, pushRoutes } from './features/push/index.js';
 import { promoRoutes } from './features/promos/index.js';
 import { purchaseRoutes } from './features/purchases/index.js';
 import { seoRoutes } from './features/seo/index.js';
+import {
+  grantPicksToSubscribers,
+  handlePickAccess,
+  subscriptionRoutes,
+  sweepSubscriptions,
+} from './features/subscriptions/index.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox-provider.js';
 import { registerUploads, tusChunkBytes, tusOpenApiPaths } from './features/uploads/index.js';
@@ -266,7 +272,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onJobQueued: () => mediaJobs.notify(),
   });
   // Stripe's SDK is large, so it is loaded only when its keys are set.
-  const payments =
+  const payments: PaymentProvider =
     options.paymentProvider ??
     (config.stripe
       ? new (await import('./payments/stripe-provider.js')).StripeProvider({
@@ -353,6 +359,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Web Push (docs/decisions/038): the in-app alerts' job queues a push fan-out per event.
   handlePushAlerts(jobs, db, config.push);
   await app.register(pushRoutes, { db, settings: config.push });
+  // Capper subscriptions (docs/decisions/037): pick.posted → durable subscriber → job → pick_access rows.
+  await app.register(subscriptionRoutes, { db, provider: payments });
+  unsubscribe.push(events.durable(grantPicksToSubscribers(() => jobs.notify())));
+  handlePickAccess(jobs, payments.billing);
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,
@@ -388,6 +398,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   jobs.every('roll_record_bands', 60_000, () => rollRecordBands(db), {
     failureMessage: 'moving the record bands failed',
   });
+  // Subscriptions due on the provider's clock are renewed, retried in their grace, or ended.
+  const billing = payments.billing;
+  if (billing)
+    jobs.every('renew_subscriptions', 60_000, () => sweepSubscriptions(db, billing), {
+      failureMessage: 'renewing subscriptions failed',
+    });
   // The outbox's durable subscribers get their events here (docs/events.md); delivered events are pruned.
   jobs.every('dispatch_outbox', 5_000, () => dispatchOutbox(db), {
     failureMessage: 'dispatching domain events failed',

@@ -156,6 +156,16 @@ describe('GET /api/openapi.json', () => {
       'POST /api/cappers/{username}/promo-codes',
       'POST /api/cappers/{username}/promo-codes/{id}/retire',
       'POST /api/promo-codes/check',
+      // capper subscriptions and the sandbox's test clock
+      'GET /api/cappers/{username}/plans',
+      'POST /api/cappers/{username}/plans',
+      'POST /api/cappers/{username}/plans/{id}/retire',
+      'GET /api/cappers/{username}/subscribers',
+      'POST /api/plans/{id}/subscribe',
+      'GET /api/subscriptions',
+      'POST /api/subscriptions/{id}/cancel',
+      'PUT /api/subscriptions/{id}/card',
+      'POST /api/payments/sandbox/clock',
     ];
     expect(
       operations()

@@ -245,6 +245,7 @@ describe('earnings and payouts', () => {
     expect((await get('/api/user/earnings', seller.cookie)).json()).toEqual({
       sales: 50,
       salesCount: 2,
+      subscriptions: 0,
       bonus: 10.5,
       total: 60.5,
       payoutsRequested: 0,

@@ -256,6 +256,13 @@ test.describe('the browser finds nothing wrong', () => {
     const problems = await watch(page);
     const catalog = await makeCatalog(playwright, { baseURL, extraHTTPHeaders });
     await loginViaApi(page, catalog.capper.credentials);
+    // A plan on the other capper's storefront, and its checkout (docs/decisions/037).
+    const other = catalog.other.credentials.username;
+    const planned = await catalog.other.api.post(`/api/cappers/${other}/plans`, {
+      data: { name: 'Audit plan', priceCents: 999, interval: 'month', leagues: ['NBA'], trialDays: 7 },
+    });
+    expect(planned.status(), await planned.text()).toBe(201);
+    const planId = ((await planned.json()) as { id: number }).id;
     const pages = [
       '/',
       '/videos',
@@ -271,6 +278,9 @@ test.describe('the browser finds nothing wrong', () => {
       `/cappers/${catalog.other.credentials.username}`,
       '/following',
       '/notifications',
+      '/subscriptions',
+      `/subscribe/${other}/${planId}`,
+      '/settings/profile',
       '/no-such-page',
     ];
     await checkPages(page, pages, problems);

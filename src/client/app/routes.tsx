@@ -76,6 +76,14 @@ const NotificationsPage = lazyPage(
   () => import('../features/notifications/pages/notifications-page'),
   (m) => m.NotificationsPage,
 );
+const SubscribePage = lazyPage(
+  () => import('../features/subscriptions/pages/subscribe-page'),
+  (m) => m.SubscribePage,
+);
+const SubscriptionsPage = lazyPage(
+  () => import('../features/subscriptions/pages/subscriptions-page'),
+  (m) => m.SubscriptionsPage,
+);
 const NotFoundPage = lazyPage(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -127,6 +135,16 @@ export function AppRoutes() {
           <Route path="/following">
             <RequireAuth>
               <FollowingPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/subscribe/:username/:planId">
+            <RequireAuth>
+              <SubscribePage />
+            </RequireAuth>
+          </Route>
+          <Route path="/subscriptions">
+            <RequireAuth>
+              <SubscriptionsPage />
             </RequireAuth>
           </Route>
           <Route path="/notifications">

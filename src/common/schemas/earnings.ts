@@ -75,6 +75,9 @@ export const EarningsSchema = z
   .object({
     sales: z.number(),
     salesCount: z.int(),
+    subscriptions: z
+      .number()
+      .meta({ description: 'Paid subscription periods, in dollars (docs/decisions/037).' }),
     bonus: z.number(),
     total: z.number(),
     payoutsRequested: z.number(),

@@ -14,6 +14,8 @@ export const LOCK_SPACES = {
   mail: 0x6d6169,
   /** A user's push subscriptions while one more is counted against the limit (push): 'psh' in ASCII. */
   pushSubscriptions: 0x707368,
+  /** One bettor's subscriptions while a new one checks their trials and live ones (subscriptions): 'sub'. */
+  subscriptions: 0x737562,
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

@@ -1024,3 +1024,133 @@ export const promoRedemptions = pgTable(
     check('promo_redemptions_status', sql`${t.status} in ('reserved', 'redeemed', 'released')`),
   ],
 );
+
+/**
+ * A capper's subscription plans (docs/decisions/037): a price per week, month or season for their picks in
+ * some leagues, with an optional free trial. A retired plan takes no new subscribers and renews no one.
+ */
+export const subscriptionPlans = pgTable(
+  'subscription_plans',
+  {
+    id: serial('id').primaryKey(),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    interval: text('interval').notNull(),
+    leagues: text('leagues').array().notNull(),
+    trialDays: integer('trial_days').notNull().default(0),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('subscription_plans_capper_idx').on(t.capperId),
+    check('subscription_plans_interval', sql`${t.interval} in ('week', 'month', 'season')`),
+    check('subscription_plans_price', sql`${t.priceCents} between 99 and 100000`),
+    check('subscription_plans_trial', sql`${t.trialDays} between 0 and 30`),
+  ],
+);
+
+/**
+ * A bettor's subscription to a plan (docs/decisions/037). Its times are the payment provider's (the
+ * sandbox's test clock). `canceled` keeps access to `current_period_end`; `ended` is final.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id, { onDelete: 'cascade' }),
+    subscriberId: integer('subscriber_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    provider: text('provider').notNull(),
+    paymentMethodId: text('payment_method_id').notNull(),
+    cardLast4: text('card_last4').notNull(),
+    trialEnd: timestamp('trial_end', { withTimezone: true }),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    // Past due: when the next charge is tried, and when access ends if none succeeds.
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    graceUntil: timestamp('grace_until', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('subscriptions_subscriber_idx').on(t.subscriberId),
+    index('subscriptions_capper_idx').on(t.capperId, t.status),
+    // One live subscription per bettor and plan.
+    uniqueIndex('subscriptions_live_idx')
+      .on(t.planId, t.subscriberId)
+      .where(sql`status <> 'ended'`),
+    index('subscriptions_due_idx')
+      .on(t.currentPeriodEnd)
+      .where(sql`status <> 'ended'`),
+    check(
+      'subscriptions_status',
+      sql`${t.status} in ('trialing', 'active', 'past_due', 'canceled', 'ended')`,
+    ),
+    check('subscriptions_not_self', sql`${t.subscriberId} <> ${t.capperId}`),
+  ],
+);
+
+/** Each paid period of a subscription: the capper's revenue, counted in their ledger like a sale. */
+export const subscriptionInvoices = pgTable(
+  'subscription_invoices',
+  {
+    id: serial('id').primaryKey(),
+    subscriptionId: integer('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriberId: integer('subscriber_id').references(() => users.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents').notNull(),
+    chargeId: text('charge_id').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('subscription_invoices_charge_idx').on(t.chargeId),
+    index('subscription_invoices_capper_idx').on(t.capperId),
+  ],
+);
+
+/**
+ * Who may read a pick through a subscription (docs/decisions/037): one row per reader and pick, written when
+ * access is granted and kept, so who could see a pick stays exact after the subscription ends.
+ */
+export const pickAccess = pgTable(
+  'pick_access',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    grantedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.videoId] }), index('pick_access_video_idx').on(t.videoId)],
+);
+
+/** The sandbox provider's test clock (server/payments): its offset from the wall clock, shared by instances. */
+export const sandboxClock = pgTable(
+  'sandbox_clock',
+  {
+    id: smallint('id').primaryKey().default(1),
+    offsetSeconds: bigint('offset_seconds', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('sandbox_clock_one_row', sql`${t.id} = 1`)],
+);

@@ -25,6 +25,14 @@ export interface EventPayloads {
   'profile.changed': { userId: number };
   /** An admin deleted a user with their videos, purchases and payouts. */
   'user.deleted': { userId: number };
+  /** A bettor subscribed to a capper's plan (paid, or on a free trial). */
+  'subscription.started': { subscriptionId: number; subscriberId: number; capperId: number; trial: boolean };
+  /** A subscription's period was paid: a renewal, a retry in grace, or the first charge after a trial. */
+  'subscription.renewed': { subscriptionId: number; invoiceId: number };
+  /** A renewal's charge failed: the subscription is past due until a retry succeeds or the grace ends. */
+  'subscription.renewal_failed': { subscriptionId: number; final: boolean };
+  /** A subscription ended: cancelled and its period over, its plan retired, or unpaid after the grace. */
+  'subscription.ended': { subscriptionId: number; reason: 'canceled' | 'plan_retired' | 'payment_failed' };
 }
 
 export type EventType = keyof EventPayloads;

@@ -29,6 +29,31 @@ export interface PaymentProvider {
   readonly sandbox?: SandboxCardForm;
   /** Signed event deliveries (POST /api/stripe/webhook): only Stripe sends them. */
   readonly webhooks?: PaymentWebhooks;
+  /** Recurring charges for subscriptions (docs/decisions/037): only the sandbox has them so far. */
+  readonly billing?: RecurringBilling;
+}
+
+/** A card as the sandbox form sends it, shaped as Stripe.js would. */
+export type CardInput = SandboxConfirm['card'];
+
+/**
+ * What subscriptions need of a provider that charges a saved card on a schedule (docs/decisions/037). The
+ * subscriptions feature keeps the schedule; Stripe Billing, which keeps its own, would come in beside it.
+ */
+export interface RecurringBilling {
+  /** The provider's time: the sandbox's test clock, else the wall clock. */
+  now(): Promise<Date>;
+  /** Saves a card for later charges, or says why it was refused. */
+  attachCard(card: CardInput): Promise<{ paymentMethodId: string; last4: string } | { error: string }>;
+  /** Charges a saved card; the same idempotency key never charges twice. */
+  charge(params: {
+    paymentMethodId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+  }): Promise<{ status: 'succeeded'; chargeId: string } | { status: 'failed'; message: string }>;
+  /** Moves the provider's clock on, as Stripe's test clocks do: only a test provider has one. */
+  readonly testClock?: { advance(seconds: number): Promise<Date> };
 }
 
 export interface SandboxCardForm {

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { and, eq, notInArray } from '#server/db/drizzle.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, notInArray, sql } from '#server/db/drizzle.js';
 import type { Db } from '../db/client.js';
-import { paymentIntents } from '../db/schema.js';
+import { paymentIntents, sandboxClock } from '../db/schema.js';
 import {
   PRICE_CHANGED_BEFORE_PAYMENT,
   type SandboxConfirm,
@@ -10,8 +10,10 @@ import {
 import { conflict } from '../lib/http-errors.js';
 import {
   CLOSED_INTENT_STATUSES,
+  type CardInput,
   type PaymentProvider,
   type ProviderIntent,
+  type RecurringBilling,
   type SandboxCardForm,
 } from './provider.js';
 
@@ -23,7 +25,57 @@ export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
   readonly sandbox: SandboxCardForm = { confirm: (input, buyerId) => this.confirm(input, buyerId) };
 
+  readonly billing: RecurringBilling = {
+    now: () => this.now(),
+    attachCard: async (card) => this.attachCard(card),
+    charge: async (params) => this.charge(params),
+    testClock: { advance: (seconds) => this.advanceClock(seconds) },
+  };
+
   constructor(private readonly db: Db) {}
+
+  /** The test clock: the wall clock plus the stored offset, so every instance on the database agrees. */
+  async now(): Promise<Date> {
+    const [row] = await this.db.select().from(sandboxClock).limit(1);
+    return new Date(Date.now() + (row?.offsetSeconds ?? 0) * 1000);
+  }
+
+  async advanceClock(seconds: number): Promise<Date> {
+    await this.db
+      .insert(sandboxClock)
+      .values({ id: 1, offsetSeconds: seconds })
+      .onConflictDoUpdate({
+        target: sandboxClock.id,
+        set: { offsetSeconds: sql`${sandboxClock.offsetSeconds} + ${seconds}` },
+      });
+    return this.now();
+  }
+
+  /**
+   * As Stripe's test cards: a card that declines is refused here; 4000000000000341 is saved but every
+   * charge on it fails. The outcome rides in the payment method's id (nothing of the card is stored).
+   */
+  attachCard(card: CardInput): { paymentMethodId: string; last4: string } | { error: string } {
+    const number = card.number.replace(/[\s-]/g, '');
+    const problem = cardProblem(card, new Date());
+    if (problem) return { error: problem };
+    const fails = number === CHARGES_FAIL_CARD;
+    const last4 = number.slice(-4);
+    return {
+      paymentMethodId: `pm_sandbox_${fails ? 'fails' : 'ok'}_${randomBytes(8).toString('hex')}`,
+      last4,
+    };
+  }
+
+  charge(params: {
+    paymentMethodId: string;
+    idempotencyKey: string;
+  }): { status: 'succeeded'; chargeId: string } | { status: 'failed'; message: string } {
+    if (params.paymentMethodId.startsWith('pm_sandbox_fails_'))
+      return { status: 'failed', message: 'Your card was declined.' };
+    const digest = createHash('sha256').update(params.idempotencyKey).digest('hex').slice(0, 24);
+    return { status: 'succeeded', chargeId: `ch_sandbox_${digest}` };
+  }
 
   /** Ids shaped like Stripe's; the payments service records the intent, as it does for Stripe. */
   async createIntent() {
@@ -86,6 +138,9 @@ export class SandboxProvider implements PaymentProvider {
       : { status, paymentIntentId: row.id };
   }
 }
+
+/** Stripe's test card that can be saved but whose charges fail. */
+const CHARGES_FAIL_CARD = '4000000000000341';
 
 /** Stripe's test-card behaviour: the numbers a developer already knows. */
 const TEST_CARD_OUTCOMES: Record<string, string> = {

@@ -6,6 +6,7 @@ import {
   LayoutDashboard,
   LogIn,
   LogOut,
+  Repeat,
   Settings,
   ShieldCheck,
   Trophy,
@@ -102,6 +103,9 @@ export function MobileNavSheet({ user, open, onOpenChange, triggerRef }: MobileN
                 </DrawerLink>
                 <DrawerLink href="/following" icon={<UsersRound aria-hidden />}>
                   Following
+                </DrawerLink>
+                <DrawerLink href="/subscriptions" icon={<Repeat aria-hidden />}>
+                  Subscriptions
                 </DrawerLink>
                 <DrawerLink href="/notifications" icon={<Bell aria-hidden />}>
                   Notifications

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { LayoutDashboard, LogOut, Settings, ShieldCheck, UserRound, UsersRound } from 'lucide-react';
+import { LayoutDashboard, LogOut, Repeat, Settings, ShieldCheck, UserRound, UsersRound } from 'lucide-react';
 import type { User } from '#common/schemas/auth.js';
 import {
   DropdownMenu,
@@ -47,6 +47,12 @@ export function UserMenu({ user, defaultOpen }: { user: User; defaultOpen?: bool
           <Link href="/following">
             <UsersRound aria-hidden />
             Following
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/subscriptions">
+            <Repeat aria-hidden />
+            Subscriptions
           </Link>
         </DropdownMenuItem>
         {/* The public page others see: the storefront of open picks and the record. */}

@@ -12,6 +12,7 @@ import {
 import { badRequest, conflict, notFound } from '#server/lib/http-errors.js';
 import { saveManualEarnings } from '../auth/index.js';
 import { salesTotals } from '../purchases/index.js';
+import { subscriptionRevenue } from '../subscriptions/index.js';
 import {
   findPayoutForUpdate,
   findPayoutOwner,
@@ -43,17 +44,25 @@ export function toPayoutRequest(row: PayoutRow): Payout {
  */
 export async function ledger(db: Executor, userId: number, manualEarningsCents: number) {
   const sales = await salesTotals(db, userId);
+  // Paid subscription periods count as sales do (docs/decisions/037), with the same fee on payout.
+  const subscriptions = await subscriptionRevenue(db, userId);
   const held = await payoutsHeldCents(db, userId);
-  return { sales, held, availableCents: sales.cents + manualEarningsCents - held };
+  return {
+    sales,
+    subscriptions,
+    held,
+    availableCents: sales.cents + subscriptions.cents + manualEarningsCents - held,
+  };
 }
 
 export async function getEarnings(db: Db, userId: number, manualEarningsCents: number): Promise<Earnings> {
-  const { sales, held, availableCents } = await ledger(db, userId, manualEarningsCents);
+  const { sales, subscriptions, held, availableCents } = await ledger(db, userId, manualEarningsCents);
   return {
     sales: centsToDollars(sales.cents),
     salesCount: sales.count,
+    subscriptions: centsToDollars(subscriptions.cents),
     bonus: centsToDollars(manualEarningsCents),
-    total: centsToDollars(sales.cents + manualEarningsCents),
+    total: centsToDollars(sales.cents + subscriptions.cents + manualEarningsCents),
     payoutsRequested: centsToDollars(held),
     // What can be paid out: never below zero, so no payout is ever offered out of money that is not there.
     available: centsToDollars(Math.max(0, availableCents)),
@@ -99,8 +108,8 @@ export async function setManualEarnings(
   const before = await lockUserBalance(tx, userId);
   if (!before) return undefined;
   if (cents < before.manualEarningsCents) {
-    const { sales, held } = await ledger(tx, userId, cents);
-    const minimumCents = held - sales.cents;
+    const { sales, subscriptions, held } = await ledger(tx, userId, cents);
+    const minimumCents = held - sales.cents - subscriptions.cents;
     if (cents < minimumCents) throw badRequest(bonusTooLowMessage(minimumCents, held));
   }
   await saveManualEarnings(tx, userId, cents);

@@ -2,7 +2,7 @@
 import { and, asc, eq, gt, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { jsonRowsOf } from '#server/db/rows.js';
-import { events, pickLegs, picks, pickVersions, purchases, users } from '#server/db/schema.js';
+import { events, pickAccess, pickLegs, picks, pickVersions, purchases, users } from '#server/db/schema.js';
 
 export type PickRow = typeof picks.$inferSelect;
 export type PickLegRow = typeof pickLegs.$inferSelect;
@@ -119,14 +119,23 @@ export async function listLegs(db: Executor, videoId: number): Promise<PickLegRo
   return db.select().from(pickLegs).where(eq(pickLegs.videoId, videoId)).orderBy(asc(pickLegs.position));
 }
 
-/** Whether anyone has bought the video: its selections and legs are then locked. */
+/**
+ * Whether anyone has bought the video, or read it through a subscription (pick_access, docs/decisions/037):
+ * its selections and legs are then locked, as a buyer's are.
+ */
 export async function hasBeenSold(db: Executor, videoId: number): Promise<boolean> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(purchases)
     .where(eq(purchases.videoId, videoId))
     .limit(1);
-  return row !== undefined;
+  if (row !== undefined) return true;
+  const [granted] = await db
+    .select({ one: sql<number>`1` })
+    .from(pickAccess)
+    .where(eq(pickAccess.videoId, videoId))
+    .limit(1);
+  return granted !== undefined;
 }
 
 /**
@@ -139,7 +148,14 @@ export async function hasBought(db: Executor, userId: number, videoId: number): 
     .from(purchases)
     .where(and(eq(purchases.userId, userId), eq(purchases.videoId, videoId)))
     .limit(1);
-  return row !== undefined;
+  if (row !== undefined) return true;
+  // A subscriber granted the pick reads it as a buyer does (pick_access, subscriptions': docs/decisions/037).
+  const [granted] = await db
+    .select({ one: sql<number>`1` })
+    .from(pickAccess)
+    .where(and(eq(pickAccess.userId, userId), eq(pickAccess.videoId, videoId)))
+    .limit(1);
+  return granted !== undefined;
 }
 
 /** Takes the pick's row lock for a sale (no-op for an unverified video): see holdPickForSale. */

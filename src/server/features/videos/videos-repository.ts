@@ -4,6 +4,7 @@ import type { Executor } from '#server/db/client.js';
 import { lockKeysInOrder } from '#server/db/advisory-locks.js';
 import { rowsOf } from '#server/db/rows.js';
 import {
+  pickAccess,
   picks,
   purchases,
   SEARCH_HEAD_LENGTH,
@@ -54,10 +55,14 @@ const capperColumns = {
   avatarUrl: users.avatarUrl,
 };
 
-/** Whether the viewer bought the video: one indexed probe per row, never a join that multiplies rows. */
+/**
+ * Whether the viewer bought the video or reads it through a subscription (pick_access, owned by
+ * subscriptions: docs/decisions/037): two indexed probes per row, never a join that multiplies rows.
+ */
 function purchasedBy(viewerId: number | null): SQL<boolean> {
   if (viewerId === null) return sql<boolean>`false`;
-  return sql<boolean>`exists (select 1 from ${purchases} where ${purchases.videoId} = ${videos.id} and ${purchases.userId} = ${viewerId})`;
+  return sql<boolean>`(exists (select 1 from ${purchases} where ${purchases.videoId} = ${videos.id} and ${purchases.userId} = ${viewerId})
+    or exists (select 1 from ${pickAccess} where ${pickAccess.videoId} = ${videos.id} and ${pickAccess.userId} = ${viewerId}))`;
 }
 
 /** Every column a response may use: not the search text and head, lower-cased copies of three of them. */
@@ -379,23 +384,37 @@ export async function deleteVideo(db: Executor, id: number): Promise<VideoRow | 
   return rows[0];
 }
 
-/** Which of these videos the user bought: one indexed query for a whole page. */
+/** Which of these videos the user bought or reads through a subscription: two indexed queries a page. */
 export async function purchasedAmong(db: Executor, userId: number, videoIds: number[]): Promise<Set<number>> {
   if (videoIds.length === 0) return new Set();
   const rows = await db
     .select({ videoId: purchases.videoId })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), inArray(purchases.videoId, videoIds)));
-  return new Set(rows.flatMap((row) => (row.videoId === null ? [] : [row.videoId])));
+  const granted = await db
+    .select({ videoId: pickAccess.videoId })
+    .from(pickAccess)
+    .where(and(eq(pickAccess.userId, userId), inArray(pickAccess.videoId, videoIds)));
+  return new Set([
+    ...rows.flatMap((row) => (row.videoId === null ? [] : [row.videoId])),
+    ...granted.map((row) => row.videoId),
+  ]);
 }
 
+/** Whether the user may read the video's selections as a buyer: bought it, or granted it by a subscription. */
 export async function hasPurchased(db: Executor, userId: number, videoId: number): Promise<boolean> {
   const rows = await db
     .select({ id: purchases.id })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), eq(purchases.videoId, videoId)))
     .limit(1);
-  return rows.length > 0;
+  if (rows.length > 0) return true;
+  const granted = await db
+    .select({ videoId: pickAccess.videoId })
+    .from(pickAccess)
+    .where(and(eq(pickAccess.userId, userId), eq(pickAccess.videoId, videoId)))
+    .limit(1);
+  return granted.length > 0;
 }
 
 /**

@@ -12,6 +12,7 @@ import { cn } from '#client/lib/cn.ts';
 import { errorMessage, errorStatus } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { FollowButton } from '#client/features/follows/index.ts';
+import { PlansSection } from '#client/features/subscriptions/index.ts';
 import { useCapper } from '../api/get-capper';
 import { GradedPickItem, OpenPickItem, SelfReportedTable } from '../components/pick-items';
 import { RecordStats } from '../components/record-stats';
@@ -61,6 +62,7 @@ export function CapperPage() {
   return (
     <div className="mx-auto grid w-full max-w-5xl gap-10 px-4 py-8 sm:px-6 lg:px-8">
       <CapperHeader profile={data} />
+      <PlansSection username={data.capper.username} />
       {/* A storefront: what can be bought now comes first, then the record that backs it, then history. */}
       <OpenPicksSection profile={data} />
       <RecordSection profile={data} />

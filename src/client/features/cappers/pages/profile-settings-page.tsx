@@ -35,6 +35,7 @@ import { Textarea } from '#client/components/ui/textarea.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
+import { ManagePlans } from '#client/features/subscriptions/index.ts';
 import { useProfile, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from '../api/profile';
 import { useUpdateEmail } from '../api/update-email';
 
@@ -82,6 +83,7 @@ export function ProfileSettingsPage() {
           <AvatarSettings profile={profile} />
           <DetailsForm profile={profile} />
           <EmailSettings profile={profile} />
+          <ManagePlans username={profile.username} />
         </>
       )}
     </div>

@@ -55,6 +55,9 @@ export function EarningsTile() {
         )}
         <dl className="grid gap-1 text-sm">
           <Line term="Sales">{isPending ? <AmountSkeleton /> : formatDollars(earnings.sales)}</Line>
+          {earnings && earnings.subscriptions > 0 && (
+            <Line term="Subscriptions">{formatDollars(earnings.subscriptions)}</Line>
+          )}
           {earnings && earnings.bonus > 0 && <Line term="Bonus">{formatDollars(earnings.bonus)}</Line>}
           <Line term="Available for payout" strong testId="earnings-available">
             {isPending ? <AmountSkeleton /> : formatDollars(earnings.available)}

@@ -1,0 +1,53 @@
+// How a new pick reaches its capper's subscribers (docs/decisions/037): the durable subscriber of
+// `pick.posted` queues one job in the dispatcher's transaction (keyed by the event); the job writes every
+// live subscriber's pick_access row in one statement, keyed (user, video), so running it again adds nothing.
+import type { Tx } from '#server/db/client.js';
+import { afterCommit } from '#server/db/after-commit.js';
+import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
+import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
+import type { RecurringBilling } from '#server/payments/provider.js';
+import { grantPickToSubscribers, hasLiveSubscribers } from './subscriptions-repository.js';
+
+export interface PickAccessPayload {
+  videoId: number;
+  capperId: number;
+}
+
+export const pickAccessJob = defineJob<PickAccessPayload>({
+  kind: 'grant_subscribers_pick',
+  retry: { attempts: 8, delaysMs: [2_000, 10_000, 60_000, 10 * 60_000] },
+  failureMessage: "granting a new pick to its capper's subscribers failed",
+  logFields: (payload) => ({ videoId: payload.videoId }),
+});
+
+/** The durable subscriber that queues the grant; `onQueued` wakes this process's runner after commit. */
+export function grantPicksToSubscribers(onQueued: () => void = () => {}): DurableSubscriber<'pick.posted'> {
+  return {
+    name: 'subscriptions.pick-access',
+    types: ['pick.posted'],
+    handle: async (event: StoredEvent<'pick.posted'>, tx: Tx) => {
+      if (!(await hasLiveSubscribers(tx, event.capperId))) return;
+      const queued = await enqueue(
+        tx,
+        pickAccessJob,
+        { videoId: event.videoId, capperId: event.capperId },
+        { key: `pick-access:${event.id}` },
+      );
+      if (queued !== null) await afterCommit(tx, onQueued);
+    },
+  };
+}
+
+/** Live is judged on the provider's clock, as the renewals are. */
+export function pickAccessHandler(billing: RecurringBilling | undefined): JobHandler<PickAccessPayload> {
+  return {
+    async run(payload, ctx) {
+      const now = billing ? await billing.now() : new Date();
+      await grantPickToSubscribers(ctx.db, payload.videoId, now);
+    },
+  };
+}
+
+export function handlePickAccess(jobs: JobRunner, billing: RecurringBilling | undefined): void {
+  jobs.handle(pickAccessJob, pickAccessHandler(billing));
+}
