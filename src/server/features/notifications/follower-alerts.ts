@@ -6,6 +6,7 @@ import type { Tx } from '#server/db/client.js';
 import { afterCommit } from '#server/db/after-commit.js';
 import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
+import { queueNewPickMails, type AlertMailSettings } from './mail-alerts.js';
 import { eventTime, hasFollowers, insertPickAlerts } from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
@@ -55,17 +56,25 @@ export function alertFollowersOfPicks(
   };
 }
 
-/** The job's handler: the set-based insert, then this process's streams of the capper's followers. */
-export function pickAlertsHandler(streams: UnreadStreams): JobHandler<PickAlertsPayload> {
+/**
+ * The job's handler: the set-based insert, the e-mails (without `mail`, none: tests of the in-app part),
+ * then this process's streams of the capper's followers.
+ */
+export function pickAlertsHandler(
+  streams: UnreadStreams,
+  mail?: AlertMailSettings,
+): JobHandler<PickAlertsPayload> {
   return {
     async run(payload, ctx) {
-      await insertPickAlerts(ctx.db, { ...payload, eventAt: new Date(payload.eventAt) });
+      const alert = { ...payload, eventAt: new Date(payload.eventAt) };
+      await insertPickAlerts(ctx.db, alert);
+      if (mail) await queueNewPickMails(ctx.db, alert, mail);
       await streams.capperPosted(payload.capperId);
     },
   };
 }
 
 /** Gives the runner the fan-out's handler. */
-export function handlePickAlerts(jobs: JobRunner, streams: UnreadStreams): void {
-  jobs.handle(pickAlertsJob, pickAlertsHandler(streams));
+export function handlePickAlerts(jobs: JobRunner, streams: UnreadStreams, mail?: AlertMailSettings): void {
+  jobs.handle(pickAlertsJob, pickAlertsHandler(streams, mail));
 }
