@@ -145,6 +145,12 @@ describe('GET /api/openapi.json', () => {
       'GET /api/notifications',
       'POST /api/notifications/read',
       'GET /api/notifications/stream',
+      'GET /api/notifications/preferences',
+      'PUT /api/notifications/preferences',
+      'PUT /api/cappers/{username}/alerts',
+      'GET /api/unsubscribe',
+      'GET /api/unsubscribe/link',
+      'POST /api/unsubscribe',
     ];
     expect(
       operations()
