@@ -21,6 +21,7 @@ import { unsubscribeKey } from '#server/features/notifications/mail-alerts.js';
 import { enqueue } from '#server/jobs/index.js';
 import { gradedAlertsJob } from '#server/features/notifications/index.js';
 import { signLink } from '#server/mail/index.js';
+import { confirmationKey } from '#server/features/auth/email-confirmation.js';
 import { finishGame, marketGame, marketLeg } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
@@ -379,5 +380,29 @@ describe("a followed capper's new pick", () => {
       await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: muting.cookie } })
     ).json<NotificationPage>();
     expect(follower.items.some((item) => item.kind === 'pick.graded')).toBe(false);
+  });
+});
+
+describe('a confirmation link that does not work', () => {
+  it('sends a browser to a page that says why, and keeps the JSON 400 for API clients', async () => {
+    const key = confirmationKey(t.config.sessionSecret);
+    const expired = signLink(key, { u: confirmed.id, e: 'late@example.com' }, new Date(Date.now() - 1000));
+    const cases: [string, string][] = [
+      ['not-a-token', 'invalid'],
+      [expired, 'expired'],
+    ];
+    for (const [token, problem] of cases) {
+      const url = `/api/profile/email/confirm?token=${encodeURIComponent(token)}`;
+      const browser = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
+      expect(browser.statusCode, token).toBe(303);
+      expect(browser.headers.location).toBe(`/email-confirmation?problem=${problem}`);
+      const api = await t.app.inject({ method: 'GET', url });
+      expect(api.statusCode).toBe(400);
+      expect(api.json<{ message: string }>().message).toMatch(/confirmation link/);
+    }
   });
 });
