@@ -128,7 +128,7 @@ export async function alertPreferenceRoutes(
         querystring: UnsubscribeQuerySchema,
         body: z
           .object({ 'List-Unsubscribe': z.string().optional() })
-          .optional()
+          .nullish()
           .describe('application/x-www-form-urlencoded `List-Unsubscribe=One-Click`, or JSON, or nothing'),
         response: { 200: UnsubscribedSchema },
       },
