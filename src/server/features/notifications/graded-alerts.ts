@@ -44,9 +44,7 @@ export function alertBuyersOfGradedPicks(
     handle: async (stored: StoredEvent<GradingEvent>, tx: Tx) => {
       // One of the three, told apart by its type.
       const event = stored as
-        | StoredEvent<'game.settled'>
-        | StoredEvent<'leg.graded'>
-        | StoredEvent<'picks.regraded'>;
+        StoredEvent<'game.settled'> | StoredEvent<'leg.graded'> | StoredEvent<'picks.regraded'>;
       const at = await eventTime(tx, event.id);
       if (!at || now().getTime() - at.getTime() > ALERT_MAX_AGE_MS) return;
       const which: Omit<GradedAlertsPayload, 'eventId'> =
