@@ -11,5 +11,4 @@ export {
   type MailSettings,
 } from './send-mail-job.js';
 export { queueMails, MAIL_BATCH_SIZE, type BulkMails } from './queue-mails.js';
-export { signedLinkSql } from './signed-links-sql.js';
 export { signLink, verifyLink, type LinkPayload, type VerifiedLink } from '../lib/signed-links.js';

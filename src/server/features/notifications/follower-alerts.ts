@@ -57,8 +57,8 @@ export function alertFollowersOfPicks(
 }
 
 /**
- * The job's handler: the set-based insert, the e-mails (without `mail`, none: tests of the in-app part),
- * then this process's streams of the capper's followers.
+ * The job's handler: the set-based insert, this process's streams of the capper's followers, then the
+ * e-mails (without `mail`, none). Each step is idempotent, so a retry after any of them redoes no harm.
  */
 export function pickAlertsHandler(
   streams: UnreadStreams,
@@ -68,8 +68,8 @@ export function pickAlertsHandler(
     async run(payload, ctx) {
       const alert = { ...payload, eventAt: new Date(payload.eventAt) };
       await insertPickAlerts(ctx.db, alert);
-      if (mail) await queueNewPickMails(ctx.db, alert, mail);
       await streams.capperPosted(payload.capperId);
+      if (mail) await queueNewPickMails(ctx.db, alert, mail);
     },
   };
 }
