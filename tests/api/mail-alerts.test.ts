@@ -377,6 +377,17 @@ describe("a followed capper's new pick", () => {
     expect(mails).toHaveLength(1);
     expect(headersOf(mails[0]!.raw).get('subject')).toMatch(/^Your pick Friday night special won \+0\.\du$/);
     expect(headersOf(mails[0]!.raw).get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    // Its one-click link turns graded e-mail off (not e-mail from the capper).
+    const clicked = await oneClick(unsubscribeUrlOf(mails[0]!.raw));
+    expect(clicked.json()).toEqual({ unsubscribed: true, description: 'E-mail alerts about graded picks' });
+    const prefs = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/notifications/preferences',
+        headers: { cookie: buyer.cookie },
+      })
+    ).json<AlertPreferences>();
+    expect(prefs.channels.email).toEqual({ new_pick: true, graded: false, subscription: true });
     // Followers who did not buy get no graded alert.
     const follower = (
       await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: muting.cookie } })
