@@ -1,6 +1,7 @@
 // The alert preference tables' queries (docs/decisions/037); only the notifications feature writes them.
 import type { AlertChannel, AlertKind } from '#common/schemas/alert-preferences.js';
-import { and, eq, sql } from '#server/db/drizzle.js';
+import { and, eq, sql, type SQL } from '#server/db/drizzle.js';
+import { wantsAlert } from './alert-preferences.js';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
 import { alertPreferences, capperAlertMutes, users } from '#server/db/schema.js';
@@ -120,4 +121,43 @@ export async function claimFanout(db: Executor, key: string): Promise<boolean> {
     ),
   );
   return rows.length > 0;
+}
+
+export interface PickFace {
+  title: string;
+  priceCents: number;
+  username: string;
+  displayName: string | null;
+}
+
+/** A pick's public face for its alert mail; none for a deleted video or a removed pick. */
+export async function pickFace(db: Executor, videoId: number): Promise<PickFace | undefined> {
+  const [row] = rowsOf<PickFace>(
+    await db.execute(sql`
+      select v.title, v.price_cents as "priceCents", u.username, u.display_name as "displayName"
+      from videos v join users u on u.id = v.user_id
+      where v.id = ${videoId}
+        and not exists (select 1 from picks p where p.video_id = v.id and p.removed is not null)`),
+  );
+  return row;
+}
+
+/**
+ * Of `recipients` (a select of `user_id`), those with a confirmed address who want `kind` e-mail from
+ * `capper`: one query, whatever their number.
+ */
+export async function confirmedRecipients(
+  db: Executor,
+  recipients: SQL,
+  kind: AlertKind,
+  capper: number,
+): Promise<number[]> {
+  const rows = rowsOf<{ user_id: number }>(
+    await db.execute(sql`
+      select distinct r.user_id from (${recipients}) r
+      join users u on u.id = r.user_id
+      where u.email is not null and u.email_confirmed_at is not null
+        and ${wantsAlert(sql`r.user_id`, 'email', kind, capper)}`),
+  );
+  return rows.map((row) => Number(row.user_id));
 }

@@ -1,5 +1,5 @@
-// Who wants which alert where (docs/decisions/037), as SQL a fan-out puts in its one statement: no round
-// trip per recipient. A user wants kind K on channel C from capper X unless their preference for (C, K)
+// Who wants which alert where, and who is alerted of a graded pick (docs/decisions/037), as SQL a fan-out
+// puts in its one statement: no round trip per recipient. A user wants kind K on channel C from capper X unless their preference for (C, K)
 // says otherwise than the default, or they muted X on C.
 import {
   DEFAULT_ALERT_PREFERENCES,
@@ -20,4 +20,20 @@ export function wantsAlert(user: SQL, channel: AlertChannel, kind: AlertKind, ca
   const preferred = byDefault ? sql`not exists (${choice})` : sql`exists (${choice})`;
   return sql`(${preferred} and not exists (select 1 from capper_alert_mutes cm
     where cm.user_id = ${user} and cm.capper_id = ${capper} and cm.channel = ${channel}))`;
+}
+
+/** A graded pick and its grade, for its buyers' alerts. */
+export interface GradedPick {
+  videoId: number;
+  capperId: number;
+  result: 'win' | 'loss' | 'push' | 'void';
+  unitsWon: number | null;
+}
+
+/**
+ * Who is alerted when a pick is graded: its buyers. Subscribers who could read the pick (the subscriptions
+ * feature's access rows) belong here too, as a `union` of their user ids.
+ */
+export function gradedRecipients(videoId: SQL | number): SQL {
+  return sql`select pu.user_id from purchases pu where pu.video_id = ${videoId}`;
 }

@@ -1,16 +1,15 @@
 // Alerts by e-mail (docs/decisions/037): the same words as the in-app alert (a pick's title, capper and
 // price, or its grade; never its selections), to confirmed addresses only, with a signed one-click
-// unsubscribe link (RFC 8058) naming the user, the capper or kind, and the channel. One statement per
-// fan-out: the tokens are signed in SQL, the mails and their batch jobs written by server/mail's queueMails.
+// unsubscribe link (RFC 8058) naming the user, the capper or kind, and the channel. Set-based: one query
+// for the recipients, their links signed in one loop, one statement (server/mail's queueMails) for the mails.
 import { createHmac } from 'node:crypto';
 import { centsToDollars, formatPrice } from '#common/money.js';
 import type { AlertKind } from '#common/schemas/alert-preferences.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { sql, type SQL } from '#server/db/drizzle.js';
-import { rowsOf } from '#server/db/rows.js';
 import { queueMails, signLink } from '#server/mail/index.js';
-import { claimFanout } from './alert-preferences-repository.js';
-import { wantsAlert } from './alert-preferences.js';
+import { claimFanout, confirmedRecipients, pickFace } from './alert-preferences-repository.js';
+import { gradedRecipients, type GradedPick } from './alert-preferences.js';
 
 export const PICK_ALERT_MAIL_KIND = 'pick_alert';
 export const GRADED_ALERT_MAIL_KIND = 'graded_alert';
@@ -60,13 +59,7 @@ async function mailRows(
   link: { kind: AlertKind; capperId: number | null; wantsFrom: number },
   text: { subject: string; head: string; tail: string },
 ): Promise<SQL | null> {
-  const ids = rowsOf<{ user_id: number }>(
-    await tx.execute(sql`
-      select distinct r.user_id from (${recipients}) r
-      join users u on u.id = r.user_id
-      where u.email is not null and u.email_confirmed_at is not null
-        and ${wantsAlert(sql`r.user_id`, 'email', link.kind, link.wantsFrom)}`),
-  ).map((row) => Number(row.user_id));
+  const ids = await confirmedRecipients(tx, recipients, link.kind, link.wantsFrom);
   if (ids.length === 0) return null;
   const expiresAt = new Date(Date.now() + UNSUBSCRIBE_LINK_LIFETIME_MS);
   const c = link.capperId ?? 0;
@@ -83,24 +76,6 @@ async function mailRows(
 
 const footer = (settings: AlertMailSettings) =>
   `\n\nChoose which alerts you get: ${settings.origin}/settings/notifications\n\n— PickReel`;
-
-interface PickFace {
-  title: string;
-  priceCents: number;
-  username: string;
-  displayName: string | null;
-}
-
-async function pickFace(db: Executor, videoId: number): Promise<PickFace | undefined> {
-  const [row] = rowsOf<PickFace>(
-    await db.execute(sql`
-      select v.title, v.price_cents as "priceCents", u.username, u.display_name as "displayName"
-      from videos v join users u on u.id = v.user_id
-      where v.id = ${videoId}
-        and not exists (select 1 from picks p where p.video_id = v.id and p.removed is not null)`),
-  );
-  return row;
-}
 
 const nameOf = (face: { username: string; displayName: string | null }) =>
   face.displayName?.trim() || face.username;
@@ -141,22 +116,6 @@ export async function queueNewPickMails(
     );
     return rows ? queueMails(tx, { kind: PICK_ALERT_MAIL_KIND, rows }) : 0;
   });
-}
-
-/** A graded pick and its grade, for its buyers' alerts. */
-export interface GradedPick {
-  videoId: number;
-  capperId: number;
-  result: 'win' | 'loss' | 'push' | 'void';
-  unitsWon: number | null;
-}
-
-/**
- * Who is alerted when a pick is graded: its buyers. Subscribers who could read the pick (the subscriptions
- * feature's access rows) belong here too, as a `union` of their user ids.
- */
-export function gradedRecipients(videoId: SQL | number): SQL {
-  return sql`select pu.user_id from purchases pu where pu.video_id = ${videoId}`;
 }
 
 /** 'won +1.8u', 'lost −1u', 'was a push', 'was voided'. */

@@ -4,8 +4,7 @@
 import { sql, type SQL } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { rowsOf } from '#server/db/rows.js';
-import { wantsAlert } from './alert-preferences.js';
-import { gradedRecipients, type GradedPick } from './mail-alerts.js';
+import { gradedRecipients, wantsAlert, type GradedPick } from './alert-preferences.js';
 
 /** The alert's video is shown: it exists, is ready, and its pick was not removed. */
 const VISIBLE = sql`v.transcoding_status = 'ready'
