@@ -34,7 +34,7 @@ interface Received {
 
 let t: TestApp;
 let db: Db;
-let sink: { url: string; received: Received[]; close: () => Promise<void> };
+let sink: Awaited<ReturnType<typeof startSink>>;
 let capper: User;
 let confirmed: User;
 let unconfirmed: User;
@@ -46,10 +46,18 @@ const SECRET = 'Zebras +7.5 (3 units)';
 
 async function startSink() {
   const received: Received[] = [];
+  const refuse = new Map<string, 550 | 451>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = refuse.get(address.address);
+      if (!code) return callback();
+      callback(
+        Object.assign(new Error(code === 550 ? 'No such mailbox' : 'Try later'), { responseCode: code }),
+      );
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,6 +75,7 @@ async function startSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    refuse,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -417,5 +426,59 @@ describe('a confirmation link that does not work', () => {
       expect(api.statusCode).toBe(400);
       expect(api.json<{ message: string }>().message).toMatch(/confirmation link/);
     }
+  });
+});
+
+describe('a batch of alert mails the SMTP server refuses in part', () => {
+  it('fails a 550 for good, keeps a 451 queued for the retry, and sends the rest', async () => {
+    const [gone, busy, fine] = [
+      await registerUser(t.app, {}, nextIp()),
+      await registerUser(t.app, {}, nextIp()),
+      await registerUser(t.app, {}, nextIp()),
+    ];
+    for (const user of [gone!, busy!, fine!]) {
+      await confirmEmail(user);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/cappers/${capper.username}/follow`,
+        headers: { cookie: user.cookie },
+      });
+    }
+    sink.refuse.set(addressOf(gone!), 550);
+    sink.refuse.set(addressOf(busy!), 451);
+    await postPick([marketLeg(await marketGame(t))], 'Sunday special');
+    await deliver();
+    const status = async (user: User) =>
+      rowsOf<{ status: string; last_error: string | null }>(
+        await db.execute(
+          sql`select status, last_error from mail_outbox where to_address = ${addressOf(user)} order by id desc limit 1`,
+        ),
+      )[0];
+    expect(await status(gone!)).toMatchObject({
+      status: 'failed',
+      last_error: expect.stringContaining('550'),
+    });
+    expect(await status(busy!)).toMatchObject({
+      status: 'queued',
+      last_error: expect.stringContaining('451'),
+    });
+    expect(await status(fine!)).toMatchObject({ status: 'sent', last_error: null });
+    expect(mailsTo(fine!)).toHaveLength(1);
+    // The batch waits for its retry; the sent and failed mails in it are not sent again then.
+    const [batch] = rowsOf<{ status: string; attempts: number }>(
+      await db.execute(
+        sql`select status, attempts from jobs where kind = 'send_mail_batch' order by id desc limit 1`,
+      ),
+    );
+    expect(batch).toEqual({ status: 'queued', attempts: 1 });
+    sink.refuse.delete(addressOf(busy!));
+    await db.execute(
+      sql`update jobs set run_at = now() where kind = 'send_mail_batch' and status = 'queued'`,
+    );
+    await t.app.jobs.runUntilIdle();
+    expect(await status(busy!)).toMatchObject({ status: 'sent' });
+    expect(mailsTo(busy!)).toHaveLength(1);
+    expect(mailsTo(fine!)).toHaveLength(1);
+    expect(mailsTo(gone!)).toHaveLength(0);
   });
 });
