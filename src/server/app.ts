@@ -31,6 +31,11 @@ import { followRoutes } from './features/follows/index.js';
 import {
   alertFollowersOfPicks,
   handlePickAlerts,
+  alertBuyersOfGradedPicks,
+  alertMailSettings,
+  alertPreferenceRoutes,
+  handleGradedAlerts,
+  UNSUBSCRIBE_PATH,
   notificationRoutes,
   UnreadStreams,
 } from './features/notifications/index.js';
@@ -195,7 +200,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie, { secret: config.sessionSecret });
   // Counted in the database: every instance on it shares each limit (docs/decisions/024).
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) });
-  registerCsrfProtection(app, { exemptPaths: ['/api/stripe/webhook'] });
+  // RFC 8058: a mail client's one-click unsubscribe comes from no page of ours; its signed token is the proof.
+  registerCsrfProtection(app, { exemptPaths: ['/api/stripe/webhook', UNSUBSCRIBE_PATH] });
 
   const sessions = new SessionStore(db);
   app.decorate('sessions', sessions);
@@ -353,8 +359,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const unreadStreams = new UnreadStreams(db, app.log);
   app.decorate('alertStreams', unreadStreams);
   app.addHook('preClose', async () => unreadStreams.close());
+  // E-mail alerts and graded picks' alerts, filtered by each user's preferences (docs/decisions/040).
+  const alertMail = alertMailSettings(config);
   unsubscribe.push(events.durable(alertFollowersOfPicks(() => jobs.notify())));
-  handlePickAlerts(jobs, unreadStreams);
+  handlePickAlerts(jobs, unreadStreams, alertMail);
+  unsubscribe.push(events.durable(alertBuyersOfGradedPicks(() => jobs.notify())));
+  handleGradedAlerts(jobs, unreadStreams, alertMail);
   await app.register(notificationRoutes, { db, streams: unreadStreams });
   // Web Push (docs/decisions/038): the in-app alerts' job queues a push fan-out per event.
   handlePushAlerts(jobs, db, config.push);
@@ -363,6 +373,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(subscriptionRoutes, { db, provider: payments });
   unsubscribe.push(events.durable(grantPicksToSubscribers(() => jobs.notify())));
   handlePickAccess(jobs, payments.billing);
+  await app.register(alertPreferenceRoutes, { db, unsubscribeKey: alertMail.key });
 
   const appConfig: AppConfig = {
     supportPhone: config.supportPhone,

@@ -166,6 +166,12 @@ describe('GET /api/openapi.json', () => {
       'POST /api/subscriptions/{id}/cancel',
       'PUT /api/subscriptions/{id}/card',
       'POST /api/payments/sandbox/clock',
+      'GET /api/notifications/preferences',
+      'PUT /api/notifications/preferences',
+      'PUT /api/cappers/{username}/alerts',
+      'GET /api/unsubscribe',
+      'GET /api/unsubscribe/link',
+      'POST /api/unsubscribe',
     ];
     expect(
       operations()

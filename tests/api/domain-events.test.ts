@@ -102,19 +102,22 @@ describe('durable subscribers', () => {
     const subscribe = () =>
       eventBus(db).durable({
         name: 'test-settlements',
-        types: ['game.settled'],
-        handle: async (event: StoredEvent<'game.settled'>, tx) => {
+        // A type no durable subscriber of the app takes: the dispatch counts are this subscriber's alone.
+        types: ['price.changed'],
+        handle: async (event: StoredEvent<'price.changed'>, tx) => {
           // Its write commits with its progress: the check below sees it.
-          await tx.execute(sql`select ${event.eventId}::int`);
-          if (event.eventId === failOn) throw new Error('provider down');
-          handled.push(event.eventId);
+          await tx.execute(sql`select ${event.videoId}::int`);
+          if (event.videoId === failOn) throw new Error('provider down');
+          handled.push(event.videoId);
         },
       });
     const errors: unknown[] = [];
     eventBus(db).reportError = (error) => errors.push(error);
     let unsubscribe = subscribe();
-    for (const eventId of [1, 2, 3])
-      await db.transaction((tx) => emit(tx, { type: 'game.settled', eventId, correction: false }));
+    for (const videoId of [1, 2, 3])
+      await db.transaction((tx) =>
+        emit(tx, { type: 'price.changed', videoId, fromCents: 100, toCents: 200 }),
+      );
     // Another type in between is not this subscriber's.
     await emit(db, { type: 'video.changed', videoId: 1 });
     expect(await dispatchOutbox(db)).toBe(3);
@@ -123,9 +126,9 @@ describe('durable subscribers', () => {
 
     // A restart: the subscriber is registered afresh and goes on after the last event it handled.
     unsubscribe();
-    await emit(db, { type: 'game.settled', eventId: 4, correction: false });
-    await emit(db, { type: 'game.settled', eventId: 5, correction: true });
-    await emit(db, { type: 'game.settled', eventId: 6, correction: false });
+    await emit(db, { type: 'price.changed', videoId: 4, fromCents: 100, toCents: 200 });
+    await emit(db, { type: 'price.changed', videoId: 5, fromCents: 100, toCents: 200 });
+    await emit(db, { type: 'price.changed', videoId: 6, fromCents: 100, toCents: 200 });
     unsubscribe = subscribe();
     failOn = 5;
     expect(await dispatchOutbox(db)).toBe(1);
@@ -170,9 +173,10 @@ describe('durable subscribers', () => {
     const handled: number[] = [];
     const unsubscribe = eventBus(db).durable({
       name: 'test-late-commit',
-      types: ['leg.graded'],
-      handle: async (event: StoredEvent<'leg.graded'>) => {
-        handled.push(event.legId);
+      // A type no durable subscriber of the app takes: the dispatch counts are this subscriber's alone.
+      types: ['video.deleted'],
+      handle: async (event: StoredEvent<'video.deleted'>) => {
+        handled.push(event.videoId);
       },
     });
     try {
@@ -185,12 +189,12 @@ describe('durable subscribers', () => {
         let emitted!: () => void;
         const early = new Promise<void>((resolve) => (emitted = resolve));
         const slow = db.transaction(async (tx) => {
-          await emit(tx, { type: 'leg.graded', legId: 1, videoId: 1 });
+          await emit(tx, { type: 'video.deleted', videoId: 1 });
           emitted();
           await held;
         });
         await early;
-        await emit(db, { type: 'leg.graded', legId: 2, videoId: 1 });
+        await emit(db, { type: 'video.deleted', videoId: 2 });
         // The later event has committed, but the slow transaction began before it and still runs.
         expect(await dispatchOutbox(db)).toBe(0);
         release();
@@ -198,8 +202,8 @@ describe('durable subscribers', () => {
         expect(await dispatchOutbox(db)).toBe(2);
         expect(handled).toEqual([1, 2]);
       } else {
-        await emit(db, { type: 'leg.graded', legId: 1, videoId: 1 });
-        await emit(db, { type: 'leg.graded', legId: 2, videoId: 1 });
+        await emit(db, { type: 'video.deleted', videoId: 1 });
+        await emit(db, { type: 'video.deleted', videoId: 2 });
         expect(await dispatchOutbox(db)).toBe(2);
         expect(handled).toEqual([1, 2]);
       }
@@ -240,7 +244,7 @@ describe('durable subscribers', () => {
 
   it('prunes only old events every subscriber has passed', async () => {
     await db.execute(sql`update domain_events set created_at = now() - interval '30 days'`);
-    // test-late-commit has passed every leg.graded event, test-settlements every game.settled one, but each
+    // test-late-commit has passed every video.deleted event, test-settlements every price.changed one, but each
     // has not passed the other's: nothing after the lower of the two positions goes.
     const count = async () =>
       rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from domain_events`))[0]!.n;

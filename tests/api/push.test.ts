@@ -362,6 +362,39 @@ describe('a followed capper posts a pick', () => {
     expect(receivedBy(browser)).toHaveLength(0);
     expect(receivedBy(phone)).toHaveLength(2);
   });
+
+  it("follows each follower's preferences: push off sends none, in-app off still pushes", async () => {
+    const setPreferences = (cookie: string, channels: object) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/notifications/preferences',
+        headers: { cookie },
+        payload: { channels },
+      });
+    const quiet = await registerUser(t.app, {}, nextIp());
+    const pushOnly = await registerUser(t.app, {}, nextIp());
+    const quietBrowser = standIn.subscribe();
+    const pushOnlyBrowser = standIn.subscribe();
+    for (const [user, browser] of [
+      [quiet, quietBrowser],
+      [pushOnly, pushOnlyBrowser],
+    ] as const) {
+      const { decrypt: _decrypt, ...json } = browser;
+      expect((await subscribe(user.cookie, json)).statusCode).toBe(200);
+      const followed = await t.app.inject({
+        method: 'POST',
+        url: `/api/cappers/${capper.username}/follow`,
+        headers: { cookie: user.cookie },
+      });
+      expect(followed.statusCode, followed.body).toBe(200);
+    }
+    expect((await setPreferences(quiet.cookie, { push: { new_pick: false } })).statusCode).toBe(200);
+    expect((await setPreferences(pushOnly.cookie, { in_app: { new_pick: false } })).statusCode).toBe(200);
+    await postPick(capper, { title: 'Sunday special', price: '6' });
+    await deliver();
+    expect(receivedBy(quietBrowser)).toHaveLength(0);
+    expect(receivedBy(pushOnlyBrowser)).toHaveLength(1);
+  });
 });
 
 describe('settings', () => {

@@ -170,6 +170,9 @@ test.describe('the browser finds nothing wrong', () => {
       `/video/${catalog.link.id}`,
       '/auth',
       '/auth?tab=register',
+      // Where mailed links land: an unsubscribe link without its token, a confirmation that failed.
+      '/unsubscribe',
+      '/email-confirmation?problem=expired',
       '/no-such-page',
       // Pages behind sign-in send a visitor to the sign-in form.
       '/dashboard',
@@ -178,7 +181,12 @@ test.describe('the browser finds nothing wrong', () => {
     ];
     await checkPages(page, pages, problems);
     await page.setViewportSize(PHONE);
-    await checkPages(page, ['/', '/videos', `/video/${catalog.own.id}`, '/auth'], problems, 'phone');
+    await checkPages(
+      page,
+      ['/', '/videos', `/video/${catalog.own.id}`, '/auth', '/unsubscribe'],
+      problems,
+      'phone',
+    );
     await checkDialog(
       page,
       'phone menu, signed out',
@@ -281,6 +289,7 @@ test.describe('the browser finds nothing wrong', () => {
       '/subscriptions',
       `/subscribe/${other}/${planId}`,
       '/settings/profile',
+      '/settings/notifications',
       '/no-such-page',
     ];
     await checkPages(page, pages, problems);
@@ -329,7 +338,14 @@ test.describe('the browser finds nothing wrong', () => {
     await page.setViewportSize(PHONE);
     await checkPages(
       page,
-      ['/', `/video/${catalog.bought.id}`, '/dashboard', '/following', '/notifications'],
+      [
+        '/',
+        `/video/${catalog.bought.id}`,
+        '/dashboard',
+        '/following',
+        '/notifications',
+        '/settings/notifications',
+      ],
       problems,
       'phone',
     );

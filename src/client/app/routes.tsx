@@ -84,6 +84,18 @@ const SubscriptionsPage = lazyPage(
   () => import('../features/subscriptions/pages/subscriptions-page'),
   (m) => m.SubscriptionsPage,
 );
+const NotificationSettingsPage = lazyPage(
+  () => import('../features/notifications/pages/notification-settings-page'),
+  (m) => m.NotificationSettingsPage,
+);
+const UnsubscribePage = lazyPage(
+  () => import('../features/notifications/pages/unsubscribe-page'),
+  (m) => m.UnsubscribePage,
+);
+const EmailConfirmationPage = lazyPage(
+  () => import('../features/cappers/pages/email-confirmation-page'),
+  (m) => m.EmailConfirmationPage,
+);
 const NotFoundPage = lazyPage(
   () => import('./not-found-page'),
   (m) => m.NotFoundPage,
@@ -152,6 +164,13 @@ export function AppRoutes() {
               <NotificationsPage />
             </RequireAuth>
           </Route>
+          <Route path="/settings/notifications">
+            <RequireAuth>
+              <NotificationSettingsPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/unsubscribe" component={UnsubscribePage} />
+          <Route path="/email-confirmation" component={EmailConfirmationPage} />
           <Route path="/settings/profile">
             <RequireAuth>
               <ProfileSettingsPage />

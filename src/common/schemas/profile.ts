@@ -81,6 +81,15 @@ export const CONFIRMATION_LINK_EXPIRED =
   'This confirmation link has expired (links last 24 hours). Ask for a new one on your profile settings.';
 export const CONFIRMATION_LINK_STALE =
   'This confirmation link is for an address no longer on your account. Use the latest link we sent.';
+/** Why a confirmation link did not work, as the page a browser is sent to says it. */
+export const CONFIRMATION_PROBLEMS = {
+  invalid: CONFIRMATION_LINK_INVALID,
+  expired: CONFIRMATION_LINK_EXPIRED,
+  stale: CONFIRMATION_LINK_STALE,
+} as const;
+export type ConfirmationProblem = keyof typeof CONFIRMATION_PROBLEMS;
+/** A browser that followed a bad link lands on this page (with ?problem=), not on JSON. */
+export const EMAIL_CONFIRMATION_PAGE = '/email-confirmation';
 /** Where a followed confirmation link lands (the profile settings show it as confirmed). */
 export const EMAIL_CONFIRMED_PATH = '/settings/profile?email=confirmed';
 

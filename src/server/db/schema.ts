@@ -870,16 +870,72 @@ export const notifications = pgTable(
     videoId: integer('video_id').notNull(),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
+    // A graded alert's result and units as graded then (a later correction is another alert).
+    grade: text('grade'),
+    unitsWon: numeric('units_won', { precision: 10, scale: 2, mode: 'number' }),
   },
   (t) => [
-    uniqueIndex('notifications_user_event_idx').on(t.userId, t.eventId),
+    // One alert per person and event; a graded alert is keyed by its pick instead (one event grades many).
+    uniqueIndex('notifications_user_event_idx')
+      .on(t.userId, t.eventId)
+      .where(sql`kind <> 'pick.graded'`),
     index('notifications_user_id_idx').on(t.userId, t.id),
     index('notifications_unread_idx')
       .on(t.userId)
       .where(sql`read_at is null`),
-    check('notifications_kind', sql`${t.kind} in ('pick.posted')`),
+    // One graded alert per person, pick and grade, whichever events graded it.
+    uniqueIndex('notifications_graded_idx')
+      .on(t.userId, t.videoId, t.grade)
+      .where(sql`kind = 'pick.graded'`),
+    check('notifications_kind', sql`${t.kind} in ('pick.posted', 'pick.graded')`),
   ],
 );
+
+/**
+ * Alert preferences per channel and kind (notifications, docs/decisions/040): only a choice that differs
+ * from the default is a row, so a fan-out reads nothing for the many who never changed one.
+ */
+export const alertPreferences = pgTable(
+  'alert_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    kind: text('kind').notNull(),
+    enabled: boolean('enabled').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.channel, t.kind] }),
+    check('alert_preferences_channel', sql`${t.channel} in ('in_app', 'email', 'push')`),
+    check('alert_preferences_kind', sql`${t.kind} in ('new_pick', 'graded', 'subscription')`),
+  ],
+);
+
+/** A capper muted on one channel by one user: none of that capper's alerts reach them there. */
+export const capperAlertMutes = pgTable(
+  'capper_alert_mutes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    capperId: integer('capper_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.capperId, t.channel] }),
+    check('capper_alert_mutes_channel', sql`${t.channel} in ('in_app', 'email', 'push')`),
+  ],
+);
+
+/** One row per channel's fan-out done (e.g. `email:pick:<event>`): a job run again queues no mail twice. */
+export const alertFanouts = pgTable('alert_fanouts', {
+  key: text('key').primaryKey(),
+  createdAt: createdAt(),
+});
 
 /**
  * Every mail PickReel sends or would send (server/mail, docs/decisions/036): written in the caller's

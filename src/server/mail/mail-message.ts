@@ -20,6 +20,8 @@ export const DISPLAY_NAME_MAX_LENGTH = 100;
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const ADDRESS = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})*$`);
+/** The same check as a pattern PostgreSQL's `~` understands: bulk mail filters its rows with it. */
+export const ADDRESS_PATTERN = ADDRESS.source;
 // C0 controls and DEL (CR and LF among them): none belongs in a one-line header field.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;

@@ -1,5 +1,5 @@
 // The outbox's SQL (docs/decisions/036): the mail module alone writes mail_outbox.
-import { and, desc, eq, lt, sql } from '../db/drizzle.js';
+import { and, desc, eq, inArray, lt, sql } from '../db/drizzle.js';
 import type { Executor } from '../db/client.js';
 import { mailOutbox } from '../db/schema.js';
 
@@ -64,6 +64,15 @@ export async function markMail(
     .update(mailOutbox)
     .set({ status, lastError, ...(status === 'sent' && { sentAt: sql`now()` }) })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
+}
+
+/** Mails kept for an admin to read (no SMTP server): those of these still queued, in one statement. */
+export async function keepInOutbox(db: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(mailOutbox)
+    .set({ status: 'outbox' })
+    .where(and(inArray(mailOutbox.id, [...ids]), eq(mailOutbox.status, 'queued')));
 }
 
 /** A failed attempt that will be retried: the mail stays queued, with why. */

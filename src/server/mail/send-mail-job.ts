@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import type { Db } from '../db/client.js';
 import { defineJob, errorText, OUTSIDE_LANE, type JobRunner } from '../jobs/index.js';
 import { parseSender } from './mail-message.js';
-import { findMail, markMail, noteMailError, startAttempt } from './mail-repository.js';
+import { findMail, keepInOutbox, markMail, noteMailError, startAttempt } from './mail-repository.js';
 
 /** An SMTP reply code of 5xx: the server refused for good (no such mailbox, policy), so never retried. */
 export function isPermanentSmtpError(err: unknown): boolean {
@@ -24,6 +24,22 @@ export const sendMailJob = defineJob<{ mailId: number }>({
   failureMessage: 'sending a mail failed',
   logFields: (payload) => ({ mailId: payload.mailId }),
 });
+
+/** Many queued mails (bulk alerts): sent one after another over the pooled transport, each at most once. */
+export const sendMailBatchJob = defineJob<{ mailIds: number[] }>({
+  kind: 'send_mail_batch',
+  lane: OUTSIDE_LANE,
+  retry: { attempts: 6, delaysMs: [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000] },
+  failureMessage: 'sending a batch of mails failed',
+  logFields: (payload) => ({ mails: payload.mailIds.length, firstMailId: payload.mailIds[0] }),
+});
+
+/** A batch's attempt left some mails to retry (4xx replies, network errors). */
+class MailsLeftError extends Error {
+  constructor(left: number, last: unknown) {
+    super(`${left} mail(s) of the batch to retry; last error: ${errorText(last)}`);
+  }
+}
 
 export interface MailSettings {
   /** SMTP_URL: smtp:// or smtps://, with its user and password; undefined keeps mail in the outbox. */
@@ -55,37 +71,75 @@ export function registerMail(
     : null;
   if (transport) app.addHook('onClose', async () => transport.close());
 
+  /** Sends one queued mail; does nothing for one sent, failed or kept already (a job run twice). */
+  async function send(jobDb: Db, mailId: number): Promise<void> {
+    const mail = await findMail(jobDb, mailId);
+    // Sent already (a job run twice), failed for good, or kept: a retry never sends twice after a success.
+    if (mail?.status !== 'queued') return;
+    if (!transport) {
+      await markMail(jobDb, mailId, 'outbox');
+      return;
+    }
+    // The same Message-ID on every attempt: a receiver that got an attempt whose success we never
+    // recorded (a crash between its reply and our update) can tell the second copy is the same mail.
+    const messageId = `<mail-${mail.id}.${mail.createdAt.getTime()}@${fromDomain}>`;
+    if (!(await startAttempt(jobDb, mailId, messageId))) return;
+    await transport.sendMail({
+      from,
+      to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
+      subject: mail.subject,
+      text: mail.textBody,
+      ...(mail.htmlBody !== null && { html: mail.htmlBody }),
+      headers: mail.headers,
+      messageId,
+      // Only the one recipient, whatever a header says.
+      envelope: { from: sender.address, to: [mail.toAddress] },
+    });
+    await markMail(jobDb, mailId, 'sent');
+  }
+
   jobs.handle(sendMailJob, {
     async run({ mailId }, ctx) {
-      const mail = await findMail(ctx.db, mailId);
-      // Sent already (a job run twice), failed for good, or kept: a retry never sends twice after a success.
-      if (mail?.status !== 'queued') return;
-      if (!transport) {
-        await markMail(ctx.db, mailId, 'outbox');
-        return;
-      }
-      // The same Message-ID on every attempt: a receiver that got an attempt whose success we never
-      // recorded (a crash between its reply and our update) can tell the second copy is the same mail.
-      const messageId = `<mail-${mail.id}.${mail.createdAt.getTime()}@${fromDomain}>`;
-      if (!(await startAttempt(ctx.db, mailId, messageId))) return;
-      await transport.sendMail({
-        from,
-        to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
-        subject: mail.subject,
-        text: mail.textBody,
-        ...(mail.htmlBody !== null && { html: mail.htmlBody }),
-        headers: mail.headers,
-        messageId,
-        // Only the one recipient, whatever a header says.
-        envelope: { from: sender.address, to: [mail.toAddress] },
-      });
-      await markMail(ctx.db, mailId, 'sent');
+      await send(ctx.db, mailId);
     },
     async onRetry({ mailId }, err) {
       await noteMailError(db, mailId, errorText(err));
     },
     async onFailed({ mailId }, err) {
       await markMail(db, mailId, 'failed', errorText(err));
+    },
+  });
+
+  jobs.handle(sendMailBatchJob, {
+    async run({ mailIds }, ctx) {
+      // Without SMTP the whole batch stays in the outbox in one statement.
+      if (!transport) return keepInOutbox(ctx.db, mailIds);
+      // As many at once as the pool has connections; a 5xx fails its mail alone, anything else is retried
+      // with the batch, whose sent mails are skipped then.
+      const queue = [...mailIds];
+      let left = 0;
+      let last: unknown = null;
+      const worker = async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          if (ctx.signal.aborted) return;
+          try {
+            await send(ctx.db, id);
+          } catch (err) {
+            if (isPermanentSmtpError(err)) await markMail(ctx.db, id, 'failed', errorText(err));
+            else {
+              left += 1;
+              last = err;
+              await noteMailError(ctx.db, id, errorText(err));
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 3 }, worker));
+      ctx.signal.throwIfAborted();
+      if (left > 0) throw new MailsLeftError(left, last);
+    },
+    async onFailed({ mailIds }, err) {
+      for (const id of mailIds) await markMail(db, id, 'failed', errorText(err));
     },
   });
 }

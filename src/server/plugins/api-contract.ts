@@ -112,7 +112,9 @@ export function errorResponses<const Code extends number>(
  */
 function commonErrors(method: string, url: string): number[] {
   const codes = [400, 500];
-  if (UNSAFE_METHODS.has(method) && url !== '/api/stripe/webhook') codes.push(403, 413, 415);
+  // Exempt from the CSRF check (app.ts): the webhook and RFC 8058's one-click unsubscribe.
+  const crossSiteRefused = url !== '/api/stripe/webhook' && url !== '/api/unsubscribe';
+  if (UNSAFE_METHODS.has(method) && crossSiteRefused) codes.push(403, 413, 415);
   else if (UNSAFE_METHODS.has(method)) codes.push(413, 415);
   return codes;
 }

@@ -4,13 +4,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoBodySchema } from '#common/schemas/api.js';
 import {
+  CONFIRMATION_PROBLEMS,
+  EMAIL_CONFIRMATION_PAGE,
   EMAIL_CONFIRMED_PATH,
+  type ConfirmationProblem,
   EmailConfirmQuerySchema,
   EmailUpdateSchema,
   ProfileSchema,
 } from '#common/schemas/profile.js';
 import type { Db } from '#server/db/client.js';
-import { notFound } from '#server/lib/http-errors.js';
+import { HttpError, notFound } from '#server/lib/http-errors.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { confirmationKey, confirmEmail, requestEmailChange } from './email-confirmation.js';
 import { currentUser, requireUser } from './session.js';
@@ -22,6 +25,12 @@ import { findProfile } from './users-repository.js';
  */
 export const linkOrigin = (publicUrl: string | undefined, request: FastifyRequest) =>
   publicUrl ?? `${request.protocol}://${request.host}`;
+
+function problemOf(error: unknown): ConfirmationProblem | null {
+  if (!(error instanceof HttpError) || error.statusCode !== 400) return null;
+  const found = Object.entries(CONFIRMATION_PROBLEMS).find(([, message]) => message === error.message);
+  return found ? (found[0] as ConfirmationProblem) : null;
+}
 
 export async function emailRoutes(
   app: FastifyInstance,
@@ -61,16 +70,26 @@ export async function emailRoutes(
     {
       schema: {
         summary: 'Confirm an e-mail address (the link in the confirmation mail)',
-        description: `Redirects to ${EMAIL_CONFIRMED_PATH}; 400 for a link that is invalid, expired, or for an address no longer pending. Needs no session: the link may be opened in another browser.`,
+        description: `Redirects to ${EMAIL_CONFIRMED_PATH}; 400 for a link that is invalid, expired, or for an address no longer pending (a browser, asking for text/html, is sent to the page ${EMAIL_CONFIRMATION_PAGE}?problem=invalid|expired|stale instead). Needs no session: the link may be opened in another browser.`,
         querystring: EmailConfirmQuerySchema,
         response: {
           302: NoBodySchema.describe('Confirmed: Location is the profile settings'),
+          303: NoBodySchema.describe('Not confirmed, for a browser: Location is the page that says why'),
           ...errorResponses(400),
         },
       },
     },
     async (request, reply) => {
-      const userId = await confirmEmail(db, request.query.token, key);
+      let userId: number;
+      try {
+        userId = await confirmEmail(db, request.query.token, key);
+      } catch (error) {
+        // A person's browser gets a page in words; an API client keeps the JSON 400.
+        const problem = problemOf(error);
+        if (problem && request.headers.accept?.includes('text/html'))
+          return reply.redirect(`${EMAIL_CONFIRMATION_PAGE}?problem=${problem}`, 303);
+        throw error;
+      }
       // The signed-in session's cached user carries the address: drop it so the next read shows the new one.
       app.sessions.invalidateUser(userId);
       return reply.redirect(EMAIL_CONFIRMED_PATH, 302);

@@ -7,7 +7,8 @@ import { afterCommit } from '#server/db/after-commit.js';
 import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
 import { queuePushAlerts } from '../push/index.js';
-import { eventTime, hasFollowers, insertPickAlerts } from './notifications-repository.js';
+import { queueNewPickMails, type AlertMailSettings } from './mail-alerts.js';
+import { eventTime, hasFollowers, insertPickAlerts, pickAlertRecipient } from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
 /**
@@ -56,21 +57,31 @@ export function alertFollowersOfPicks(
   };
 }
 
-/** The job's handler: the set-based insert, then this process's streams of the capper's followers. */
-export function pickAlertsHandler(streams: UnreadStreams): JobHandler<PickAlertsPayload> {
+/**
+ * The job's handler: the set-based insert, this process's streams of the capper's followers, then the
+ * e-mails (without `mail`, none). Each step is idempotent, so a retry after any of them redoes no harm.
+ */
+export function pickAlertsHandler(
+  streams: UnreadStreams,
+  mail?: AlertMailSettings,
+): JobHandler<PickAlertsPayload> {
   return {
     async run(payload, ctx) {
+      const alert = { ...payload, eventAt: new Date(payload.eventAt) };
       // The push fan-out is queued with the rows it reads (docs/decisions/038).
       await ctx.db.transaction(async (tx) => {
-        await insertPickAlerts(tx, { ...payload, eventAt: new Date(payload.eventAt) });
-        await queuePushAlerts(tx, { eventId: payload.eventId, videoId: payload.videoId });
+        await insertPickAlerts(tx, alert);
+        await queuePushAlerts(tx, { eventId: payload.eventId, videoId: payload.videoId }, (user) =>
+          pickAlertRecipient(user, alert, 'push'),
+        );
       });
       await streams.capperPosted(payload.capperId);
+      if (mail) await queueNewPickMails(ctx.db, alert, mail);
     },
   };
 }
 
 /** Gives the runner the fan-out's handler. */
-export function handlePickAlerts(jobs: JobRunner, streams: UnreadStreams): void {
-  jobs.handle(pickAlertsJob, pickAlertsHandler(streams));
+export function handlePickAlerts(jobs: JobRunner, streams: UnreadStreams, mail?: AlertMailSettings): void {
+  jobs.handle(pickAlertsJob, pickAlertsHandler(streams, mail));
 }

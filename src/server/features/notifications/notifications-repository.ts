@@ -3,7 +3,9 @@
 // failed) or a pick taken off sale is not shown, and the name and price are the current ones.
 import { sql, type SQL } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
+import type { AlertChannel } from '#common/schemas/alert-preferences.js';
 import { rowsOf } from '#server/db/rows.js';
+import { gradedRecipients, wantsAlert, type GradedPick } from './alert-preferences.js';
 
 /** The alert's video is shown: it exists, is ready, and its pick was not removed. */
 const VISIBLE = sql`v.transcoding_status = 'ready'
@@ -13,6 +15,20 @@ const VISIBLE = sql`v.transcoding_status = 'ready'
  * Writes one `pick.posted` alert for each follower of the capper whose follow began before the event:
  * one statement however many followers (follows_capper_idx), nothing twice (the (user, event) key).
  */
+/**
+ * Whether `user` (an SQL user id) is alerted on `channel` about a new pick: a follower since before the
+ * event who wants new-pick alerts from this capper there.
+ */
+export function pickAlertRecipient(
+  user: SQL,
+  alert: { capperId: number; eventAt: Date },
+  channel: AlertChannel,
+): SQL {
+  return sql`exists (select 1 from follows f where f.follower_id = ${user} and f.capper_id = ${alert.capperId}
+      and f.created_at < ${alert.eventAt.toISOString()}::timestamptz)
+    and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}`;
+}
+
 export async function insertPickAlerts(
   db: Executor,
   alert: { eventId: number; videoId: number; capperId: number; eventAt: Date },
@@ -22,7 +38,70 @@ export async function insertPickAlerts(
     select f.follower_id, ${alert.eventId}, 'pick.posted', ${alert.videoId}
     from follows f
     where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz
-    on conflict (user_id, event_id) do nothing`);
+      and ${wantsAlert(sql`f.follower_id`, 'in_app', 'new_pick', alert.capperId)}
+    on conflict do nothing`);
+}
+
+/** The pick of each of these videos that is graded (and not removed), with its capper and grade. */
+export async function gradedPicks(db: Executor, videoIds: readonly number[]): Promise<GradedPick[]> {
+  if (videoIds.length === 0) return [];
+  const rows = rowsOf<{
+    video_id: number;
+    user_id: number;
+    result: GradedPick['result'];
+    units_won: string | number | null;
+  }>(
+    await db.execute(sql`
+      select video_id, user_id, result, units_won from picks
+      where video_id in (${sql.join(
+        videoIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and result is not null and removed is null`),
+  );
+  return rows.map((row) => ({
+    videoId: Number(row.video_id),
+    capperId: Number(row.user_id),
+    result: row.result,
+    unitsWon: row.units_won === null ? null : Number(row.units_won),
+  }));
+}
+
+/** The picks with a leg on this market event (a settled game grades them). */
+export async function picksOfMarketEvent(db: Executor, marketEventId: number): Promise<number[]> {
+  const rows = rowsOf<{ video_id: number }>(
+    await db.execute(sql`select distinct video_id from pick_legs where event_id = ${marketEventId}`),
+  );
+  return rows.map((row) => Number(row.video_id));
+}
+
+/**
+ * Writes a graded alert for each recipient of each graded pick who wants it in the app: one statement,
+ * nothing twice for one (user, pick, grade). Returns who got one.
+ */
+export async function insertGradedAlerts(
+  db: Executor,
+  eventId: number,
+  picks: readonly GradedPick[],
+): Promise<number[]> {
+  if (picks.length === 0) return [];
+  const values = sql.join(
+    picks.map(
+      (pick) =>
+        sql`(${pick.videoId}::int, ${pick.capperId}::int, ${pick.result}::text, ${pick.unitsWon}::numeric)`,
+    ),
+    sql`, `,
+  );
+  const rows = rowsOf<{ user_id: number }>(
+    await db.execute(sql`
+      insert into notifications (user_id, event_id, kind, video_id, grade, units_won)
+      select r.user_id, ${eventId}, 'pick.graded', g.video_id, g.result, g.units_won
+      from (values ${values}) as g (video_id, capper_id, result, units_won)
+      cross join lateral (${gradedRecipients(sql`g.video_id`)}) r
+      where ${wantsAlert(sql`r.user_id`, 'in_app', 'graded', sql`g.capper_id`)}
+      on conflict do nothing
+      returning user_id`),
+  );
+  return [...new Set(rows.map((row) => Number(row.user_id)))];
 }
 
 /** When the outbox recorded the event (the events module's table; reading is free). */
@@ -41,7 +120,9 @@ export async function hasFollowers(db: Executor, capperId: number): Promise<bool
 
 export interface AlertRow {
   id: number;
-  kind: 'pick.posted';
+  kind: 'pick.posted' | 'pick.graded';
+  grade: GradedPick['result'] | null;
+  unitsWon: number | null;
   createdAt: Date;
   read: boolean;
   videoId: number;
@@ -58,9 +139,16 @@ export async function listAlerts(
   page: { before?: number | undefined; limit: number },
 ): Promise<AlertRow[]> {
   const before = page.before === undefined ? sql`` : sql` and n.id < ${page.before}`;
-  const rows = rowsOf<Omit<AlertRow, 'id' | 'createdAt'> & { id: string | number; createdAt: string | Date }>(
+  const rows = rowsOf<
+    Omit<AlertRow, 'id' | 'createdAt' | 'unitsWon'> & {
+      id: string | number;
+      createdAt: string | Date;
+      unitsWon: string | number | null;
+    }
+  >(
     await db.execute(sql`
       select n.id, n.kind, n.created_at as "createdAt", n.read_at is not null as read,
+        n.grade, n.units_won as "unitsWon",
         v.id as "videoId", v.title, v.price_cents as "priceCents", u.username, u.display_name as "displayName"
       from notifications n
       join videos v on v.id = n.video_id
@@ -69,7 +157,12 @@ export async function listAlerts(
       order by n.id desc
       limit ${page.limit}`),
   );
-  return rows.map((row) => ({ ...row, id: Number(row.id), createdAt: new Date(row.createdAt) }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    createdAt: new Date(row.createdAt),
+    unitsWon: row.unitsWon === null ? null : Number(row.unitsWon),
+  }));
 }
 
 function unreadOf(users: SQL): SQL {

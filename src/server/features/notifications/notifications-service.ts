@@ -1,15 +1,29 @@
 // A user's alerts (docs/decisions/035): composed from the pick's public face only (its capper, title and
 // price as charged), never its selections, which only the capper, its buyers and admins may see.
 import { centsToDollars, formatPrice } from '#common/money.js';
+import { formatResultUnits, resultText } from '#common/pick-result-text.js';
 import type { MarkRead, NotificationPage, NotificationsQuery } from '#common/schemas/notifications.js';
 import type { Db } from '#server/db/client.js';
+import { gradedPhrase } from './mail-alerts.js';
 import { countUnread, listAlerts, markRead, type AlertRow } from './notifications-repository.js';
 
 function toNotification(row: AlertRow) {
   const name = row.displayName?.trim() || row.username;
+  if (row.kind === 'pick.graded' && row.grade) {
+    const units = row.unitsWon === null ? '' : formatResultUnits(row.unitsWon);
+    return {
+      id: row.id,
+      kind: row.kind,
+      title: `Your pick: ${resultText(row.grade, row.unitsWon)}`,
+      body: `Your pick ${row.title} from ${name} ${gradedPhrase(row.grade, units)}`,
+      url: `/video/${row.videoId}`,
+      createdAt: row.createdAt.toISOString(),
+      read: row.read,
+    };
+  }
   return {
     id: row.id,
-    kind: row.kind,
+    kind: 'pick.posted' as const,
     title: `New pick from ${name}`,
     body: `${name} posted a new pick: ${row.title} — ${formatPrice(centsToDollars(row.priceCents))}`,
     url: `/video/${row.videoId}`,

@@ -57,6 +57,11 @@ export class UnreadStreams {
     return this.refresh([userId]);
   }
 
+  /** Alerts were written for these users (graded picks): their counts may have changed. */
+  usersChanged(userIds: readonly number[]): Promise<void> {
+    return this.refresh([...userIds]);
+  }
+
   /** A fan-out for this capper committed: their connected followers' counts may have changed. */
   async capperPosted(capperId: number): Promise<void> {
     const connected = [...this.byUser.keys()];

@@ -1,9 +1,9 @@
-// Push alerts of a new pick (docs/decisions/038): the in-app alerts' job queues one fan-out job per event in
-// its transaction; this job sends every subscription of the users who got that event's alert, the same text
-// (never the selections). One delivery row per (event, user, endpoint): a retry sends only rows still queued.
+// Push alerts of a new pick (docs/decisions/038): the in-app alerts' job queues the event's deliveries and
+// one fan-out job in its transaction; this job sends them, the in-app alert's text (never the selections). One delivery row per (event, user, endpoint): a retry sends only rows still queued.
 import webPush from 'web-push';
 import { centsToDollars, formatPrice } from '#common/money.js';
 import { afterCommit, databaseOf } from '#server/db/after-commit.js';
+import type { SQL } from '#server/db/drizzle.js';
 import type { Db, Executor } from '#server/db/client.js';
 import {
   defineJob,
@@ -56,9 +56,17 @@ const PUSH_TIMEOUT_MS = 15_000;
 // The runner of each database, woken when a fan-out commits (state kept per database: decision 032).
 const wakers = new WeakMap<Db, () => void>();
 
-/** Queues the event's push fan-out in the caller's transaction (the in-app alerts' job's). */
-export async function queuePushAlerts(tx: Executor, payload: PushAlertsPayload): Promise<void> {
+/**
+ * Queues the event's push fan-out in the caller's transaction (the in-app alerts' job's): a delivery row
+ * per subscription of each user `recipient` accepts, and the job that sends them.
+ */
+export async function queuePushAlerts(
+  tx: Executor,
+  payload: PushAlertsPayload,
+  recipient: (user: SQL) => SQL,
+): Promise<void> {
   if (!(await hasSubscriptions(tx))) return;
+  await queueDeliveries(tx, payload.eventId, recipient);
   const queued = await enqueue(tx, pushAlertsJob, payload, { key: `push-alerts:${payload.eventId}` });
   if (queued !== null) await afterCommit(tx, () => wakers.get(databaseOf(tx))?.());
 }
@@ -141,7 +149,6 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
 export function pushAlertsHandler(settings: PushSettings) {
   return {
     async run({ eventId, videoId }: PushAlertsPayload, ctx: JobContext) {
-      await queueDeliveries(ctx.db, eventId);
       const pick = await pickAlertSource(ctx.db, videoId);
       if (!pick) {
         await failQueuedDeliveries(ctx.db, eventId, 'the pick is no longer shown');

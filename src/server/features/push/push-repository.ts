@@ -1,6 +1,6 @@
 // The push tables' queries (docs/decisions/038); only this feature writes push_subscriptions and
-// push_deliveries. It reads notifications (who got an event's alert) and videos (the alert's text).
-import { and, count, eq, sql } from '#server/db/drizzle.js';
+// push_deliveries. It reads videos and users (the alert's text); who is pushed is the caller's condition.
+import { and, count, eq, sql, type SQL } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import { jsonRowsOf, type JsonRow } from '#server/db/rows.js';
 import { pushDeliveries, pushSubscriptions, type users, type videos } from '#server/db/schema.js';
@@ -67,16 +67,20 @@ export async function noteSubscriptionFailure(db: Executor, endpoint: string, er
 }
 
 /**
- * One delivery row per subscription of each user who got the event's alert, in one statement; the
- * (event, user, endpoint) key writes nothing twice. Scans the subscriptions (few beside the alerts), each
- * probing notifications' (user, event) key.
+ * One delivery row per subscription of each user `recipient` accepts (an SQL condition on a user id
+ * expression, the caller's: who is alerted, and who wants it by push), in one statement; the
+ * (event, user, endpoint) key writes nothing twice. Scans the subscriptions: few beside the followers.
  */
-export async function queueDeliveries(db: Executor, eventId: number): Promise<void> {
+export async function queueDeliveries(
+  db: Executor,
+  eventId: number,
+  recipient: (user: SQL) => SQL,
+): Promise<void> {
   await db.execute(sql`
     insert into push_deliveries (event_id, user_id, endpoint)
     select ${eventId}, s.user_id, s.endpoint
     from push_subscriptions s
-    where exists (select 1 from notifications n where n.user_id = s.user_id and n.event_id = ${eventId})
+    where ${recipient(sql`s.user_id`)}
     on conflict (event_id, user_id, endpoint) do nothing`);
 }
 

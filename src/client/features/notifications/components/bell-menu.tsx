@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { CheckCheck, Inbox } from 'lucide-react';
+import { CheckCheck, Inbox, Settings } from 'lucide-react';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -106,6 +106,12 @@ export function BellMenu({ unread, className, defaultOpen, onCloseAutoFocus }: B
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
           <Link href="/notifications">See all notifications</Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/settings/notifications">
+            <Settings aria-hidden />
+            Notification settings
+          </Link>
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { AlertTriangle, CheckCheck, Inbox, LoaderCircle } from 'lucide-react';
+import { AlertTriangle, CheckCheck, Inbox, LoaderCircle, Settings } from 'lucide-react';
 import { Button } from '#client/components/ui/button.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { cn } from '#client/lib/cn.ts';
@@ -41,15 +41,23 @@ export function NotificationsPage() {
             {unread > 0 ? `${unread} unread` : 'You are all caught up.'}
           </p>
         </div>
-        <Button
-          variant="outline"
-          onClick={() => {
-            if (!markRead.isPending && unread > 0) markRead.mutate({ all: true });
-          }}
-        >
-          <CheckCheck aria-hidden />
-          Mark all read
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" asChild>
+            <Link href="/settings/notifications">
+              <Settings aria-hidden />
+              Notification settings
+            </Link>
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              if (!markRead.isPending && unread > 0) markRead.mutate({ all: true });
+            }}
+          >
+            <CheckCheck aria-hidden />
+            Mark all read
+          </Button>
+        </div>
       </header>
       <PushToggle />
       {list.isPending ? (
