@@ -169,6 +169,29 @@ describe('once and forever', () => {
     await advance(7 * DAY);
     expect(await invoices(trial.id)).toEqual([500, 1000]);
   });
+
+  it('keeps the discount on a failed renewal retried with a new card', async () => {
+    const capper = await user();
+    const plan = await createPlan(capper, { trialDays: 1 });
+    await createCode(capper, { code: 'TENFOREVER', kind: 'percent', percentOff: 10, duration: 'forever' });
+    const bettor = await user();
+    const response = await subscribe(plan.id, bettor, 'TENFOREVER', CHARGES_FAIL);
+    expect(response.statusCode, response.body).toBe(201);
+    const trial = response.json<Subscription>();
+    await advance(2 * DAY);
+    const pastDue = await subscriptionOf(bettor, trial.id);
+    expect(pastDue.status).toBe('past_due');
+    expect(pastDue.nextChargeCents).toBe(900);
+    const mended = await t.app.inject({
+      method: 'PUT',
+      url: `/api/subscriptions/${trial.id}/card`,
+      headers: { cookie: bettor.cookie },
+      payload: { card: PAYS },
+    });
+    expect(mended.statusCode, mended.body).toBe(200);
+    expect(mended.json<Subscription>().status).toBe('active');
+    expect(await invoices(trial.id)).toEqual([900]);
+  });
 });
 
 describe('the same rules as a single pick', () => {
@@ -212,6 +235,24 @@ describe('the same rules as a single pick', () => {
       PromoCode[]
     >();
     expect(listed.find((c) => c.id === code.id)).toMatchObject({ uses: 1, reserved: 1, status: 'used_up' });
+  });
+
+  it('lets one of two subscribes at once take the last use', async () => {
+    const capper = await user();
+    const plan = await createPlan(capper);
+    const code = await createCode(capper, { code: 'LAST-ONE', kind: 'percent', percentOff: 30, maxUses: 1 });
+    const [a, b] = await Promise.all([user(), user()]);
+    const answers = await Promise.all([subscribe(plan.id, a, 'LAST-ONE'), subscribe(plan.id, b, 'LAST-ONE')]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    const winner = answers.find((answer) => answer.statusCode === 201)!.json<Subscription>();
+    expect(await invoices(winner.id)).toEqual([700]);
+    expect(await redemptions(code.id)).toEqual([`redeemed:${winner.id}`]);
+    // The loser was charged nothing: the only invoice of the plan is the winner's.
+    const planInvoices = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from subscription_invoices i
+        join subscriptions s on s.id = i.subscription_id where s.plan_id = ${plan.id}`),
+    );
+    expect(Number(planInvoices[0]!.n)).toBe(1);
   });
 
   it("refuses an expired code, another capper's code, an unknown one; clamps at $0.50", async () => {
