@@ -1,6 +1,6 @@
 // Capper subscriptions (docs/decisions/037) in the browser, on a phone: the storefront's plans, a checkout
-// with the sandbox card form (with a free trial and without), a new pick read at once by the subscriber,
-// and cancelling with a confirmation. The capper's side is set up through the API.
+// with the sandbox card form (with a free trial, without, and with a promo code), a new pick read at once by
+// the subscriber, and cancelling with a confirmation. The capper's side is set up through the API.
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueTitle } from './catalog-helpers';
 import { E2E_ADMIN } from '../setup/e2e-env';
@@ -49,10 +49,10 @@ test('a bettor subscribes with a trial and with a card, reads a new pick at once
   await plans.getByRole('link', { name: 'Subscribe to Night owl' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Subscribe' })).toBeVisible();
   await payWith(page, '4000 0000 0000 0002');
-  await page.getByRole('button', { name: /^Subscribe for/ }).click();
+  await page.getByRole('button', { name: 'Start free trial' }).click();
   await expect(page.getByRole('alert')).toContainText('Your card was declined.');
   await payWith(page, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Subscribe for/ }).click();
+  await page.getByRole('button', { name: 'Start free trial' }).click();
   await expect(toasts(page).filter({ hasText: 'Subscribed' })).toContainText('Free until');
   await expect(page).toHaveURL('/subscriptions');
   const trial = page.getByTestId('subscription').filter({ hasText: 'Night owl' });
@@ -73,7 +73,7 @@ test('a bettor subscribes with a trial and with a card, reads a new pick at once
   await page.goto(`/cappers/${capper.username}`);
   await page.getByRole('link', { name: 'Subscribe to Weekly NHL' }).click();
   await payWith(page, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Subscribe for/ }).click();
+  await page.getByRole('button', { name: 'Pay $4.99' }).click();
   await expect(toasts(page).filter({ hasText: 'Subscribed' })).toContainText('Renews');
   const weekly = page.getByTestId('subscription').filter({ hasText: 'Weekly NHL' });
   await expect(weekly.getByTestId('subscription-status')).toHaveText('Active');
@@ -116,6 +116,66 @@ test('a capper creates and retires a plan from their profile settings', async ({
   await expect(plans).toContainText('(retired)');
   await page.goto(`/cappers/${me.username}`);
   await expect(page.getByRole('region', { name: 'Plans' })).toHaveCount(0);
+});
+
+test('a bettor subscribes with a promo code and is charged the discounted price', async ({
+  page,
+  newUser,
+}) => {
+  await page.setViewportSize(PHONE);
+  const capper = await newUser('capper');
+  const plans: { id: number; name: string }[] = [];
+  for (const plan of [
+    { name: 'Promo monthly', priceCents: 999, interval: 'month', leagues: ['NHL'] },
+    { name: 'Promo trial', priceCents: 499, interval: 'week', leagues: ['NHL'], trialDays: 7 },
+  ]) {
+    const res = await capper.api.post(`/api/cappers/${capper.username}/plans`, { data: plan });
+    expect(res.status(), await res.text()).toBe(201);
+    plans.push((await res.json()) as { id: number; name: string });
+  }
+  for (const code of [
+    { code: 'SUBS25', kind: 'percent', percentOff: 25, duration: 'forever' },
+    { code: 'FIRST2', kind: 'fixed', amountOff: 2, duration: 'once' },
+  ]) {
+    const res = await capper.api.post(`/api/cappers/${capper.username}/promo-codes`, { data: code });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  await registerAndLogin(page);
+
+  // A `once` code on a plan with a trial: nothing today, the first paid week discounted, then the list price.
+  await page.goto(`/subscribe/${capper.username}/${plans[1]!.id}`);
+  await page.getByRole('button', { name: 'Add promo code' }).click();
+  await page.getByLabel('Promo code', { exact: true }).fill('first2');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('promo-applied')).toContainText('Code FIRST2 applied — $2.00 off');
+  await expect(page.getByTestId('plan-promo-price')).toContainText('$4.99');
+  await expect(page.getByTestId('plan-promo-price')).toContainText(
+    'Code FIRST2: $2.00 off your first paid week, then $4.99 / week.',
+  );
+  await expect(page.getByRole('button', { name: 'Start free trial' })).toBeVisible();
+
+  // A `forever` code, charged now: the struck price, the button's amount, and the subscription's line.
+  await page.goto(`/cappers/${capper.username}`);
+  await page.getByRole('link', { name: 'Subscribe to Promo monthly' }).click();
+  await expect(page.getByRole('button', { name: 'Pay $9.99' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add promo code' }).click();
+  await page.getByLabel('Promo code', { exact: true }).fill('NOT-A-CODE');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('promo-error')).toHaveText('No such code for this capper');
+  await page.getByLabel('Promo code', { exact: true }).fill('subs25');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const price = page.getByTestId('plan-promo-price');
+  await expect(price.locator('s')).toContainText('$9.99');
+  await expect(price).toContainText('$7.49');
+  await expect(price).toContainText('Code SUBS25: $2.50 off every month while you stay subscribed.');
+  await payWith(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay $7.49' }).click();
+  await expect(toasts(page).filter({ hasText: 'Subscribed' })).toContainText('Renews');
+  await expect(page).toHaveURL('/subscriptions');
+  const subscription = page.getByTestId('subscription').filter({ hasText: 'Promo monthly' });
+  await expect(subscription.getByTestId('subscription-promo')).toHaveText('Code SUBS25: 25% off every month');
+  await expect(subscription).toContainText(/Next renewal: .+, \$7\.49/);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 });
 
 test('a renewal that fails shows past due, and a new card pays it at once', async ({

@@ -96,11 +96,13 @@ export const CheckPromoCodeSchema = z
   .object({
     username: z.string().min(1).max(100).optional(),
     videoId: z.number().int().positive().max(2_147_483_647).optional(),
+    planId: z.number().int().positive().max(2_147_483_647).optional(),
     code: z.string({ error: 'Enter a code' }).trim().min(1, 'Enter a code').max(40, PROMO_MESSAGES.notFound),
   })
-  .refine((value) => (value.username === undefined) !== (value.videoId === undefined), {
-    message: 'Name either the capper (username) or the pick (videoId)',
-  });
+  .refine(
+    (value) => [value.username, value.videoId, value.planId].filter((v) => v !== undefined).length === 1,
+    { message: 'Name one of the capper (username), the pick (videoId) or the plan (planId)' },
+  );
 
 /** What a code takes off; with a pick, the price before and after (dollars), as the checkout charges it. */
 export const PromoQuoteSchema = z
@@ -112,7 +114,13 @@ export const PromoQuoteSchema = z
     duration: z.enum(PROMO_DURATIONS),
     originalPrice: z.number().nullable(),
     discount: z.number().nullable(),
-    price: z.number().nullable().meta({ description: 'What the pick costs with the code' }),
+    price: z
+      .number()
+      .nullable()
+      .meta({ description: 'What the pick (or the first paid period) costs with the code' }),
+    renewalPrice: z.number().nullable().meta({
+      description: 'For a plan: what each period after the first paid one costs (the list price for `once`)',
+    }),
   })
   .meta({ id: 'PromoQuote' });
 export type PromoQuote = z.infer<typeof PromoQuoteSchema>;

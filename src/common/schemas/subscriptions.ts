@@ -84,6 +84,31 @@ export const PlanListSchema = z.array(PlanSchema);
 /** POST /api/plans/{id}/subscribe and PUT /api/subscriptions/{id}/card: the sandbox card form. */
 export const SubscribeSchema = z.object({ card: SandboxConfirmSchema.shape.card });
 export type Subscribe = z.infer<typeof SubscribeSchema>;
+/** POST /api/plans/{id}/subscribe: the card, and optionally a promo code of the plan's capper (decision 039). */
+export const SubscribeToPlanSchema = SubscribeSchema.extend({
+  promoCode: z
+    .string({ error: 'A promo code is text' })
+    .trim()
+    .min(1, 'Enter a code')
+    .max(40, 'No such code for this capper')
+    .optional(),
+});
+export type SubscribeToPlan = z.infer<typeof SubscribeToPlanSchema>;
+
+/** A promo code on a subscription, as it stood when it was taken (decision 039). */
+export const SubscriptionPromoSchema = z
+  .object({
+    code: z.string(),
+    kind: z.enum(['percent', 'fixed']),
+    percentOff: z.int().nullable(),
+    amountOffCents: z
+      .int()
+      .nullable()
+      .meta({ description: 'For a fixed code: cents off each discounted period' }),
+    duration: z.enum(['once', 'forever']),
+    active: z.boolean().meta({ description: 'Whether the next charge is still discounted' }),
+  })
+  .meta({ id: 'SubscriptionPromo' });
 
 export const SubscriptionSchema = z
   .object({
@@ -98,6 +123,10 @@ export const SubscriptionSchema = z
     }),
     accessUntil: z.iso.datetime().nullable().meta({
       description: 'When access ends if nothing is renewed; null once ended.',
+    }),
+    promo: SubscriptionPromoSchema.nullable(),
+    nextChargeCents: z.int().nullable().meta({
+      description: 'What the next renewal charges, discount included; null when nothing renews.',
     }),
     createdAt: z.iso.datetime(),
   })

@@ -1138,6 +1138,14 @@ export const subscriptions = pgTable(
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endReason: text('end_reason'),
+    // A promo code taken at subscribing, as it stood then: renewals read these, never the code's current state
+    // (docs/decisions/039). `promo_periods_left`: for `once`, 1 until the first paid period; null for `forever`.
+    promoCode: text('promo_code'),
+    promoKind: text('promo_kind'),
+    promoPercentOff: integer('promo_percent_off'),
+    promoAmountOffCents: integer('promo_amount_off_cents'),
+    promoDuration: text('promo_duration'),
+    promoPeriodsLeft: integer('promo_periods_left'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1155,6 +1163,10 @@ export const subscriptions = pgTable(
       sql`${t.status} in ('trialing', 'active', 'past_due', 'canceled', 'ended')`,
     ),
     check('subscriptions_not_self', sql`${t.subscriberId} <> ${t.capperId}`),
+    check(
+      'subscriptions_promo',
+      sql`${t.promoCode} is null or (${t.promoKind} in ('percent', 'fixed') and ${t.promoDuration} in ('once', 'forever'))`,
+    ),
   ],
 );
 

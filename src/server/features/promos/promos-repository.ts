@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
 import type { Executor } from '#server/db/client.js';
-import { promoCodes, promoRedemptions } from '#server/db/schema.js';
+import { promoCodes, promoRedemptions, subscriptionPlans } from '#server/db/schema.js';
 
 export type PromoCodeRow = typeof promoCodes.$inferSelect;
 export type RedemptionRow = typeof promoRedemptions.$inferSelect;
@@ -162,6 +162,20 @@ export async function findRedemptionOfIntent(db: Executor, paymentIntentId: stri
     .innerJoin(promoCodes, eq(promoCodes.id, promoRedemptions.promoCodeId))
     .where(eq(promoRedemptions.paymentIntentId, paymentIntentId))
     .orderBy(asc(promoRedemptions.id))
+    .limit(1);
+  return row;
+}
+
+/** A plan's capper and price, for a check at the subscribe checkout (the table is subscriptions'; read only). */
+export async function findPlanPrice(db: Executor, planId: number) {
+  const [row] = await db
+    .select({
+      capperId: subscriptionPlans.capperId,
+      priceCents: subscriptionPlans.priceCents,
+      retiredAt: subscriptionPlans.retiredAt,
+    })
+    .from(subscriptionPlans)
+    .where(eq(subscriptionPlans.id, planId))
     .limit(1);
   return row;
 }

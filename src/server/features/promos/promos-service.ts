@@ -4,6 +4,7 @@
 import { centsToDollars, dollarsToCents } from '#common/money.js';
 import { CAPPER_NOT_FOUND_MESSAGE } from '#common/schemas/cappers.js';
 import { MIN_CHARGE_CENTS, PROMO_MESSAGES, type PromoCode, type PromoQuote } from '#common/schemas/promos.js';
+import { PLAN_NOT_FOUND_MESSAGE, PLAN_RETIRED_MESSAGE } from '#common/schemas/subscriptions.js';
 import type { CreatePromoCodeSchema } from '#common/schemas/promos.js';
 import type { z } from 'zod';
 import type { Db, Executor } from '#server/db/client.js';
@@ -13,6 +14,7 @@ import { findVideoRow } from '../videos/index.js';
 import {
   countLiveUses,
   findLapsedUses,
+  findPlanPrice,
   findPromoCode,
   findRedemptionOfIntent,
   insertPromoCode,
@@ -267,11 +269,14 @@ export async function retirePromo(db: Db, username: string, userId: number, id: 
   return toPromoCode(row, listed?.uses ?? 0, listed?.live ?? 0, new Date());
 }
 
-/** POST /api/promo-codes/check: the code against a pick's price, or against the capper alone. */
+/**
+ * POST /api/promo-codes/check: the code against a pick's price, a plan's (its first paid period, and for a
+ * `forever` code the renewals too), or against the capper alone.
+ */
 export async function checkPromoCode(
   db: Db,
   buyerId: number,
-  input: { username?: string; videoId?: number; code: string },
+  input: { username?: string; videoId?: number; planId?: number; code: string },
 ): Promise<PromoQuote> {
   let capperId: number;
   let priceCents: number | null = null;
@@ -280,6 +285,12 @@ export async function checkPromoCode(
     if (!video || video.transcodingStatus !== 'ready') throw notFound('Video not found');
     capperId = video.userId;
     priceCents = video.priceCents;
+  } else if (input.planId !== undefined) {
+    const plan = await findPlanPrice(db, input.planId);
+    if (!plan) throw notFound(PLAN_NOT_FOUND_MESSAGE);
+    if (plan.retiredAt !== null) throw conflict(PLAN_RETIRED_MESSAGE);
+    capperId = plan.capperId;
+    priceCents = plan.priceCents;
   } else {
     const capper = await findUserByUsername(db, input.username ?? '');
     if (!capper) throw notFound(CAPPER_NOT_FOUND_MESSAGE);
@@ -290,8 +301,14 @@ export async function checkPromoCode(
     code: input.code,
     buyerId,
     amountCents: priceCents ?? 0,
-    for: priceCents === null ? 'subscription' : 'pick',
+    for: input.videoId === undefined ? 'subscription' : 'pick',
   });
+  const renewalCents =
+    input.planId === undefined || priceCents === null
+      ? null
+      : quote.duration === 'forever'
+        ? quote.chargeCents
+        : priceCents;
   return {
     code: quote.code,
     kind: quote.kind === 'fixed' ? 'fixed' : 'percent',
@@ -301,5 +318,6 @@ export async function checkPromoCode(
     originalPrice: priceCents === null ? null : centsToDollars(priceCents),
     discount: priceCents === null ? null : centsToDollars(quote.amountOffCents),
     price: priceCents === null ? null : centsToDollars(quote.chargeCents),
+    renewalPrice: renewalCents === null ? null : centsToDollars(renewalCents),
   };
 }

@@ -69,7 +69,7 @@ export async function promoRoutes(app: FastifyInstance, options: { db: Db }) {
         schema: {
           summary: 'Check a promo code',
           description:
-            'For a pick (`videoId`): the price before and after, as the checkout would charge it. For a capper (`username`): what the code takes off. 404 no such code, 410 expired, 409 used up, retired or already used by you.',
+            "For a pick (`videoId`): the price before and after, as the checkout would charge it. For a plan (`planId`): its first paid period's (after any trial), and `renewalPrice`, each later period's (discounted for a `forever` code). For a capper (`username`): what the code takes off. 404 no such code (or plan), 410 expired, 409 used up, retired, already used by you, or a retired plan.",
           body: CheckPromoCodeSchema,
           response: { 200: PromoQuoteSchema, ...errorResponses(401, 404, 409, 410) },
         },

@@ -13,6 +13,7 @@ import {
   PlanListSchema,
   PlanSchema,
   SubscribeSchema,
+  SubscribeToPlanSchema,
   SubscribersSchema,
   SubscriptionIdParamsSchema,
   SubscriptionListSchema,
@@ -131,10 +132,10 @@ export async function subscriptionRoutes(
       preHandler: limitCardTries,
       schema: {
         summary: 'Subscribe to a plan',
-        description: `${CARDS} With a free trial (once per bettor and capper), nothing is charged until it ends; otherwise the first period is charged now. Not your own plan (400), not a retired one or one you already have (409). You read the capper's open picks in the plan's leagues at once, and each one they post while you are subscribed. At most ${CARD_TRIES_PER_HOUR} card attempts an hour.`,
+        description: `${CARDS} With a free trial (once per bettor and capper), nothing is charged until it ends; otherwise the first period is charged now. Not your own plan (400), not a retired one or one you already have (409). You read the capper's open picks in the plan's leagues at once, and each one they post while you are subscribed. An optional \`promoCode\` of the plan's capper discounts the first paid period (\`once\`, after any trial) or every period (\`forever\`), with the refusals of POST /api/promo-codes/check (404, 410, 409). At most ${CARD_TRIES_PER_HOUR} card attempts an hour.`,
         params: PlanIdParamsSchema,
-        body: SubscribeSchema,
-        response: { 201: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 429, 501) },
+        body: SubscribeToPlanSchema,
+        response: { 201: SubscriptionSchema, ...errorResponses(401, 402, 404, 409, 410, 429, 501) },
       },
     },
     async (request, reply) => {
@@ -145,6 +146,7 @@ export async function subscriptionRoutes(
         request.params.id,
         currentUser(request),
         request.body.card,
+        request.body.promoCode,
       );
       return reply.code(201).send(subscription);
     },

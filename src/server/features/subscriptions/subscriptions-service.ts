@@ -26,6 +26,7 @@ import { lockKey } from '#server/db/advisory-locks.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { emit } from '#server/events/index.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '#server/lib/http-errors.js';
+import { discountCents, quotePromo, redeemPromo, type PromoApplied } from '../promos/index.js';
 import {
   dueSubscriptionIds,
   findCapper,
@@ -93,6 +94,49 @@ function toPlan(row: PlanWithCapper): Plan {
   };
 }
 
+/**
+ * What a period of this subscription charges: the plan's price, less its promo code's discount while it lasts
+ * (`forever`, or a `once` code's first paid period). The stored terms, never the code's current state.
+ */
+function periodCharge(
+  row: Pick<
+    SubscriptionRow,
+    | 'promoCode'
+    | 'promoKind'
+    | 'promoPercentOff'
+    | 'promoAmountOffCents'
+    | 'promoDuration'
+    | 'promoPeriodsLeft'
+  >,
+  priceCents: number,
+): number {
+  const discounted =
+    row.promoCode !== null && (row.promoDuration === 'forever' || (row.promoPeriodsLeft ?? 0) > 0);
+  if (!discounted) return priceCents;
+  const off = discountCents(
+    {
+      kind: row.promoKind ?? 'percent',
+      percentOff: row.promoPercentOff,
+      amountOffCents: row.promoAmountOffCents,
+    },
+    priceCents,
+  );
+  return priceCents - off;
+}
+
+/** The subscription's columns for a code taken at subscribing; `once` waits for the first paid period. */
+function promoTerms(quote: PromoApplied | undefined, paidNow: boolean) {
+  if (!quote) return {};
+  return {
+    promoCode: quote.code,
+    promoKind: quote.kind,
+    promoPercentOff: quote.percentOff,
+    promoAmountOffCents: quote.fixedOffCents,
+    promoDuration: quote.duration,
+    promoPeriodsLeft: quote.duration === 'once' ? (paidNow ? 0 : 1) : null,
+  };
+}
+
 function toSubscription(row: SubscriptionRow, plan: PlanWithCapper): Subscription {
   const status = row.status as SubscriptionStatus;
   const renews = (status === 'trialing' || status === 'active') && plan.retiredAt === null;
@@ -111,6 +155,18 @@ function toSubscription(row: SubscriptionRow, plan: PlanWithCapper): Subscriptio
         ? (row.nextAttemptAt?.toISOString() ?? null)
         : null,
     accessUntil: accessUntil?.toISOString() ?? null,
+    promo:
+      row.promoCode === null
+        ? null
+        : {
+            code: row.promoCode,
+            kind: row.promoKind === 'fixed' ? 'fixed' : 'percent',
+            percentOff: row.promoPercentOff,
+            amountOffCents: row.promoAmountOffCents,
+            duration: row.promoDuration === 'forever' ? 'forever' : 'once',
+            active: row.promoDuration === 'forever' || (row.promoPeriodsLeft ?? 0) > 0,
+          },
+    nextChargeCents: renews || status === 'past_due' ? periodCharge(row, plan.priceCents) : null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -168,7 +224,9 @@ function isUniqueViolation(error: unknown): boolean {
 /**
  * Subscribes with a card: with a trial this bettor never had with this capper, nothing is charged until it
  * ends; otherwise the first period is charged now. The capper's open picks in the plan's leagues are
- * granted in the same transaction.
+ * granted in the same transaction. A promo code (the plan's capper's) is quoted first, and its use taken
+ * under the code's lock in the transaction, before the charge: a charge is made only once every check held,
+ * and a refused charge rolls the use back with the rest.
  */
 export async function subscribe(
   db: Db,
@@ -177,6 +235,7 @@ export async function subscribe(
   planId: number,
   user: Actor,
   card: CardInput,
+  promoCode?: string,
 ): Promise<Subscription> {
   const billing = billingOf(maybeBilling);
   const plan = await findPlan(db, planId);
@@ -184,6 +243,16 @@ export async function subscribe(
   if (plan.capperId === user.id) throw badRequest(SUBSCRIBE_SELF_MESSAGE);
   if (plan.retiredAt !== null) throw conflict(PLAN_RETIRED_MESSAGE);
   if (await hasLiveSubscription(db, planId, user.id)) throw conflict(ALREADY_SUBSCRIBED_MESSAGE);
+  // A code's expiry and uses are on the wall clock, as at the pick checkout; the periods on the provider's.
+  const quote = promoCode
+    ? await quotePromo(db, {
+        capperId: plan.capperId,
+        code: promoCode,
+        buyerId: user.id,
+        amountCents: plan.priceCents,
+        for: 'subscription',
+      })
+    : undefined;
   const attached = await billing.attachCard(card);
   if ('error' in attached) throw paymentRequired(attached.error);
   // The provider's clock is read before the transaction: the sandbox reads it from the database.
@@ -192,17 +261,6 @@ export async function subscribe(
   const periodEnd = trial
     ? new Date(now.getTime() + plan.trialDays * DAY_MS)
     : addInterval(now, plan.interval as PlanInterval);
-  let chargeId: string | null = null;
-  if (!trial) {
-    const charged = await billing.charge({
-      paymentMethodId: attached.paymentMethodId,
-      amountCents: plan.priceCents,
-      currency: CURRENCY,
-      idempotencyKey: `subscribe_${user.id}_${planId}_${randomBytes(8).toString('hex')}`,
-    });
-    if (charged.status === 'failed') throw paymentRequired(charged.message);
-    chargeId = charged.chargeId;
-  }
   try {
     const row = await db.transaction(async (tx) => {
       const locked = await lockPlan(tx, planId);
@@ -221,17 +279,29 @@ export async function subscribe(
         trialEnd: trial ? periodEnd : null,
         currentPeriodStart: now,
         currentPeriodEnd: periodEnd,
+        ...promoTerms(quote, !trial),
       });
-      if (chargeId !== null)
+      if (quote) await redeemPromo(tx, quote, { buyerId: user.id, subscriptionId: String(inserted.id) });
+      if (!trial) {
+        // Last, once every check held; a refusal rolls back the subscription and the code's use.
+        const amountCents = quote ? quote.chargeCents : plan.priceCents;
+        const charged = await billing.charge({
+          paymentMethodId: attached.paymentMethodId,
+          amountCents,
+          currency: CURRENCY,
+          idempotencyKey: `subscribe_${user.id}_${planId}_${randomBytes(8).toString('hex')}`,
+        });
+        if (charged.status === 'failed') throw paymentRequired(charged.message);
         await insertInvoice(tx, {
           subscriptionId: inserted.id,
           capperId: plan.capperId,
           subscriberId: user.id,
-          amountCents: plan.priceCents,
-          chargeId,
+          amountCents,
+          chargeId: charged.chargeId,
           periodStart: now,
           periodEnd,
         });
+      }
       await grantOpenPicks(tx, inserted.id);
       await emit(tx, {
         type: 'subscription.started',
@@ -372,9 +442,10 @@ export async function renewOne(
     }
     const periodStart = row.currentPeriodEnd;
     const periodEnd = addInterval(periodStart, plan.interval as PlanInterval);
+    const amountCents = periodCharge(row, plan.priceCents);
     const charged = await billing.charge({
       paymentMethodId: row.paymentMethodId,
-      amountCents: plan.priceCents,
+      amountCents,
       currency: CURRENCY,
       // One charge per period: a retry after a failure is a new attempt at the same period.
       idempotencyKey: `subscription_${row.id}_${periodStart.getTime()}_${row.paymentMethodId}`,
@@ -384,7 +455,7 @@ export async function renewOne(
         subscriptionId: row.id,
         capperId: row.capperId,
         subscriberId: row.subscriberId,
-        amountCents: plan.priceCents,
+        amountCents,
         chargeId: charged.chargeId,
         periodStart,
         periodEnd,
@@ -395,6 +466,8 @@ export async function renewOne(
         currentPeriodEnd: periodEnd,
         nextAttemptAt: null,
         graceUntil: null,
+        // A `once` code's one discounted period is now paid.
+        ...(row.promoDuration === 'once' && { promoPeriodsLeft: 0 }),
       });
       if (invoiceId !== undefined)
         await emit(tx, { type: 'subscription.renewed', subscriptionId: row.id, invoiceId });

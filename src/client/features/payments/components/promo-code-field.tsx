@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Tag, X } from 'lucide-react';
 import { formatDollars } from '#common/money.js';
+import type { PromoQuote } from '#common/schemas/promos.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { Input } from '#client/components/ui/input.tsx';
 import { errorMessage } from '#client/lib/error-message.ts';
@@ -9,22 +10,24 @@ import { useCheckPromoCode } from '../api/check-promo-code';
 /**
  * "Add promo code" (decision 039): a link that opens a field; Apply checks the code with the server, which
  * then prepares the payment at the discounted amount. The refusal's sentence stays beside the field;
- * Remove goes back to the full price.
+ * Remove goes back to the full price. For a pick (`videoId`) or a subscription plan (`planId`).
  */
 export function PromoCodeField({
   videoId,
+  planId,
   applied,
   discount,
   error,
   onApply,
   onRemove,
 }: {
-  videoId: number;
+  videoId?: number;
+  planId?: number;
   applied: string | null;
   discount: number | null;
   /** A refusal from preparing the payment (e.g. the last use was just taken). */
   error: string | null;
-  onApply: (code: string) => void;
+  onApply: (code: string, quote: PromoQuote) => void;
   onRemove: () => void;
 }) {
   const [open, setOpen] = useState(false);
@@ -92,7 +95,7 @@ export function PromoCodeField({
     event.preventDefault();
     const trimmed = code.trim();
     if (!trimmed) return;
-    check.mutate({ videoId, code: trimmed }, { onSuccess: (quote) => onApply(quote.code) });
+    check.mutate({ videoId, planId, code: trimmed }, { onSuccess: (quote) => onApply(quote.code, quote) });
   };
 
   return (

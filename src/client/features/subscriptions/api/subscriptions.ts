@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Subscribe, Subscription } from '#common/schemas/subscriptions.js';
+import type { Subscribe, SubscribeToPlan, Subscription } from '#common/schemas/subscriptions.js';
 import { apiJson } from '#client/lib/api-request.ts';
 
 export type { Subscription };
@@ -25,7 +25,8 @@ function invalidateAfterChange(queryClient: ReturnType<typeof useQueryClient>) {
 export function useSubscribe(planId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Subscribe) => apiJson<Subscription>('POST', `/api/plans/${planId}/subscribe`, body),
+    mutationFn: (body: SubscribeToPlan) =>
+      apiJson<Subscription>('POST', `/api/plans/${planId}/subscribe`, body),
     onSuccess: () => invalidateAfterChange(queryClient),
   });
 }

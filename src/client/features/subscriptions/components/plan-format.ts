@@ -3,6 +3,11 @@ import type { Plan } from '#common/schemas/subscriptions.js';
 
 const PER: Record<Plan['interval'], string> = { week: 'week', month: 'month', season: 'season (180 days)' };
 
+/** "month", "week", "season (180 days)" */
+export function perPeriod(plan: Pick<Plan, 'interval'>): string {
+  return PER[plan.interval];
+}
+
 /** "$19.99 / month" */
 export function planPrice(plan: Pick<Plan, 'priceCents' | 'interval'>): string {
   return `${formatPrice(centsToDollars(plan.priceCents))} / ${PER[plan.interval]}`;

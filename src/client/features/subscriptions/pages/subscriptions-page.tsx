@@ -15,6 +15,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { Card } from '#client/components/ui/card.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
+import { centsToDollars, formatDollars } from '#common/money.js';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import {
@@ -23,8 +24,23 @@ import {
   useSubscriptions,
   type Subscription,
 } from '../api/subscriptions';
-import { formatDay, planPrice } from '../components/plan-format';
+import { formatDay, perPeriod, planPrice } from '../components/plan-format';
 import { SubscriptionCardForm } from '../components/subscription-card-form';
+
+/** "Code SAVE20: 20% off every month", or what a `once` code did; the stored terms (decision 039). */
+function promoLine(subscription: Subscription): string | null {
+  const promo = subscription.promo;
+  if (!promo) return null;
+  const off =
+    promo.kind === 'percent'
+      ? `${promo.percentOff}% off`
+      : `${formatDollars(centsToDollars(promo.amountOffCents ?? 0))} off`;
+  const per = perPeriod(subscription.plan);
+  if (promo.duration === 'forever') return `Code ${promo.code}: ${off} every ${per}`;
+  return promo.active
+    ? `Code ${promo.code}: ${off} your first paid ${per}`
+    : `Code ${promo.code}: ${off} your first paid ${per} (used)`;
+}
 
 const STATUS_LABEL: Record<Subscription['status'], string> = {
   trialing: 'Free trial',
@@ -82,9 +98,18 @@ export function SubscriptionsPage() {
                   {planPrice(subscription.plan)} · {subscription.plan.leagues.join(', ')} · card ending{' '}
                   {subscription.cardLast4}
                 </p>
+                {promoLine(subscription) && (
+                  <p className="text-sm text-emerald-700" data-testid="subscription-promo">
+                    {promoLine(subscription)}
+                  </p>
+                )}
                 <p className="text-sm">
                   {subscription.nextRenewal
-                    ? `Next renewal: ${formatDay(subscription.nextRenewal)}`
+                    ? `Next renewal: ${formatDay(subscription.nextRenewal)}${
+                        subscription.nextChargeCents !== null
+                          ? `, ${formatDollars(centsToDollars(subscription.nextChargeCents))}`
+                          : ''
+                      }`
                     : subscription.accessUntil
                       ? `Access until ${formatDay(subscription.accessUntil)}; no renewal`
                       : 'Ended'}
