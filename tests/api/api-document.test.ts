@@ -166,6 +166,8 @@ describe('GET /api/openapi.json', () => {
       'POST /api/subscriptions/{id}/cancel',
       'PUT /api/subscriptions/{id}/card',
       'POST /api/payments/sandbox/clock',
+      'POST /api/plans/{id}/subscribe/stripe',
+      'POST /api/billing/portal',
     ];
     expect(
       operations()
