@@ -1,14 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { Card } from '#client/components/ui/card.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
+import { appConfig } from '#client/lib/app-config.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { usePlans } from '../api/plans';
 import { useSubscribe } from '../api/subscriptions';
 import { formatDay, planPrice, planTrial } from '../components/plan-format';
 import { SubscriptionCardForm } from '../components/subscription-card-form';
+
+// Stripe.js loads only when Stripe takes the payments (docs/decisions/040).
+const StripeSubscribeForm = lazy(async () => ({
+  default: (await import('../components/stripe-subscribe-form')).StripeSubscribeForm,
+}));
 
 /** Checkout for a plan: what it costs and covers, then the sandbox card form. */
 export function SubscribePage() {
@@ -52,31 +58,48 @@ export function SubscribePage() {
               </p>
             )}
           </Card>
-          <SubscriptionCardForm
-            submitLabel={`Subscribe for ${planPrice(plan)}`}
-            busy={subscribe.isPending}
-            error={error}
-            onSubmit={(card) => {
-              setError(null);
-              subscribe.mutate(
-                { card },
-                {
-                  onSuccess: (subscription) => {
-                    toast({
-                      title: 'Subscribed',
-                      description:
-                        subscription.status === 'trialing'
-                          ? `Free until ${formatDay(subscription.trialEnd)}.`
-                          : `Renews ${formatDay(subscription.nextRenewal)}.`,
-                      variant: 'success',
-                    });
-                    navigate('/subscriptions');
+          {appConfig.paymentProvider === 'stripe' ? (
+            <Suspense fallback={<Skeleton className="h-40 rounded-card" />}>
+              <StripeSubscribeForm
+                planId={plan.id}
+                submitLabel={`Subscribe for ${planPrice(plan)}`}
+                onConfirmed={(trial) => {
+                  toast({
+                    title: trial ? 'Card saved' : 'Payment confirmed',
+                    description: 'Your subscription appears here as soon as Stripe confirms it.',
+                    variant: 'success',
+                  });
+                  navigate('/subscriptions');
+                }}
+              />
+            </Suspense>
+          ) : (
+            <SubscriptionCardForm
+              submitLabel={`Subscribe for ${planPrice(plan)}`}
+              busy={subscribe.isPending}
+              error={error}
+              onSubmit={(card) => {
+                setError(null);
+                subscribe.mutate(
+                  { card },
+                  {
+                    onSuccess: (subscription) => {
+                      toast({
+                        title: 'Subscribed',
+                        description:
+                          subscription.status === 'trialing'
+                            ? `Free until ${formatDay(subscription.trialEnd)}.`
+                            : `Renews ${formatDay(subscription.nextRenewal)}.`,
+                        variant: 'success',
+                      });
+                      navigate('/subscriptions');
+                    },
+                    onError: (failure) => setError(errorMessage(failure)),
                   },
-                  onError: (failure) => setError(errorMessage(failure)),
-                },
-              );
-            }}
-          />
+                );
+              }}
+            />
+          )}
         </>
       )}
     </div>
