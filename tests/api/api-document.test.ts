@@ -168,6 +168,7 @@ describe('GET /api/openapi.json', () => {
       'POST /api/payments/sandbox/clock',
       'POST /api/plans/{id}/subscribe/stripe',
       'POST /api/billing/portal',
+      'POST /api/billing/subscriptions/{providerSubscriptionId}/refresh',
     ];
     expect(
       operations()

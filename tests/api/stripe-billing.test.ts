@@ -389,4 +389,35 @@ describe('Stripe Billing', () => {
     const clock = await inject('POST', '/api/payments/sandbox/clock', admin.cookie, { advanceSeconds: 60 });
     expect(clock.statusCode, clock.body).toBe(404);
   });
+
+  it('refreshes a confirmed subscription from Stripe at once, for its subscriber only', async () => {
+    const capper = await user();
+    const bettor = await user();
+    const plan = await createPlan(capper, { interval: 'month', priceCents: 1250 });
+    const started = await startSubscription(plan.id, bettor);
+    const url = `/api/billing/subscriptions/${started.providerSubscriptionId}/refresh`;
+    // Not paid yet: nothing written.
+    expect((await inject('POST', url, bettor.cookie)).statusCode).toBe(409);
+    stripe.billing.subscriptions.get(started.providerSubscriptionId)!.status = 'active';
+    expect((await inject('POST', url, (await user()).cookie)).statusCode).toBe(404);
+    const refreshed = await inject('POST', url, bettor.cookie);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(refreshed.json<Subscription>()).toMatchObject({ status: 'active', plan: { id: plan.id } });
+    // The invoice's webhook then adds the revenue, and does not start it twice.
+    await webhook(
+      'invoice.paid',
+      invoice('in_refresh_1', started.providerSubscriptionId, 1250, new Date(), 30),
+    );
+    expect(await mine(bettor)).toHaveLength(1);
+    expect(await invoiceRows(capper.id)).toEqual([{ chargeId: 'in_refresh_1', amountCents: 1250 }]);
+    const events = rowsOf<{ type: string }>(
+      await db.execute(
+        sql`select type from domain_events where payload->>'subscriptionId' = ${String(refreshed.json<Subscription>().id)} order by id`,
+      ),
+    ).map((row) => row.type);
+    expect(events).toEqual(['subscription.started']);
+    expect(
+      (await inject('POST', '/api/billing/subscriptions/not-an-id/refresh', bettor.cookie)).statusCode,
+    ).toBe(400);
+  });
 });

@@ -16,3 +16,11 @@ export const StripeSubscribeResponseSchema = z.object({
 export type StripeSubscribeResponse = z.infer<typeof StripeSubscribeResponseSchema>;
 
 export const PortalSessionSchema = z.object({ url: z.string().url() });
+
+export const NOT_CONFIRMED_YET_MESSAGE = 'Stripe has not confirmed this subscription yet: try again shortly.';
+export const ProviderSubscriptionParamsSchema = z.object({
+  providerSubscriptionId: z
+    .string()
+    .max(255)
+    .regex(/^sub_[A-Za-z0-9_]+$/, 'A Stripe subscription id starts with sub_'),
+});

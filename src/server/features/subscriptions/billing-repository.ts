@@ -2,7 +2,13 @@
 // Stripe customers, and subscriptions found by their Stripe id.
 import { and, eq, ne, sql } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
-import { billingCustomers, subscriptionPlans, subscriptions, users } from '#server/db/schema.js';
+import {
+  billingCustomers,
+  subscriptionInvoices,
+  subscriptionPlans,
+  subscriptions,
+  users,
+} from '#server/db/schema.js';
 
 export async function setPlanPrice(
   db: Executor,
@@ -77,4 +83,14 @@ export async function listLiveHostedOfPlan(db: Executor, planId: number, provide
         sql`${subscriptions.providerSubscriptionId} is not null`,
       ),
     );
+}
+
+/** Whether the subscription has a paid period already (its first payment is a start, not a renewal). */
+export async function hasInvoice(db: Executor, subscriptionId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: subscriptionInvoices.id })
+    .from(subscriptionInvoices)
+    .where(eq(subscriptionInvoices.subscriptionId, subscriptionId))
+    .limit(1);
+  return rows.length > 0;
 }

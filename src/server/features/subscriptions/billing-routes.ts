@@ -2,13 +2,17 @@
 // Payment Element, and the Customer Portal. Both answer 404 when the sandbox takes the payments.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { PortalSessionSchema, StripeSubscribeResponseSchema } from '#common/schemas/billing.js';
-import { PlanIdParamsSchema } from '#common/schemas/subscriptions.js';
+import {
+  PortalSessionSchema,
+  ProviderSubscriptionParamsSchema,
+  StripeSubscribeResponseSchema,
+} from '#common/schemas/billing.js';
+import { PlanIdParamsSchema, SubscriptionSchema } from '#common/schemas/subscriptions.js';
 import type { Db } from '#server/db/client.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
 import { errorResponses } from '#server/plugins/api-contract.js';
 import { currentUser, requireUser } from '../auth/index.js';
-import { portalSession, subscribeWithStripe } from './stripe-billing-service.js';
+import { portalSession, refreshFromStripe, subscribeWithStripe } from './stripe-billing-service.js';
 
 export function billingRoutes(app: FastifyInstance, options: { db: Db; provider: PaymentProvider }) {
   const { db, provider } = options;
@@ -35,6 +39,27 @@ export function billingRoutes(app: FastifyInstance, options: { db: Db; provider:
       );
       return reply.code(201).send(started);
     },
+  );
+
+  api.post(
+    '/api/billing/subscriptions/:providerSubscriptionId/refresh',
+    {
+      preHandler: requireUser,
+      schema: {
+        summary: 'Read a Stripe subscription after confirming it',
+        description:
+          "Stripe keys set: your subscription as Stripe has it now, written at once (the webhook would do the same). A 409 while Stripe has not confirmed it; a 404 for another's or with the sandbox.",
+        params: ProviderSubscriptionParamsSchema,
+        response: { 200: SubscriptionSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) =>
+      refreshFromStripe(
+        db,
+        provider.hostedBilling,
+        request.params.providerSubscriptionId,
+        currentUser(request).id,
+      ),
   );
 
   api.post(

@@ -9,10 +9,12 @@ import {
   SUBSCRIBE_SELF_MESSAGE,
   SUBSCRIPTION_NOT_FOUND_MESSAGE,
   type PlanInterval,
+  type Subscription,
 } from '#common/schemas/subscriptions.js';
 import {
   NO_BILLING_CUSTOMER_MESSAGE,
   NO_HOSTED_BILLING_MESSAGE,
+  NOT_CONFIRMED_YET_MESSAGE,
   type StripeSubscribeResponse,
 } from '#common/schemas/billing.js';
 import { lockKey } from '#server/db/advisory-locks.js';
@@ -24,6 +26,7 @@ import {
   findByProviderId,
   findCustomer,
   findUserForBilling,
+  hasInvoice,
   insertCustomer,
   listLiveHostedOfPlan,
   lockByProviderId,
@@ -41,7 +44,7 @@ import {
   updateSubscription,
   type SubscriptionRow,
 } from './subscriptions-repository.js';
-import { end } from './subscriptions-service.js';
+import { end, subscriptionsOf } from './subscriptions-service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PROVIDER = 'stripe';
@@ -148,6 +151,27 @@ export async function cancelAtProvider(
   await applyBillingEvent(db, hosted, { kind, subscription: changed });
 }
 
+/**
+ * After the browser confirms: Stripe's word on the subscription, applied at once, so the bettor need not wait
+ * for the webhook (as payment-complete does for a pick). Only the subscriber's own; the invoice row still
+ * comes with `invoice.paid`.
+ */
+export async function refreshFromStripe(
+  db: Db,
+  maybeHosted: HostedBilling | undefined,
+  providerSubscriptionId: string,
+  userId: number,
+): Promise<Subscription> {
+  const hosted = hostedOf(maybeHosted);
+  const hs = await hosted.retrieveSubscription(providerSubscriptionId);
+  if (!hs || hs.subscriberId !== userId) throw notFound(SUBSCRIPTION_NOT_FOUND_MESSAGE);
+  await applyBillingEvent(db, hosted, { kind: 'subscription_changed', subscription: hs });
+  const row = await findByProviderId(db, providerSubscriptionId);
+  const view = row && (await subscriptionsOf(db, userId)).find((candidate) => candidate.id === row.id);
+  if (!view) throw conflict(NOT_CONFIRMED_YET_MESSAGE);
+  return view;
+}
+
 /** The Customer Portal (cards, invoices, cancelling), coming back to `returnUrl`. */
 export async function portalSession(
   db: Db,
@@ -193,6 +217,9 @@ async function ensureRow(tx: Executor, hs: HostedSubscription): Promise<Subscrip
   const plan = await findPlan(tx, hs.planId);
   if (!plan) return undefined;
   await lockKey(tx, 'subscriptions', hs.subscriberId);
+  // A second Stripe subscription to a plan they already have (two checkouts at once): not written here;
+  // it stays at Stripe for support to cancel and refund (the live index allows one).
+  if (await hasLiveSubscription(tx, plan.id, hs.subscriberId)) return undefined;
   const inserted = await insertSubscription(tx, {
     planId: plan.id,
     subscriberId: hs.subscriberId,
@@ -230,9 +257,11 @@ export async function applyBillingEvent(db: Db, hosted: HostedBilling, event: Bi
   await db.transaction(async (tx) => {
     switch (event.kind) {
       case 'invoice_paid': {
-        const existed = await lockByProviderId(tx, event.subscriptionId);
-        const row = existed ?? (snapshot ? await ensureRow(tx, snapshot) : undefined);
+        const existing = await lockByProviderId(tx, event.subscriptionId);
+        const row = existing ?? (snapshot ? await ensureRow(tx, snapshot) : undefined);
         if (!row || row.status === 'ended') return;
+        // The first payment of a subscription without a trial starts it; every later one renews it.
+        const renewal = row.trialEnd !== null || (await hasInvoice(tx, row.id));
         const invoiceId =
           event.amountCents > 0
             ? await insertInvoice(tx, {
@@ -255,7 +284,7 @@ export async function applyBillingEvent(db: Db, hosted: HostedBilling, event: Bi
           nextAttemptAt: null,
           graceUntil: null,
         });
-        if (paidNow && existed)
+        if (paidNow && renewal)
           await emit(tx, { type: 'subscription.renewed', subscriptionId: row.id, invoiceId });
         return;
       }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { StripeSubscribeResponse } from '#common/schemas/billing.js';
+import type { Subscription } from '#common/schemas/subscriptions.js';
 import { apiJson } from '#client/lib/api-request.ts';
 
 /** POST /api/plans/{id}/subscribe/stripe: an incomplete Stripe subscription and the secret to confirm. */
@@ -13,4 +14,12 @@ export function useBillingPortal() {
     mutationFn: () => apiJson<{ url: string }>('POST', '/api/billing/portal'),
     onSuccess: ({ url }) => window.location.assign(url),
   });
+}
+
+/** After confirming: Stripe's word on the subscription, written at once (409 while Stripe has not confirmed). */
+export function refreshStripeSubscription(providerSubscriptionId: string): Promise<Subscription> {
+  return apiJson<Subscription>(
+    'POST',
+    `/api/billing/subscriptions/${encodeURIComponent(providerSubscriptionId)}/refresh`,
+  );
 }

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { StripeSubscribeResponse } from '#common/schemas/billing.js';
 import { Button } from '#client/components/ui/button.tsx';
 import { appConfig } from '#client/lib/app-config.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { getStripe } from '#client/lib/stripe-loader.ts';
-import { startStripeSubscription } from '../api/billing';
+import { refreshStripeSubscription, startStripeSubscription } from '../api/billing';
+import { SUBSCRIPTIONS_QUERY_KEY } from '../api/subscriptions';
 
 const FALLBACK = 'The payment could not be completed. Try again or use another card.';
 
@@ -79,6 +81,7 @@ function ConfirmForm({
 }) {
   const stripe = useStripe();
   const elements = useElements();
+  const queryClient = useQueryClient();
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -95,7 +98,13 @@ function ConfirmForm({
           ? await stripe.confirmSetup({ elements, redirect: 'if_required', confirmParams })
           : await stripe.confirmPayment({ elements, redirect: 'if_required', confirmParams });
       if (result.error) setError(result.error.message || FALLBACK);
-      else onConfirmed(started.intentType === 'setup');
+      else {
+        // Written at once if Stripe has it live; otherwise the webhook writes it a moment later.
+        await refreshStripeSubscription(started.providerSubscriptionId).catch(() => undefined);
+        void queryClient.invalidateQueries({ queryKey: SUBSCRIPTIONS_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: ['/api/videos'] });
+        onConfirmed(started.intentType === 'setup');
+      }
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : FALLBACK);
     } finally {
