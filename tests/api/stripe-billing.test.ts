@@ -133,6 +133,16 @@ async function invoiceRows(capperId: number) {
   ).map((row) => ({ chargeId: row.charge_id, amountCents: Number(row.amount_cents) }));
 }
 
+/** The domain events of one subscription, in order, with a failure's `final` flag. */
+async function eventsOf(subscriptionId: number): Promise<string[]> {
+  return rowsOf<{ type: string; final: string | null }>(
+    await db.execute(
+      sql`select type, payload->>'final' as final from domain_events
+          where payload->>'subscriptionId' = ${String(subscriptionId)} order by id`,
+    ),
+  ).map((row) => (row.final === null ? row.type : `${row.type}:${row.final}`));
+}
+
 async function subscriptionEarnings(capper: User): Promise<number> {
   return (await inject('GET', '/api/user/earnings', capper.cookie)).json<{ subscriptions: number }>()
     .subscriptions;
@@ -172,7 +182,7 @@ describe('Stripe Billing', () => {
       (r) => r.path === '/v1/prices' && r.body.includes(`=${plan.id}`),
     );
     expect(priceRequests).toHaveLength(1);
-    expect(priceRequests[0]!.idempotencyKey).toBe(`plan_${plan.id}_price`);
+    expect(priceRequests[0]!.idempotencyKey).toBe(`plan_${plan.id}_${Date.parse(plan.createdAt)}_price`);
     const price = [...stripe.billing.prices.values()].find(
       (p) => p.metadata && (p.metadata as Record<string, string>).planId === String(plan.id),
     )!;
@@ -271,6 +281,12 @@ describe('Stripe Billing', () => {
     const [ended] = await mine(bettor);
     expect(ended).toMatchObject({ status: 'ended', accessUntil: null });
     expect(await reads(bettor, await postPick(capper))).toBe(false);
+    expect(await eventsOf(ended!.id)).toEqual([
+      'subscription.started',
+      'subscription.renewal_failed:false',
+      'subscription.renewal_failed:true',
+      'subscription.ended',
+    ]);
     // Only the one paid week is revenue.
     expect(await invoiceRows(capper.id)).toEqual([{ chargeId: 'in_week_1', amountCents: 500 }]);
   });
@@ -410,12 +426,7 @@ describe('Stripe Billing', () => {
     );
     expect(await mine(bettor)).toHaveLength(1);
     expect(await invoiceRows(capper.id)).toEqual([{ chargeId: 'in_refresh_1', amountCents: 1250 }]);
-    const events = rowsOf<{ type: string }>(
-      await db.execute(
-        sql`select type from domain_events where payload->>'subscriptionId' = ${String(refreshed.json<Subscription>().id)} order by id`,
-      ),
-    ).map((row) => row.type);
-    expect(events).toEqual(['subscription.started']);
+    expect(await eventsOf(refreshed.json<Subscription>().id)).toEqual(['subscription.started']);
     expect(
       (await inject('POST', '/api/billing/subscriptions/not-an-id/refresh', bettor.cookie)).statusCode,
     ).toBe(400);

@@ -47,6 +47,8 @@ export interface HostedBilling {
     priceCents: number;
     currency: string;
     interval: 'week' | 'month' | 'season';
+    /** Part of the idempotency keys: another database's plan of the same id is another plan. */
+    createdAt: Date;
   }): Promise<{ productId: string; priceId: string }>;
   deactivatePrice(priceId: string): Promise<void>;
   createCustomer(user: { id: number; username: string; email: string | null }): Promise<string>;

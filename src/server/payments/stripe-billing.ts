@@ -37,12 +37,13 @@ export class StripeBilling implements HostedBilling {
   constructor(private readonly stripe: Stripe) {}
 
   async createPrice(plan: Parameters<HostedBilling['createPrice']>[0]) {
+    const key = `plan_${plan.id}_${plan.createdAt.getTime()}`;
     const product = await this.stripe.products.create(
       {
         name: `${plan.name} (${plan.capperUsername})`,
         metadata: { planId: String(plan.id) },
       },
-      { idempotencyKey: `plan_${plan.id}_product` },
+      { idempotencyKey: `${key}_product` },
     );
     const recurring = RECURRING[plan.interval];
     const price = await this.stripe.prices.create(
@@ -53,7 +54,7 @@ export class StripeBilling implements HostedBilling {
         recurring: { interval: recurring.interval, interval_count: recurring.count },
         metadata: { planId: String(plan.id) },
       },
-      { idempotencyKey: `plan_${plan.id}_price` },
+      { idempotencyKey: `${key}_price` },
     );
     return { productId: product.id, priceId: price.id };
   }

@@ -95,7 +95,11 @@ export async function subscriptionRoutes(
     },
     async (request, reply) => {
       const plan = await createPlan(db, request.params.username, currentUser(request), request.body);
-      if (provider.hostedBilling) await providePlanPrice(db, provider.hostedBilling, plan.id);
+      // Stripe down: the plan stands, and its price is made at its first subscribe.
+      if (provider.hostedBilling)
+        await providePlanPrice(db, provider.hostedBilling, plan.id).catch((error: unknown) =>
+          request.log.warn({ err: error, planId: plan.id }, 'Stripe price not created yet'),
+        );
       return reply.code(201).send(plan);
     },
   );

@@ -68,6 +68,7 @@ export async function providePlanPrice(db: Db, hosted: HostedBilling, planId: nu
     priceCents: plan.priceCents,
     currency: CURRENCY,
     interval: plan.interval as PlanInterval,
+    createdAt: plan.createdAt,
   });
   await setPlanPrice(db, planId, ids);
   return ids.priceId;
@@ -330,6 +331,9 @@ export async function applyBillingEvent(db: Db, hosted: HostedBilling, event: Bi
             : plan?.retiredAt != null
               ? 'plan_retired'
               : 'canceled';
+        // As the sweep's last failed retry: the final failure, then the end.
+        if (reason === 'payment_failed')
+          await emit(tx, { type: 'subscription.renewal_failed', subscriptionId: row.id, final: true });
         await end(tx, row, new Date(), reason);
         return;
       }
