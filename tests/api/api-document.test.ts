@@ -172,6 +172,9 @@ describe('GET /api/openapi.json', () => {
       'GET /api/unsubscribe',
       'GET /api/unsubscribe/link',
       'POST /api/unsubscribe',
+      'POST /api/plans/{id}/subscribe/stripe',
+      'POST /api/billing/portal',
+      'POST /api/billing/subscriptions/{providerSubscriptionId}/refresh',
     ];
     expect(
       operations()

@@ -1099,6 +1099,9 @@ export const subscriptionPlans = pgTable(
     trialDays: integer('trial_days').notNull().default(0),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     createdAt: createdAt(),
+    // Stripe Billing's Product and recurring Price for the plan (docs/decisions/041); null on the sandbox.
+    providerProductId: text('provider_product_id'),
+    providerPriceId: text('provider_price_id'),
   },
   (t) => [
     index('subscription_plans_capper_idx').on(t.capperId),
@@ -1147,9 +1150,12 @@ export const subscriptions = pgTable(
     promoDuration: text('promo_duration'),
     promoPeriodsLeft: integer('promo_periods_left'),
     createdAt: createdAt(),
+    // Stripe Billing's subscription (docs/decisions/041): Stripe keeps its schedule, webhooks move this row.
+    providerSubscriptionId: text('provider_subscription_id'),
   },
   (t) => [
     index('subscriptions_subscriber_idx').on(t.subscriberId),
+    uniqueIndex('subscriptions_provider_subscription_idx').on(t.providerSubscriptionId),
     index('subscriptions_capper_idx').on(t.capperId, t.status),
     // One live subscription per bettor and plan.
     uniqueIndex('subscriptions_live_idx')
@@ -1211,6 +1217,20 @@ export const pickAccess = pgTable(
     grantedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.videoId] }), index('pick_access_video_idx').on(t.videoId)],
+);
+
+/** A bettor's Customer at a billing provider (Stripe), owned by the subscriptions feature (decision 041). */
+export const billingCustomers = pgTable(
+  'billing_customers',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
 );
 
 /** The sandbox provider's test clock (server/payments): its offset from the wall clock, shared by instances. */

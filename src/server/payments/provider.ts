@@ -31,7 +31,75 @@ export interface PaymentProvider {
   readonly webhooks?: PaymentWebhooks;
   /** Recurring charges for subscriptions (docs/decisions/037): only the sandbox has them so far. */
   readonly billing?: RecurringBilling;
+  /** Billing that keeps its own schedule and reports by webhooks (Stripe Billing, docs/decisions/041). */
+  readonly hostedBilling?: HostedBilling;
 }
+
+/**
+ * What subscriptions need of a provider that runs the subscriptions itself (Stripe Billing): PickReel stores
+ * the ids it returns and follows its webhooks. Every create carries an idempotency key.
+ */
+export interface HostedBilling {
+  createPrice(plan: {
+    id: number;
+    name: string;
+    capperUsername: string;
+    priceCents: number;
+    currency: string;
+    interval: 'week' | 'month' | 'season';
+    /** Part of the idempotency keys: another database's plan of the same id is another plan. */
+    createdAt: Date;
+  }): Promise<{ productId: string; priceId: string }>;
+  deactivatePrice(priceId: string): Promise<void>;
+  createCustomer(user: { id: number; username: string; email: string | null }): Promise<string>;
+  createSubscription(params: {
+    customerId: string;
+    priceId: string;
+    trialDays: number;
+    planId: number;
+    subscriberId: number;
+    idempotencyKey: string;
+  }): Promise<HostedSubscriptionStart>;
+  retrieveSubscription(id: string): Promise<HostedSubscription | undefined>;
+  cancelAtPeriodEnd(id: string): Promise<HostedSubscription>;
+  /** Ends it now (a past-due subscription has no paid period left). */
+  cancelNow(id: string): Promise<HostedSubscription>;
+  portalUrl(customerId: string, returnUrl: string): Promise<string>;
+}
+
+/** A new subscription and the secret the browser confirms: a payment, or a card setup when nothing is due. */
+export interface HostedSubscriptionStart {
+  subscription: HostedSubscription;
+  clientSecret: string;
+  intentType: 'payment' | 'setup';
+}
+
+/** The provider's word on a subscription, as its webhooks and its API give it. */
+export interface HostedSubscription {
+  id: string;
+  /** Stripe's: incomplete, incomplete_expired, trialing, active, past_due, canceled, unpaid, paused. */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  trialEnd: Date | null;
+  planId: number | null;
+  subscriberId: number | null;
+}
+
+/** What a billing webhook means for a subscription. */
+export type BillingEvent =
+  | {
+      kind: 'invoice_paid';
+      invoiceId: string;
+      subscriptionId: string;
+      amountCents: number;
+      periodStart: Date;
+      periodEnd: Date;
+    }
+  | { kind: 'invoice_failed'; invoiceId: string; subscriptionId: string; periodStart: Date }
+  | { kind: 'subscription_changed'; subscription: HostedSubscription }
+  | { kind: 'subscription_deleted'; subscription: HostedSubscription };
 
 /** A card as the sandbox form sends it, shaped as Stripe.js would. */
 export type CardInput = SandboxConfirm['card'];
@@ -71,6 +139,8 @@ export interface PaymentEvent {
   id: string;
   type: string;
   action: { kind: 'succeeded' | 'refunded'; paymentIntentId: string } | null;
+  /** A subscription's invoice or state changed (Stripe Billing). */
+  billing?: BillingEvent | null;
 }
 
 export interface ProviderIntent {

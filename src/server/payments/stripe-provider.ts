@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { PaymentEvent, PaymentProvider, PaymentWebhooks, ProviderIntent } from './provider.js';
 import { metadataId } from './provider.js';
+import { billingEventOf, StripeBilling } from './stripe-billing.js';
 
 export interface StripeSettings {
   secretKey: string;
@@ -16,12 +17,15 @@ export class StripeProvider implements PaymentProvider {
     verify: (rawBody, signature) => paymentEventOf(this.constructEvent(rawBody, signature)),
   };
 
+  readonly hostedBilling: StripeBilling;
+
   constructor(private readonly settings: StripeSettings) {
     this.stripe = new Stripe(settings.secretKey, {
       maxNetworkRetries: 2,
       timeout: 20_000,
       ...(settings.apiBase ?? {}),
     });
+    this.hostedBilling = new StripeBilling(this.stripe);
   }
 
   async createIntent(params: {
@@ -112,5 +116,5 @@ function paymentEventOf(event: Stripe.Event): PaymentEvent {
     const id = typeof intent === 'string' ? intent : intent?.id;
     if (id) action = { kind: 'refunded', paymentIntentId: id };
   }
-  return { id: event.id, type: event.type, action };
+  return { id: event.id, type: event.type, action, billing: billingEventOf(event) };
 }

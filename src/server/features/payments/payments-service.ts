@@ -32,6 +32,7 @@ import {
 } from '../purchases/index.js';
 import { SALES_CLOSED_MESSAGE, salesClosed } from '../picks/index.js';
 import { promoOfPayment, quotePromo, redeemReservedPromo, reservePromo } from '../promos/index.js';
+import { applyBillingEvent } from '../subscriptions/index.js';
 import { PROMO_CHANGED_BEFORE_PAYMENT, PROMO_HOLD_EXPIRED } from '#common/schemas/promos.js';
 import type { KeyedMutex } from '#server/lib/keyed-mutex.js';
 import {
@@ -483,6 +484,9 @@ export async function receiveWebhook(
 
 /** A payment that unlocks nothing is refunded here too: only the same payment recorded already is 'done'. */
 async function handlePaymentEvent(db: Db, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
+  // Stripe Billing's invoices and subscriptions move the subscriptions feature's rows (decision 041).
+  if (event.billing && provider.hostedBilling)
+    return applyBillingEvent(db, provider.hostedBilling, event.billing);
   if (event.action?.kind === 'succeeded') {
     try {
       await fulfilPayment(db, provider, event.action.paymentIntentId);

@@ -4,3 +4,4 @@
 export { subscriptionRoutes } from './routes.js';
 export { subscriptionRevenue, sweepSubscriptions } from './subscriptions-service.js';
 export { grantPicksToSubscribers, handlePickAccess, pickAccessJob } from './access-grants.js';
+export { applyBillingEvent } from './stripe-billing-service.js';

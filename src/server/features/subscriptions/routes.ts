@@ -25,6 +25,8 @@ import { rateLimited } from '#server/lib/rate-limited.js';
 import type { PaymentProvider } from '#server/payments/provider.js';
 import { errorResponses, tagRoutes } from '#server/plugins/api-contract.js';
 import { currentUser, requireAdmin, requireUser } from '../auth/index.js';
+import { billingRoutes } from './billing-routes.js';
+import { cancelAtProvider, providePlanPrice, retirePlanPrice } from './stripe-billing-service.js';
 import {
   cancel,
   changeCard,
@@ -51,6 +53,7 @@ export async function subscriptionRoutes(
   const billing = provider.billing;
   const api = app.withTypeProvider<ZodTypeProvider>();
   tagRoutes(app, 'Subscriptions');
+  billingRoutes(app, { db, provider });
 
   const cardTries = rateLimited(
     app.createRateLimit({
@@ -93,6 +96,11 @@ export async function subscriptionRoutes(
     },
     async (request, reply) => {
       const plan = await createPlan(db, request.params.username, currentUser(request), request.body);
+      // Stripe down: the plan stands, and its price is made at its first subscribe.
+      if (provider.hostedBilling)
+        await providePlanPrice(db, provider.hostedBilling, plan.id).catch((error: unknown) =>
+          request.log.warn({ err: error, planId: plan.id }, 'Stripe price not created yet'),
+        );
       return reply.code(201).send(plan);
     },
   );
@@ -109,7 +117,11 @@ export async function subscriptionRoutes(
         response: { 200: PlanSchema, ...errorResponses(401, 404) },
       },
     },
-    async (request) => retire(db, request.params.username, request.params.id, currentUser(request)),
+    async (request) => {
+      const plan = await retire(db, request.params.username, request.params.id, currentUser(request));
+      if (provider.hostedBilling) await retirePlanPrice(db, provider.hostedBilling, plan.id);
+      return plan;
+    },
   );
 
   api.get(
@@ -177,7 +189,11 @@ export async function subscriptionRoutes(
         response: { 200: SubscriptionSchema, ...errorResponses(401, 404) },
       },
     },
-    async (request) => cancel(db, billing, request.params.id, currentUser(request).id),
+    async (request) => {
+      // A Stripe-managed subscription is cancelled at Stripe first; the sandbox's only here.
+      await cancelAtProvider(db, provider.hostedBilling, request.params.id, currentUser(request).id);
+      return cancel(db, billing, request.params.id, currentUser(request).id);
+    },
   );
 
   api.put(

@@ -13,7 +13,10 @@ import {
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
-export type PlanWithCapper = PlanRow & { capperUsername: string };
+// Stripe's product and price ids stay out of the plan's answer: the billing code reads them itself.
+export type PlanWithCapper = Omit<PlanRow, 'providerProductId' | 'providerPriceId'> & {
+  capperUsername: string;
+};
 
 export async function findCapper(
   db: Executor,
@@ -199,6 +202,8 @@ export async function dueSubscriptionIds(db: Executor, now: Date, limit: number)
     .where(
       and(
         ne(subscriptions.status, 'ended'),
+        // Stripe renews, fails and ends its own subscriptions (its webhooks say so): the sweep leaves them.
+        ne(subscriptions.provider, 'stripe'),
         or(
           and(ne(subscriptions.status, 'past_due'), sql`${subscriptions.currentPeriodEnd} <= ${now}`),
           and(eq(subscriptions.status, 'past_due'), sql`${subscriptions.nextAttemptAt} <= ${now}`),

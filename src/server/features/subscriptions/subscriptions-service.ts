@@ -337,7 +337,8 @@ async function viewOf(db: Db, id: number): Promise<Subscription> {
   return toSubscription(row, (await findPlan(db, row.planId))!);
 }
 
-async function end(
+/** Ends a subscription (final), emitting `subscription.ended`; the sweep and Stripe's webhooks call it. */
+export async function end(
   tx: Executor,
   row: SubscriptionRow,
   now: Date,

@@ -1,23 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { PRICE_CHANGED_BEFORE_PAYMENT } from '#common/refunds.js';
 import { appConfig } from '#client/lib/app-config.ts';
+import { getStripe } from '#client/lib/stripe-loader.ts';
 import { PAYMENT_ERROR_FALLBACK, type PaymentFormProps } from './payment-form-props';
 import { PayButton, ProviderError } from './pay-button';
-
-// This module is imported only by the checkout page, and only when Stripe is the provider, so Stripe.js
-// (its script and its frames) never loads anywhere else (docs/product-decisions.md 'Payments').
-let stripePromise: Promise<Stripe | null> | null = null;
-
-function getStripe(publishableKey: string): Promise<Stripe | null> {
-  stripePromise ??= loadStripe(publishableKey).catch(() => {
-    // A failed script load may succeed on the next visit; do not cache the failure.
-    stripePromise = null;
-    return null;
-  });
-  return stripePromise;
-}
 
 /** Where Stripe sends the buyer back after a redirect-based method; the page then records the purchase. */
 export function stripeReturnUrl(videoId: number): string {

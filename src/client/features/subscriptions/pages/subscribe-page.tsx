@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { centsToDollars, formatDollars, formatPrice } from '#common/money.js';
 import { PROMO_MESSAGES, type PromoQuote } from '#common/schemas/promos.js';
@@ -6,6 +6,7 @@ import type { Plan } from '#common/schemas/subscriptions.js';
 import { Card } from '#client/components/ui/card.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
+import { appConfig } from '#client/lib/app-config.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import { PromoCodeField } from '#client/features/payments/index.ts';
@@ -43,7 +44,15 @@ function PromoPrice({ plan, quote }: { plan: Plan; quote: PromoQuote }) {
   );
 }
 
-/** Checkout for a plan: what it costs and covers, an optional promo code, then the sandbox card form. */
+// Stripe.js loads only when Stripe takes the payments (docs/decisions/041).
+const StripeSubscribeForm = lazy(async () => ({
+  default: (await import('../components/stripe-subscribe-form')).StripeSubscribeForm,
+}));
+
+/**
+ * Checkout for a plan: what it costs and covers, then the sandbox card form with an optional promo code, or
+ * Stripe's Payment Element.
+ */
 export function SubscribePage() {
   const { username = '', planId = '' } = useParams<{ username: string; planId: string }>();
   const id = Number(planId);
@@ -97,55 +106,75 @@ export function SubscribePage() {
                 {planTrial(plan)} (your first with this capper): nothing is charged until it ends.
               </p>
             )}
-            <div className="border-t pt-3">
-              <PromoCodeField
+            {/* Stripe Billing does not apply codes yet (decision 037): the field is the sandbox's. */}
+            {appConfig.paymentProvider !== 'stripe' && (
+              <div className="border-t pt-3">
+                <PromoCodeField
+                  planId={plan.id}
+                  applied={promo?.code ?? null}
+                  discount={promo?.discount ?? null}
+                  error={promoError}
+                  onApply={(_code, quote) => {
+                    setPromoError(null);
+                    setPromo(quote);
+                  }}
+                  onRemove={() => {
+                    setPromoError(null);
+                    setPromo(null);
+                  }}
+                />
+              </div>
+            )}
+          </Card>
+          {appConfig.paymentProvider === 'stripe' ? (
+            <Suspense fallback={<Skeleton className="h-40 rounded-card" />}>
+              <StripeSubscribeForm
                 planId={plan.id}
-                applied={promo?.code ?? null}
-                discount={promo?.discount ?? null}
-                error={promoError}
-                onApply={(_code, quote) => {
-                  setPromoError(null);
-                  setPromo(quote);
-                }}
-                onRemove={() => {
-                  setPromoError(null);
-                  setPromo(null);
+                submitLabel={`Subscribe for ${planPrice(plan)}`}
+                onConfirmed={(trial) => {
+                  toast({
+                    title: trial ? 'Card saved' : 'Payment confirmed',
+                    description: 'Your subscription appears here as soon as Stripe confirms it.',
+                    variant: 'success',
+                  });
+                  navigate('/subscriptions');
                 }}
               />
-            </div>
-          </Card>
-          <SubscriptionCardForm
-            submitLabel={submitLabel}
-            busy={subscribe.isPending}
-            error={error}
-            onSubmit={(card) => {
-              setError(null);
-              subscribe.mutate(
-                { card, ...(promo && { promoCode: promo.code }) },
-                {
-                  onSuccess: (subscription) => {
-                    toast({
-                      title: 'Subscribed',
-                      description:
-                        subscription.status === 'trialing'
-                          ? `Free until ${formatDay(subscription.trialEnd)}.`
-                          : `Renews ${formatDay(subscription.nextRenewal)}.`,
-                      variant: 'success',
-                    });
-                    navigate('/subscriptions');
+            </Suspense>
+          ) : (
+            <SubscriptionCardForm
+              submitLabel={submitLabel}
+              busy={subscribe.isPending}
+              error={error}
+              onSubmit={(card) => {
+                setError(null);
+                subscribe.mutate(
+                  { card, ...(promo && { promoCode: promo.code }) },
+                  {
+                    onSuccess: (subscription) => {
+                      toast({
+                        title: 'Subscribed',
+                        description:
+                          subscription.status === 'trialing'
+                            ? `Free until ${formatDay(subscription.trialEnd)}.`
+                            : `Renews ${formatDay(subscription.nextRenewal)}.`,
+                        variant: 'success',
+                      });
+                      navigate('/subscriptions');
+                    },
+                    onError: (failure) => {
+                      const message = errorMessage(failure);
+                      // The code went meanwhile (used up, expired, retired): said by the field, back to full price.
+                      if (promo && PROMO_REFUSALS.includes(message)) {
+                        setPromo(null);
+                        setPromoError(message);
+                      } else setError(message);
+                    },
                   },
-                  onError: (failure) => {
-                    const message = errorMessage(failure);
-                    // The code went meanwhile (used up, expired, retired): said by the field, back to full price.
-                    if (promo && PROMO_REFUSALS.includes(message)) {
-                      setPromo(null);
-                      setPromoError(message);
-                    } else setError(message);
-                  },
-                },
-              );
-            }}
-          />
+                );
+              }}
+            />
+          )}
         </>
       )}
     </div>

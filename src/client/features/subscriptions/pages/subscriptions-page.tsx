@@ -16,6 +16,7 @@ import { Card } from '#client/components/ui/card.tsx';
 import { Skeleton } from '#client/components/ui/skeleton.tsx';
 import { toast } from '#client/components/ui/use-toast.ts';
 import { centsToDollars, formatDollars } from '#common/money.js';
+import { appConfig } from '#client/lib/app-config.ts';
 import { errorMessage } from '#client/lib/error-message.ts';
 import { useDocumentTitle } from '#client/lib/use-document-title.ts';
 import {
@@ -24,6 +25,7 @@ import {
   useSubscriptions,
   type Subscription,
 } from '../api/subscriptions';
+import { useBillingPortal } from '../api/billing';
 import { formatDay, perPeriod, planPrice } from '../components/plan-format';
 import { SubscriptionCardForm } from '../components/subscription-card-form';
 
@@ -60,6 +62,7 @@ export function SubscriptionsPage() {
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-8 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">Subscriptions</h1>
+      {appConfig.paymentProvider === 'stripe' && <ManageBilling />}
       {isPending ? (
         <Skeleton className="h-32 rounded-card" />
       ) : isError ? (
@@ -114,7 +117,9 @@ export function SubscriptionsPage() {
                       ? `Access until ${formatDay(subscription.accessUntil)}; no renewal`
                       : 'Ended'}
                 </p>
-                {subscription.status === 'past_due' && <ChangeCard subscription={subscription} />}
+                {subscription.status === 'past_due' && appConfig.paymentProvider !== 'stripe' && (
+                  <ChangeCard subscription={subscription} />
+                )}
                 {(subscription.status === 'trialing' ||
                   subscription.status === 'active' ||
                   subscription.status === 'past_due') && (
@@ -216,5 +221,22 @@ function ChangeCard({ subscription }: { subscription: Subscription }) {
         );
       }}
     />
+  );
+}
+
+/** Stripe's Customer Portal: cards, invoices and cancelling, coming back here (docs/decisions/041). */
+function ManageBilling() {
+  const portal = useBillingPortal();
+  return (
+    <div className="grid gap-2">
+      <Button variant="outline" className="w-fit" disabled={portal.isPending} onClick={() => portal.mutate()}>
+        Manage cards and billing
+      </Button>
+      {portal.isError && (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(portal.error)}
+        </p>
+      )}
+    </div>
   );
 }
