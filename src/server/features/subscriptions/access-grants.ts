@@ -4,6 +4,7 @@
 import type { Tx } from '#server/db/client.js';
 import { afterCommit } from '#server/db/after-commit.js';
 import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
+import { emit } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
 import type { RecurringBilling } from '#server/payments/provider.js';
 import { grantPickToSubscribers, hasLiveSubscribers } from './subscriptions-repository.js';
@@ -11,6 +12,8 @@ import { grantPickToSubscribers, hasLiveSubscribers } from './subscriptions-repo
 export interface PickAccessPayload {
   videoId: number;
   capperId: number;
+  /** The pick.posted event (absent on jobs queued before it was carried): its subscribers' alerts follow it. */
+  eventId?: number;
 }
 
 export const pickAccessJob = defineJob<PickAccessPayload>({
@@ -30,7 +33,7 @@ export function grantPicksToSubscribers(onQueued: () => void = () => {}): Durabl
       const queued = await enqueue(
         tx,
         pickAccessJob,
-        { videoId: event.videoId, capperId: event.capperId },
+        { videoId: event.videoId, capperId: event.capperId, eventId: event.id },
         { key: `pick-access:${event.id}` },
       );
       if (queued !== null) await afterCommit(tx, onQueued);
@@ -43,7 +46,19 @@ export function pickAccessHandler(billing: RecurringBilling | undefined): JobHan
   return {
     async run(payload, ctx) {
       const now = billing ? await billing.now() : new Date();
-      await grantPickToSubscribers(ctx.db, payload.videoId, now);
+      // The event commits with the grant: the subscribers' alerts never claim access not yet recorded.
+      await ctx.db.transaction(async (tx) => {
+        const granted = await grantPickToSubscribers(tx, payload.videoId, now);
+        if (granted > 0 && payload.eventId !== undefined) {
+          await emit(tx, {
+            type: 'pick.access_granted',
+            videoId: payload.videoId,
+            capperId: payload.capperId,
+            postedEventId: payload.eventId,
+            granted,
+          });
+        }
+      });
     },
   };
 }
