@@ -44,13 +44,10 @@ export interface SubscriptionFace {
 const ENDED_BECAUSE: Record<string, string> = {
   canceled: 'you cancelled it and its period is over',
   plan_retired: 'the capper retired the plan',
-  payment_failed: 'the payment failed',
+  payment_failed: 'its payment failed until the grace period was over',
 };
 
-/**
- * A subscription's news. `detail`: for started, 'trial' or null; for renewal_failed, 'final' or null; for
- * ended, the reason.
- */
+/** A subscription's news. `detail`: for started, 'trial' or null; for ended, the reason. */
 export function subscriptionText(kind: SubscriptionAlertKind, detail: string | null, sub: SubscriptionFace) {
   const name = capperName(sub);
   const plan = `${name}'s ${sub.planName}`;
@@ -65,12 +62,10 @@ export function subscriptionText(kind: SubscriptionAlertKind, detail: string | n
     case 'subscription.renewed':
       return { title: `${plan} renewed`, body: `Your subscription to ${plan} was paid for another period.` };
     case 'subscription.renewal_failed':
-      return detail === 'final'
-        ? { title: `${plan} ended`, body: `The payment for ${plan} failed again, so it ended.` }
-        : {
-            title: `Payment for ${plan} failed`,
-            body: `We could not charge your card for ${plan}: update your card to keep reading ${name}'s picks.`,
-          };
+      return {
+        title: `Payment for ${plan} failed`,
+        body: `We could not charge your card for ${plan}: update your card to keep reading ${name}'s picks.`,
+      };
     default:
       return {
         title: `${plan} ended`,

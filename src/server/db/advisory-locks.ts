@@ -16,8 +16,6 @@ export const LOCK_SPACES = {
   pushSubscriptions: 0x707368,
   /** One bettor's subscriptions while a new one checks their trials and live ones (subscriptions): 'sub'. */
   subscriptions: 0x737562,
-  /** A new pick's follower and subscriber alerts on one channel, one after the other (notifications): 'pal'. */
-  pickAlerts: 0x70616c,
 } as const;
 
 export type LockSpace = keyof typeof LOCK_SPACES;

@@ -13,7 +13,6 @@ import {
   followerOnlyRecipient,
   hasFollowers,
   insertPickAlerts,
-  takePickAlertTurn,
 } from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
@@ -77,8 +76,7 @@ export function pickAlertsHandler(
       // The push fan-out is queued with the rows it reads (docs/decisions/038).
       await ctx.db.transaction(async (tx) => {
         await insertPickAlerts(tx, alert);
-        // Whoever can read the pick is pushed by the subscribers' job, with the pick.
-        await takePickAlertTurn(tx, alert, 'push', 'followers');
+        // Whoever can read the pick (or is to) is pushed by the subscribers' job, with the pick.
         await queuePushAlerts(tx, { eventId: payload.eventId, videoId: payload.videoId }, (user) =>
           followerOnlyRecipient(user, alert, 'push'),
         );

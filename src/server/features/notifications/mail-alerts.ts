@@ -17,7 +17,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { sql, type SQL } from '#server/db/drizzle.js';
 import { queueMails, signLink } from '#server/mail/index.js';
 import { claimFanout, confirmedRecipients, pickFace } from './alert-preferences-repository.js';
-import { subscriberRecipient, takePickAlertTurn } from './notifications-repository.js';
+import { followerOnlyRecipient, subscriberRecipient } from './notifications-repository.js';
 import { gradedRecipients, type GradedPick } from './alert-preferences.js';
 
 export const PICK_ALERT_MAIL_KIND = 'pick_alert';
@@ -100,16 +100,14 @@ export async function queueNewPickMails(
   settings: AlertMailSettings,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    await takePickAlertTurn(tx, alert, 'email', 'followers');
     if (!(await claimFanout(tx, `email:pick:${alert.eventId}`))) return 0;
     const face = await pickFace(tx, alert.videoId);
     if (!face) return 0;
     const name = nameOf(face);
-    // Whoever can read the pick is mailed by the subscribers' job, with the pick.
+    // Whoever can read the pick (or is to) is mailed by the subscribers' job, with the pick.
     const recipients = sql`select f.follower_id as user_id from follows f
       where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz
-        and not exists (select 1 from pick_access pa
-          where pa.user_id = f.follower_id and pa.video_id = ${alert.videoId})`;
+        and ${followerOnlyRecipient(sql`f.follower_id`, alert, 'email')}`;
     const rows = await mailRows(
       tx,
       settings,
@@ -188,14 +186,13 @@ export async function queueSubscriberPickMails(
   settings: AlertMailSettings,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const turn = await takePickAlertTurn(tx, alert, 'email', 'subscribers');
     if (!(await claimFanout(tx, `email:subscriber-pick:${alert.eventId}`))) return 0;
     const face = await pickFace(tx, alert.videoId);
     if (!face) return 0;
     const name = nameOf(face);
     const text = subscriberPickText(face, selections);
     const recipients = sql`select pa.user_id from pick_access pa where pa.video_id = ${alert.videoId}
-      and ${subscriberRecipient(sql`pa.user_id`, alert, 'email', turn.followersToldFirst)}`;
+      and ${subscriberRecipient(sql`pa.user_id`, alert, 'email')}`;
     const rows = await mailRows(
       tx,
       settings,

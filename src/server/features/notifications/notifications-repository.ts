@@ -6,7 +6,7 @@ import type { Executor } from '#server/db/client.js';
 import type { AlertChannel } from '#common/schemas/alert-preferences.js';
 import type { NotificationKind } from '#common/schemas/notifications.js';
 import { rowsOf } from '#server/db/rows.js';
-import { lockKey } from '#server/db/advisory-locks.js';
+import { subscriptionCovers } from '../subscriptions/index.js';
 import { gradedRecipients, wantsAlert, type GradedPick } from './alert-preferences.js';
 
 /**
@@ -46,52 +46,25 @@ const canRead = (user: SQL, videoId: number) =>
   sql`exists (select 1 from pick_access pa where pa.user_id = ${user} and pa.video_id = ${videoId})`;
 
 /**
- * A new pick's follower and subscriber alerts on one channel (e-mail, push) take turns (docs/decisions/040):
- * the follower's step leaves out whoever can read the pick, and notes when it ran before any could (its
- * followers who subscribe were then told as followers); the subscriber's step, after the grant, reads that
- * note. Called first in the step's transaction; returns the note's key.
+ * A follower told on `channel` as a follower: not one who can read the pick, nor one whose subscription covers
+ * it and is to be granted it (the subscribers' alert tells them, with the pick, whichever job runs first).
  */
-export async function takePickAlertTurn(
-  tx: Executor,
-  alert: { eventId: number; videoId: number },
-  channel: AlertChannel,
-  step: 'followers' | 'subscribers',
-): Promise<{ followersToldFirst: boolean }> {
-  await lockKey(tx, 'pickAlerts', alert.videoId);
-  const note = `${channel}:pick:${alert.eventId}:before-access`;
-  if (step === 'subscribers') {
-    const rows = rowsOf(await tx.execute(sql`select 1 from alert_fanouts where key = ${note}`));
-    return { followersToldFirst: rows.length > 0 };
-  }
-  const granted = rowsOf(
-    await tx.execute(sql`select 1 from pick_access where video_id = ${alert.videoId} limit 1`),
-  );
-  if (granted.length === 0)
-    await tx.execute(sql`insert into alert_fanouts (key) values (${note}) on conflict do nothing`);
-  return { followersToldFirst: false };
-}
-
-/** A follower told on `channel` as a follower: not one who can read the pick (the subscribers' step tells them). */
 export function followerOnlyRecipient(
   user: SQL,
   alert: { videoId: number; capperId: number; eventAt: Date },
   channel: AlertChannel,
 ): SQL {
-  return sql`${pickAlertRecipient(user, alert, channel)} and not ${canRead(user, alert.videoId)}`;
+  return sql`${pickAlertRecipient(user, alert, channel)} and not ${canRead(user, alert.videoId)}
+    and not ${subscriptionCovers(user, alert.videoId)}`;
 }
 
-/**
- * A subscriber told on `channel` with the pick: one who can read it and wants new picks there, less the
- * followers the followers' step already told (when it ran before the grant).
- */
+/** A subscriber told on `channel` with the pick: one who can read it and wants new picks there. */
 export function subscriberRecipient(
   user: SQL,
-  alert: { videoId: number; capperId: number; eventAt: Date },
+  alert: { videoId: number; capperId: number },
   channel: AlertChannel,
-  followersToldFirst: boolean,
 ): SQL {
-  const told = followersToldFirst ? sql` and not ${followedBefore(user, alert)}` : sql``;
-  return sql`${canRead(user, alert.videoId)} and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}${told}`;
+  return sql`${canRead(user, alert.videoId)} and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}`;
 }
 
 /** Every subscriber who can read the pick gets its in-app alert; one who also follows keeps one (the key). */

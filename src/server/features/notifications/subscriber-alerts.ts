@@ -5,7 +5,6 @@
 import { subscriberPickText } from '#common/alert-text.js';
 import type { Tx } from '#server/db/client.js';
 import { afterCommit } from '#server/db/after-commit.js';
-import { sql } from '#server/db/drizzle.js';
 import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
 import { queuePushMessage } from '../push/index.js';
@@ -17,7 +16,6 @@ import {
   insertSubscriberPickAlerts,
   pickSelections,
   subscriberRecipient,
-  takePickAlertTurn,
 } from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
@@ -78,7 +76,6 @@ export function subscriberPickAlertsHandler(
         const users = await insertSubscriberPickAlerts(tx, alert);
         const face = await pickFace(tx, payload.videoId);
         if (!face) return users;
-        const turn = await takePickAlertTurn(tx, alert, 'push', 'subscribers');
         await queuePushMessage(
           tx,
           {
@@ -89,7 +86,7 @@ export function subscriberPickAlertsHandler(
               tag: `pick-${payload.videoId}`,
             },
           },
-          (user) => sql`${subscriberRecipient(user, alert, 'push', turn.followersToldFirst)}`,
+          (user) => subscriberRecipient(user, alert, 'push'),
         );
         return users;
       });

@@ -1,5 +1,5 @@
 // A subscription's news to its subscriber (docs/decisions/040): started (trial or paid), renewed, a renewal
-// failed (past due, or final) and ended. One alert per event: the durable subscriber's handler writes the
+// failed (past due) and ended. One alert per event: the durable subscriber's handler writes the
 // in-app row, queues the e-mail and the push in the dispatcher's transaction, which also records its progress.
 import { subscriptionText, SUBSCRIPTIONS_URL, type SubscriptionAlertKind } from '#common/alert-text.js';
 import type { Tx } from '#server/db/client.js';
@@ -25,8 +25,6 @@ function detailOf(event: StoredEvent<SubscriptionAlertKind>): string | null {
   switch (event.type) {
     case 'subscription.started':
       return (event as StoredEvent<'subscription.started'>).trial ? 'trial' : null;
-    case 'subscription.renewal_failed':
-      return (event as StoredEvent<'subscription.renewal_failed'>).final ? 'final' : null;
     case 'subscription.ended':
       return (event as StoredEvent<'subscription.ended'>).reason;
     default:
@@ -45,6 +43,9 @@ export function alertSubscriptionChanges(
     handle: async (event: StoredEvent<SubscriptionAlertKind>, tx: Tx) => {
       const at = await eventTime(tx, event.id);
       if (!at || now().getTime() - at.getTime() > ALERT_MAX_AGE_MS) return;
+      // A final failure ends the subscription in the same transaction: its `ended` alert says so, once.
+      if (event.type === 'subscription.renewal_failed' && (event as StoredEvent<typeof event.type>).final)
+        return;
       const face = await subscriptionFace(tx, event.subscriptionId);
       if (!face) return;
       const alert = {

@@ -7,7 +7,8 @@ import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { emit } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
 import type { RecurringBilling } from '#server/payments/provider.js';
-import { grantPickToSubscribers, hasLiveSubscribers } from './subscriptions-repository.js';
+import { sql, type SQL } from '#server/db/drizzle.js';
+import { grantPickToSubscribers, hasLiveSubscribers, inPlanLeagues } from './subscriptions-repository.js';
 
 export interface PickAccessPayload {
   videoId: number;
@@ -65,4 +66,18 @@ export function pickAccessHandler(billing: RecurringBilling | undefined): JobHan
 
 export function handlePickAccess(jobs: JobRunner, billing: RecurringBilling | undefined): void {
   jobs.handle(pickAccessJob, pickAccessHandler(billing));
+}
+
+/**
+ * A condition on `user` (an SQL user id): they hold a subscription not ended to the pick's capper whose plan
+ * covers the pick, so its grant (this feature's job) is theirs to expect. A new pick's followers' e-mail and
+ * push leave them to the subscribers' alert, which carries the pick.
+ */
+export function subscriptionCovers(user: SQL, videoId: number): SQL {
+  // Aliases of their own: `user` may name a column of the caller's `s`; the league test needs picks as `p`.
+  return sql`exists (select 1 from picks p
+    join subscriptions cover_s on cover_s.capper_id = p.user_id and cover_s.subscriber_id = ${user}
+      and cover_s.status <> 'ended'
+    join subscription_plans cover_sp on cover_sp.id = cover_s.plan_id
+    where p.video_id = ${videoId} and ${inPlanLeagues(sql`cover_sp.leagues`)})`;
 }

@@ -3,4 +3,9 @@
 // capper's ledger adds.
 export { subscriptionRoutes } from './routes.js';
 export { subscriptionRevenue, sweepSubscriptions } from './subscriptions-service.js';
-export { grantPicksToSubscribers, handlePickAccess, pickAccessJob } from './access-grants.js';
+export {
+  grantPicksToSubscribers,
+  handlePickAccess,
+  pickAccessJob,
+  subscriptionCovers,
+} from './access-grants.js';
