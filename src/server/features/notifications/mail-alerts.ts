@@ -17,7 +17,7 @@ import type { Db, Executor } from '#server/db/client.js';
 import { sql, type SQL } from '#server/db/drizzle.js';
 import { queueMails, signLink } from '#server/mail/index.js';
 import { claimFanout, confirmedRecipients, pickFace } from './alert-preferences-repository.js';
-import { followerOnlyRecipient, subscriberRecipient } from './notifications-repository.js';
+import { leftToSubscribers, subscriberRecipient } from './notifications-repository.js';
 import { gradedRecipients, type GradedPick } from './alert-preferences.js';
 
 export const PICK_ALERT_MAIL_KIND = 'pick_alert';
@@ -107,7 +107,7 @@ export async function queueNewPickMails(
     // Whoever can read the pick (or is to) is mailed by the subscribers' job, with the pick.
     const recipients = sql`select f.follower_id as user_id from follows f
       where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz
-        and ${followerOnlyRecipient(sql`f.follower_id`, alert, 'email')}`;
+        and not ${leftToSubscribers(sql`f.follower_id`, alert.videoId)}`;
     const rows = await mailRows(
       tx,
       settings,

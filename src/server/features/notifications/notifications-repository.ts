@@ -43,7 +43,7 @@ const followedBefore = (user: SQL, alert: { capperId: number; eventAt: Date }) =
       and f.created_at < ${alert.eventAt.toISOString()}::timestamptz)`;
 
 const canRead = (user: SQL, videoId: number) =>
-  sql`exists (select 1 from pick_access pa where pa.user_id = ${user} and pa.video_id = ${videoId})`;
+  sql`exists (select 1 from pick_access read_pa where read_pa.user_id = ${user} and read_pa.video_id = ${videoId})`;
 
 /**
  * A follower told on `channel` as a follower: not one who can read the pick, nor one whose subscription covers
@@ -54,8 +54,12 @@ export function followerOnlyRecipient(
   alert: { videoId: number; capperId: number; eventAt: Date },
   channel: AlertChannel,
 ): SQL {
-  return sql`${pickAlertRecipient(user, alert, channel)} and not ${canRead(user, alert.videoId)}
-    and not ${subscriptionCovers(user, alert.videoId)}`;
+  return sql`${pickAlertRecipient(user, alert, channel)} and not ${leftToSubscribers(user, alert.videoId)}`;
+}
+
+/** Whether `user` can read the pick, or holds a subscription that covers it (and is to be granted it). */
+export function leftToSubscribers(user: SQL, videoId: number): SQL {
+  return sql`(${canRead(user, videoId)} or ${subscriptionCovers(user, videoId)})`;
 }
 
 /** A subscriber told on `channel` with the pick: one who can read it and wants new picks there. */
