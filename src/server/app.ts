@@ -33,6 +33,9 @@ import {
   handlePickAlerts,
   alertBuyersOfGradedPicks,
   alertMailSettings,
+  alertSubscribersOfPicks,
+  alertSubscriptionChanges,
+  handleSubscriberPickAlerts,
   alertPreferenceRoutes,
   handleGradedAlerts,
   UNSUBSCRIBE_PATH,
@@ -373,6 +376,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(subscriptionRoutes, { db, provider: payments });
   unsubscribe.push(events.durable(grantPicksToSubscribers(() => jobs.notify())));
   handlePickAccess(jobs, payments.billing);
+  // Subscribers' alerts (docs/decisions/040): a granted pick with its selections; a subscription's news.
+  unsubscribe.push(events.durable(alertSubscribersOfPicks(() => jobs.notify())));
+  handleSubscriberPickAlerts(jobs, unreadStreams, alertMail);
+  unsubscribe.push(events.durable(alertSubscriptionChanges(unreadStreams, alertMail)));
   await app.register(alertPreferenceRoutes, { db, unsubscribeKey: alertMail.key });
 
   const appConfig: AppConfig = {

@@ -3,7 +3,15 @@
 import { z } from 'zod';
 import { queryInt } from './ids.js';
 
-export const NOTIFICATION_KINDS = ['pick.posted', 'pick.graded'] as const;
+export const NOTIFICATION_KINDS = [
+  'pick.posted',
+  'pick.graded',
+  'subscription.started',
+  'subscription.renewed',
+  'subscription.renewal_failed',
+  'subscription.ended',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATIONS_PAGE = { max: 50, default: 20 } as const;
 /** At most this many ids in one POST /api/notifications/read. */
 export const MARK_READ_MAX_IDS = 100;

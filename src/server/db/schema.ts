@@ -867,12 +867,16 @@ export const notifications = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     eventId: bigint('event_id', { mode: 'number' }).notNull(),
     kind: text('kind').notNull(),
-    videoId: integer('video_id').notNull(),
+    // A pick's alerts name its video; a subscription's alerts name the subscription instead.
+    videoId: integer('video_id'),
+    subscriptionId: integer('subscription_id'),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
     // A graded alert's result and units as graded then (a later correction is another alert).
     grade: text('grade'),
     unitsWon: numeric('units_won', { precision: 10, scale: 2, mode: 'number' }),
+    // A subscription alert's detail as it happened: trial, final (failed for good), or why it ended.
+    detail: text('detail'),
   },
   (t) => [
     // One alert per person and event; a graded alert is keyed by its pick instead (one event grades many).
@@ -887,7 +891,12 @@ export const notifications = pgTable(
     uniqueIndex('notifications_graded_idx')
       .on(t.userId, t.videoId, t.grade)
       .where(sql`kind = 'pick.graded'`),
-    check('notifications_kind', sql`${t.kind} in ('pick.posted', 'pick.graded')`),
+    check(
+      'notifications_kind',
+      sql`${t.kind} in ('pick.posted', 'pick.graded', 'subscription.started', 'subscription.renewed',
+        'subscription.renewal_failed', 'subscription.ended')`,
+    ),
+    check('notifications_subject', sql`(${t.videoId} is null) <> (${t.subscriptionId} is null)`),
   ],
 );
 

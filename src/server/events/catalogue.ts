@@ -26,6 +26,8 @@ export interface EventPayloads {
   /** An admin deleted a user with their videos, purchases and payouts. */
   'user.deleted': { userId: number };
   /** A bettor subscribed to a capper's plan (paid, or on a free trial). */
+  /** A new pick was granted to the live subscribers its plans cover (`pick.posted`'s event, once granted). */
+  'pick.access_granted': { videoId: number; capperId: number; postedEventId: number; granted: number };
   'subscription.started': { subscriptionId: number; subscriberId: number; capperId: number; trial: boolean };
   /** A subscription's period was paid: a renewal, a retry in grace, or the first charge after a trial. */
   'subscription.renewed': { subscriptionId: number; invoiceId: number };

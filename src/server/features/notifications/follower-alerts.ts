@@ -8,7 +8,12 @@ import type { DurableSubscriber, StoredEvent } from '#server/events/index.js';
 import { defineJob, enqueue, type JobHandler, type JobRunner } from '#server/jobs/index.js';
 import { queuePushAlerts } from '../push/index.js';
 import { queueNewPickMails, type AlertMailSettings } from './mail-alerts.js';
-import { eventTime, hasFollowers, insertPickAlerts, pickAlertRecipient } from './notifications-repository.js';
+import {
+  eventTime,
+  followerOnlyRecipient,
+  hasFollowers,
+  insertPickAlerts,
+} from './notifications-repository.js';
 import type { UnreadStreams } from './unread-streams.js';
 
 /**
@@ -71,8 +76,9 @@ export function pickAlertsHandler(
       // The push fan-out is queued with the rows it reads (docs/decisions/038).
       await ctx.db.transaction(async (tx) => {
         await insertPickAlerts(tx, alert);
+        // Whoever can read the pick (or is to) is pushed by the subscribers' job, with the pick.
         await queuePushAlerts(tx, { eventId: payload.eventId, videoId: payload.videoId }, (user) =>
-          pickAlertRecipient(user, alert, 'push'),
+          followerOnlyRecipient(user, alert, 'push'),
         );
       });
       await streams.capperPosted(payload.capperId);

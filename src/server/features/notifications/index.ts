@@ -6,5 +6,7 @@ export { alertPreferenceRoutes, UNSUBSCRIBE_PATH } from './alert-preferences-rou
 export { UnreadStreams } from './unread-streams.js';
 export { alertFollowersOfPicks, handlePickAlerts, pickAlertsJob } from './follower-alerts.js';
 export { alertBuyersOfGradedPicks, gradedAlertsJob, handleGradedAlerts } from './graded-alerts.js';
+export { alertSubscribersOfPicks, handleSubscriberPickAlerts } from './subscriber-alerts.js';
+export { alertSubscriptionChanges } from './subscription-alerts.js';
 export { alertMailSettings, type AlertMailSettings } from './mail-alerts.js';
 export { wantsAlert } from './alert-preferences.js';

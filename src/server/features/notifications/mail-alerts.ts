@@ -3,16 +3,26 @@
 // unsubscribe link (RFC 8058) naming the user, the capper or kind, and the channel. Set-based: one query
 // for the recipients, their links signed in one loop, one statement (server/mail's queueMails) for the mails.
 import { createHmac } from 'node:crypto';
-import { centsToDollars, formatPrice } from '#common/money.js';
+import {
+  capperName,
+  newPickText,
+  subscriberPickText,
+  subscriptionText,
+  SUBSCRIPTIONS_URL,
+  type SubscriptionAlertKind,
+  type SubscriptionFace,
+} from '#common/alert-text.js';
 import type { AlertKind } from '#common/schemas/alert-preferences.js';
 import type { Db, Executor } from '#server/db/client.js';
 import { sql, type SQL } from '#server/db/drizzle.js';
 import { queueMails, signLink } from '#server/mail/index.js';
 import { claimFanout, confirmedRecipients, pickFace } from './alert-preferences-repository.js';
+import { leftToSubscribers, subscriberRecipient } from './notifications-repository.js';
 import { gradedRecipients, type GradedPick } from './alert-preferences.js';
 
 export const PICK_ALERT_MAIL_KIND = 'pick_alert';
 export const GRADED_ALERT_MAIL_KIND = 'graded_alert';
+export const SUBSCRIPTION_ALERT_MAIL_KIND = 'subscription_alert';
 /** An unsubscribe link keeps working this long: mail is read late, and RFC 8058 clients POST it any time. */
 export const UNSUBSCRIBE_LINK_LIFETIME_MS = 60 * 24 * 60 * 60 * 1000;
 
@@ -77,8 +87,7 @@ async function mailRows(
 const footer = (settings: AlertMailSettings) =>
   `\n\nChoose which alerts you get: ${settings.origin}/settings/notifications\n\n— PickReel`;
 
-const nameOf = (face: { username: string; displayName: string | null }) =>
-  face.displayName?.trim() || face.username;
+const nameOf = capperName;
 
 /**
  * E-mails a new pick to the capper's followers (those who followed before the event) who have a confirmed
@@ -95,17 +104,19 @@ export async function queueNewPickMails(
     const face = await pickFace(tx, alert.videoId);
     if (!face) return 0;
     const name = nameOf(face);
+    // Whoever can read the pick (or is to) is mailed by the subscribers' job, with the pick.
     const recipients = sql`select f.follower_id as user_id from follows f
-      where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz`;
+      where f.capper_id = ${alert.capperId} and f.created_at < ${alert.eventAt.toISOString()}::timestamptz
+        and not ${leftToSubscribers(sql`f.follower_id`, alert.videoId)}`;
     const rows = await mailRows(
       tx,
       settings,
       recipients,
       { kind: 'new_pick', capperId: alert.capperId, wantsFrom: alert.capperId },
       {
-        subject: `New pick from ${name}: ${face.title}`,
+        subject: `${newPickText(face).title}: ${face.title}`,
         head: [
-          `${name} posted a new pick: ${face.title} — ${formatPrice(centsToDollars(face.priceCents))}`,
+          newPickText(face).body,
           '',
           `See it on PickReel: ${settings.origin}/video/${alert.videoId}`,
           '',
@@ -162,4 +173,71 @@ export async function queueGradedMails(
     );
     return rows ? queueMails(tx, { kind: GRADED_ALERT_MAIL_KIND, rows }) : 0;
   });
+}
+
+/**
+ * E-mails a new pick, with its selections, to the subscribers who can read it and want new-pick e-mail from
+ * this capper (less the followers already told as followers); once per event.
+ */
+export async function queueSubscriberPickMails(
+  db: Db,
+  alert: { eventId: number; videoId: number; capperId: number; eventAt: Date },
+  selections: string,
+  settings: AlertMailSettings,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    if (!(await claimFanout(tx, `email:subscriber-pick:${alert.eventId}`))) return 0;
+    const face = await pickFace(tx, alert.videoId);
+    if (!face) return 0;
+    const name = nameOf(face);
+    const text = subscriberPickText(face, selections);
+    const recipients = sql`select pa.user_id from pick_access pa where pa.video_id = ${alert.videoId}
+      and ${subscriberRecipient(sql`pa.user_id`, alert, 'email')}`;
+    const rows = await mailRows(
+      tx,
+      settings,
+      recipients,
+      { kind: 'new_pick', capperId: alert.capperId, wantsFrom: alert.capperId },
+      {
+        subject: `${text.title}: ${face.title}`,
+        head: [
+          text.body,
+          '',
+          `See it on PickReel: ${settings.origin}/video/${alert.videoId}`,
+          '',
+          `You get this because you subscribe to ${name}. No more e-mail about ${name}'s picks: `,
+        ].join('\n'),
+        tail: footer(settings),
+      },
+    );
+    return rows ? queueMails(tx, { kind: PICK_ALERT_MAIL_KIND, rows }) : 0;
+  });
+}
+
+/** E-mails a subscription's news to its subscriber, if they want subscription e-mail; in the caller's transaction. */
+export async function queueSubscriptionMail(
+  tx: Executor,
+  alert: { kind: SubscriptionAlertKind; detail: string | null; userId: number; capperId: number },
+  face: SubscriptionFace,
+  settings: AlertMailSettings,
+): Promise<number> {
+  const text = subscriptionText(alert.kind, alert.detail, face);
+  const rows = await mailRows(
+    tx,
+    settings,
+    sql`select ${alert.userId}::int as user_id`,
+    { kind: 'subscription', capperId: null, wantsFrom: alert.capperId },
+    {
+      subject: text.title,
+      head: [
+        text.body,
+        '',
+        `Your subscriptions: ${settings.origin}${SUBSCRIPTIONS_URL}`,
+        '',
+        'No more e-mail about your subscriptions: ',
+      ].join('\n'),
+      tail: footer(settings),
+    },
+  );
+  return rows ? queueMails(tx, { kind: SUBSCRIPTION_ALERT_MAIL_KIND, rows }) : 0;
 }

@@ -4,12 +4,23 @@
 import { sql, type SQL } from '#server/db/drizzle.js';
 import type { Executor } from '#server/db/client.js';
 import type { AlertChannel } from '#common/schemas/alert-preferences.js';
+import type { NotificationKind } from '#common/schemas/notifications.js';
 import { rowsOf } from '#server/db/rows.js';
+import { subscriptionCovers } from '../subscriptions/index.js';
 import { gradedRecipients, wantsAlert, type GradedPick } from './alert-preferences.js';
 
-/** The alert's video is shown: it exists, is ready, and its pick was not removed. */
-const VISIBLE = sql`v.transcoding_status = 'ready'
-  and not exists (select 1 from picks p where p.video_id = v.id and p.removed is not null)`;
+/**
+ * The alert is shown: a pick's video exists, is ready, and its pick was not removed; a subscription's
+ * alert, while the subscription and its plan exist (`v` and `sp` are left joins).
+ */
+const VISIBLE = sql`((n.video_id is not null and v.transcoding_status = 'ready'
+  and not exists (select 1 from picks p where p.video_id = v.id and p.removed is not null))
+  or (n.subscription_id is not null and sp.id is not null))`;
+
+const SUBJECTS = sql`left join videos v on v.id = n.video_id
+  left join subscriptions s on s.id = n.subscription_id
+  left join subscription_plans sp on sp.id = s.plan_id
+  left join users u on u.id = coalesce(v.user_id, s.capper_id)`;
 
 /**
  * Writes one `pick.posted` alert for each follower of the capper whose follow began before the event:
@@ -24,9 +35,105 @@ export function pickAlertRecipient(
   alert: { capperId: number; eventAt: Date },
   channel: AlertChannel,
 ): SQL {
-  return sql`exists (select 1 from follows f where f.follower_id = ${user} and f.capper_id = ${alert.capperId}
-      and f.created_at < ${alert.eventAt.toISOString()}::timestamptz)
-    and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}`;
+  return sql`${followedBefore(user, alert)} and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}`;
+}
+
+const followedBefore = (user: SQL, alert: { capperId: number; eventAt: Date }) =>
+  sql`exists (select 1 from follows f where f.follower_id = ${user} and f.capper_id = ${alert.capperId}
+      and f.created_at < ${alert.eventAt.toISOString()}::timestamptz)`;
+
+const canRead = (user: SQL, videoId: number) =>
+  sql`exists (select 1 from pick_access read_pa where read_pa.user_id = ${user} and read_pa.video_id = ${videoId})`;
+
+/**
+ * A follower told on `channel` as a follower: not one who can read the pick, nor one whose subscription covers
+ * it and is to be granted it (the subscribers' alert tells them, with the pick, whichever job runs first).
+ */
+export function followerOnlyRecipient(
+  user: SQL,
+  alert: { videoId: number; capperId: number; eventAt: Date },
+  channel: AlertChannel,
+): SQL {
+  return sql`${pickAlertRecipient(user, alert, channel)} and not ${leftToSubscribers(user, alert.videoId)}`;
+}
+
+/** Whether `user` can read the pick, or holds a subscription that covers it (and is to be granted it). */
+export function leftToSubscribers(user: SQL, videoId: number): SQL {
+  return sql`(${canRead(user, videoId)} or ${subscriptionCovers(user, videoId)})`;
+}
+
+/** A subscriber told on `channel` with the pick: one who can read it and wants new picks there. */
+export function subscriberRecipient(
+  user: SQL,
+  alert: { videoId: number; capperId: number },
+  channel: AlertChannel,
+): SQL {
+  return sql`${canRead(user, alert.videoId)} and ${wantsAlert(user, channel, 'new_pick', alert.capperId)}`;
+}
+
+/** Every subscriber who can read the pick gets its in-app alert; one who also follows keeps one (the key). */
+export async function insertSubscriberPickAlerts(
+  db: Executor,
+  alert: { eventId: number; videoId: number; capperId: number },
+): Promise<number[]> {
+  const rows = rowsOf<{ user_id: number }>(
+    await db.execute(sql`
+      insert into notifications (user_id, event_id, kind, video_id)
+      select pa.user_id, ${alert.eventId}, 'pick.posted', ${alert.videoId}
+      from pick_access pa
+      where pa.video_id = ${alert.videoId}
+        and ${wantsAlert(sql`pa.user_id`, 'in_app', 'new_pick', alert.capperId)}
+      on conflict do nothing
+      returning user_id`),
+  );
+  return rows.map((row) => Number(row.user_id));
+}
+
+/** The pick's selections as sealed (its subscribers' alerts carry them), if it is still shown. */
+export async function pickSelections(db: Executor, videoId: number): Promise<string | undefined> {
+  const [row] = rowsOf<{ sealed: string }>(
+    await db.execute(sql`select sealed from picks where video_id = ${videoId} and removed is null`),
+  );
+  if (!row) return undefined;
+  const sealed = JSON.parse(row.sealed) as { selections?: unknown };
+  return typeof sealed.selections === 'string' ? sealed.selections : undefined;
+}
+
+/** The subscription's subscriber, capper and plan, for its alerts. */
+export async function subscriptionFace(db: Executor, subscriptionId: number) {
+  const [row] = rowsOf<{
+    subscriberId: number;
+    capperId: number;
+    planName: string;
+    username: string;
+    displayName: string | null;
+  }>(
+    await db.execute(sql`
+      select s.subscriber_id as "subscriberId", s.capper_id as "capperId", sp.name as "planName",
+        u.username, u.display_name as "displayName"
+      from subscriptions s join subscription_plans sp on sp.id = s.plan_id join users u on u.id = s.capper_id
+      where s.id = ${subscriptionId}`),
+  );
+  return row;
+}
+
+/** One subscription alert, to its subscriber, if they want it in the app; nothing twice per event. */
+export async function insertSubscriptionAlert(
+  db: Executor,
+  alert: {
+    eventId: number;
+    kind: string;
+    subscriptionId: number;
+    userId: number;
+    capperId: number;
+    detail: string | null;
+  },
+): Promise<void> {
+  await db.execute(sql`
+    insert into notifications (user_id, event_id, kind, subscription_id, detail)
+    select ${alert.userId}, ${alert.eventId}, ${alert.kind}, ${alert.subscriptionId}, ${alert.detail}
+    where ${wantsAlert(sql`${alert.userId}::int`, 'in_app', 'subscription', alert.capperId)}
+    on conflict do nothing`);
 }
 
 export async function insertPickAlerts(
@@ -120,14 +227,20 @@ export async function hasFollowers(db: Executor, capperId: number): Promise<bool
 
 export interface AlertRow {
   id: number;
-  kind: 'pick.posted' | 'pick.graded';
+  kind: NotificationKind;
   grade: GradedPick['result'] | null;
   unitsWon: number | null;
+  detail: string | null;
   createdAt: Date;
   read: boolean;
-  videoId: number;
-  title: string;
-  priceCents: number;
+  /** A pick's alert: its video (else null). */
+  videoId: number | null;
+  title: string | null;
+  priceCents: number | null;
+  /** Whether the user may read the pick as a subscriber (a pick_access row): a new pick is worded for them. */
+  subscribed: boolean;
+  /** A subscription's alert: its plan's name (else null). */
+  planName: string | null;
   username: string;
   displayName: string | null;
 }
@@ -148,11 +261,13 @@ export async function listAlerts(
   >(
     await db.execute(sql`
       select n.id, n.kind, n.created_at as "createdAt", n.read_at is not null as read,
-        n.grade, n.units_won as "unitsWon",
-        v.id as "videoId", v.title, v.price_cents as "priceCents", u.username, u.display_name as "displayName"
+        n.grade, n.units_won as "unitsWon", n.detail,
+        v.id as "videoId", v.title, v.price_cents as "priceCents", sp.name as "planName",
+        exists (select 1 from pick_access pa where pa.user_id = n.user_id and pa.video_id = n.video_id)
+          as subscribed,
+        u.username, u.display_name as "displayName"
       from notifications n
-      join videos v on v.id = n.video_id
-      join users u on u.id = v.user_id
+      ${SUBJECTS}
       where n.user_id = ${userId}${before} and ${VISIBLE}
       order by n.id desc
       limit ${page.limit}`),
@@ -168,7 +283,7 @@ export async function listAlerts(
 function unreadOf(users: SQL): SQL {
   return sql`
     select n.user_id, count(*)::int as unread
-    from notifications n join videos v on v.id = n.video_id
+    from notifications n ${SUBJECTS}
     where n.user_id in (${users}) and n.read_at is null and ${VISIBLE}
     group by n.user_id`;
 }

@@ -1,6 +1,13 @@
 // A user's alerts (docs/decisions/035): composed from the pick's public face only (its capper, title and
 // price as charged), never its selections, which only the capper, its buyers and admins may see.
-import { centsToDollars, formatPrice } from '#common/money.js';
+import {
+  capperName,
+  newPickText,
+  subscriberPickText,
+  subscriptionText,
+  SUBSCRIPTIONS_URL,
+  type SubscriptionAlertKind,
+} from '#common/alert-text.js';
 import { formatResultUnits, resultText } from '#common/pick-result-text.js';
 import type { MarkRead, NotificationPage, NotificationsQuery } from '#common/schemas/notifications.js';
 import type { Db } from '#server/db/client.js';
@@ -8,28 +15,29 @@ import { gradedPhrase } from './mail-alerts.js';
 import { countUnread, listAlerts, markRead, type AlertRow } from './notifications-repository.js';
 
 function toNotification(row: AlertRow) {
-  const name = row.displayName?.trim() || row.username;
+  const common = { id: row.id, kind: row.kind, createdAt: row.createdAt.toISOString(), read: row.read };
+  if (row.videoId === null || row.title === null) {
+    const text = subscriptionText(row.kind as SubscriptionAlertKind, row.detail, {
+      username: row.username,
+      displayName: row.displayName,
+      planName: row.planName ?? '',
+    });
+    return { ...common, ...text, url: SUBSCRIPTIONS_URL };
+  }
+  const name = capperName(row);
   if (row.kind === 'pick.graded' && row.grade) {
     const units = row.unitsWon === null ? '' : formatResultUnits(row.unitsWon);
     return {
-      id: row.id,
-      kind: row.kind,
+      ...common,
       title: `Your pick: ${resultText(row.grade, row.unitsWon)}`,
       body: `Your pick ${row.title} from ${name} ${gradedPhrase(row.grade, units)}`,
       url: `/video/${row.videoId}`,
-      createdAt: row.createdAt.toISOString(),
-      read: row.read,
     };
   }
-  return {
-    id: row.id,
-    kind: 'pick.posted' as const,
-    title: `New pick from ${name}`,
-    body: `${name} posted a new pick: ${row.title} — ${formatPrice(centsToDollars(row.priceCents))}`,
-    url: `/video/${row.videoId}`,
-    createdAt: row.createdAt.toISOString(),
-    read: row.read,
-  };
+  const face = { ...row, title: row.title, priceCents: row.priceCents ?? 0 };
+  // A subscriber reads the selections on the pick's page, where the link leads; the alert never shows them.
+  const text = row.subscribed ? subscriberPickText(face) : newPickText(face);
+  return { ...common, kind: 'pick.posted' as const, ...text, url: `/video/${row.videoId}` };
 }
 
 export async function unreadCount(db: Db, userId: number): Promise<number> {

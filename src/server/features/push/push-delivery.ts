@@ -1,7 +1,8 @@
 // Push alerts of a new pick (docs/decisions/038): the in-app alerts' job queues the event's deliveries and
 // one fan-out job in its transaction; this job sends them, the in-app alert's text (never the selections). One delivery row per (event, user, endpoint): a retry sends only rows still queued.
+// Other alerts (a subscriber's pick, a subscription's news) queue their message, composed by the caller.
 import webPush from 'web-push';
-import { centsToDollars, formatPrice } from '#common/money.js';
+import { newPickText } from '#common/alert-text.js';
 import { afterCommit, databaseOf } from '#server/db/after-commit.js';
 import type { SQL } from '#server/db/drizzle.js';
 import type { Db, Executor } from '#server/db/client.js';
@@ -71,15 +72,46 @@ export async function queuePushAlerts(
   if (queued !== null) await afterCommit(tx, () => wakers.get(databaseOf(tx))?.());
 }
 
-/** The in-app alert's words (notifications composes them the same way): the pick's public face only. */
-export function pickAlertMessage(pick: PickAlertSource) {
-  const name = pick.displayName?.trim() || pick.username;
-  return {
-    title: `New pick from ${name}`,
-    body: `${name} posted a new pick: ${pick.title} — ${formatPrice(centsToDollars(pick.priceCents))}`,
-    url: `/video/${pick.videoId}`,
-    tag: `pick-${pick.videoId}`,
-  };
+/** The in-app alert's words (common/alert-text, as notifications shows them): the pick's public face only. */
+export function pickAlertMessage(pick: PickAlertSource): PushMessage {
+  return { ...newPickText(pick), url: `/video/${pick.videoId}`, tag: `pick-${pick.videoId}` };
+}
+
+/** What a push shows: its words, where a click leads, and the tag a later push of the same thing replaces. */
+export interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+export interface PushMessagePayload {
+  /** The domain event the push is about: its deliveries are keyed by it. */
+  eventId: number;
+  message: PushMessage;
+}
+
+export const pushMessageJob = defineJob<PushMessagePayload>({
+  kind: 'push_message',
+  lane: OUTSIDE_LANE,
+  retry: { attempts: 6, delaysMs: [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000] },
+  failureMessage: 'sending push alerts failed',
+  logFields: (payload) => ({ eventId: payload.eventId }),
+});
+
+/**
+ * Queues `message` for every subscription of each user `recipient` accepts, in the caller's transaction:
+ * the same delivery rows and idempotence as a new pick's, for an alert whose words the caller composed.
+ */
+export async function queuePushMessage(
+  tx: Executor,
+  payload: PushMessagePayload,
+  recipient: (user: SQL) => SQL,
+): Promise<void> {
+  if (!(await hasSubscriptions(tx))) return;
+  await queueDeliveries(tx, payload.eventId, recipient);
+  const queued = await enqueue(tx, pushMessageJob, payload, { key: `push-message:${payload.eventId}` });
+  if (queued !== null) await afterCommit(tx, () => wakers.get(databaseOf(tx))?.());
 }
 
 type Outcome = 'sent' | 'gone' | 'failed' | 'retry';
@@ -154,32 +186,8 @@ export function pushAlertsHandler(settings: PushSettings) {
         await failQueuedDeliveries(ctx.db, eventId, 'the pick is no longer shown');
         return;
       }
-      const payload = JSON.stringify(pickAlertMessage(pick));
       // A push service keeps one waiting message per topic: a copy sent again replaces the first.
-      const topic = `pick${eventId}`;
-      let afterId = 0;
-      let toRetry = 0;
-      let lastError = '';
-      for (;;) {
-        const batch = await queuedDeliveries(ctx.db, eventId, afterId, PUSH_BATCH);
-        if (batch.length === 0) break;
-        afterId = batch[batch.length - 1]!.id;
-        await pool(batch, PUSH_CONCURRENCY, async (delivery) => {
-          const { outcome, error } = await sendOne(delivery, payload, topic, settings, ctx);
-          if (outcome === 'retry') {
-            toRetry += 1;
-            lastError = error ?? '';
-            return;
-          }
-          if (outcome === 'gone') await deleteEndpoint(ctx.db, delivery.endpoint);
-          if (outcome === 'failed') await noteSubscriptionFailure(ctx.db, delivery.endpoint, error ?? '');
-          await markDelivery(ctx.db, delivery.id, outcome, error ?? null);
-        });
-      }
-      // Subscriptions deleted or moved to another user meanwhile: nothing to send them.
-      if (toRetry === 0) await failQueuedDeliveries(ctx.db, eventId, 'the subscription is gone');
-      // The job's retry sends only what is still queued.
-      else throw new Error(`${toRetry} push(es) to send again: ${lastError}`);
+      await sendQueued(eventId, JSON.stringify(pickAlertMessage(pick)), `pick${eventId}`, settings, ctx);
     },
     async onFailed({ eventId }: PushAlertsPayload, err: unknown, ctx: JobContext) {
       await failQueuedDeliveries(ctx.db, eventId, errorText(err));
@@ -187,8 +195,54 @@ export function pushAlertsHandler(settings: PushSettings) {
   };
 }
 
+/** Sends a caller-composed message to its event's queued deliveries. */
+export function pushMessageHandler(settings: PushSettings) {
+  return {
+    async run({ eventId, message }: PushMessagePayload, ctx: JobContext) {
+      await sendQueued(eventId, JSON.stringify(message), `alert${eventId}`, settings, ctx);
+    },
+    async onFailed({ eventId }: PushMessagePayload, err: unknown, ctx: JobContext) {
+      await failQueuedDeliveries(ctx.db, eventId, errorText(err));
+    },
+  };
+}
+
+/** Sends the event's queued deliveries in batches; throws (for the job's retry) if any should be sent again. */
+async function sendQueued(
+  eventId: number,
+  payload: string,
+  topic: string,
+  settings: PushSettings,
+  ctx: JobContext,
+): Promise<void> {
+  let afterId = 0;
+  let toRetry = 0;
+  let lastError = '';
+  for (;;) {
+    const batch = await queuedDeliveries(ctx.db, eventId, afterId, PUSH_BATCH);
+    if (batch.length === 0) break;
+    afterId = batch[batch.length - 1]!.id;
+    await pool(batch, PUSH_CONCURRENCY, async (delivery) => {
+      const { outcome, error } = await sendOne(delivery, payload, topic, settings, ctx);
+      if (outcome === 'retry') {
+        toRetry += 1;
+        lastError = error ?? '';
+        return;
+      }
+      if (outcome === 'gone') await deleteEndpoint(ctx.db, delivery.endpoint);
+      if (outcome === 'failed') await noteSubscriptionFailure(ctx.db, delivery.endpoint, error ?? '');
+      await markDelivery(ctx.db, delivery.id, outcome, error ?? null);
+    });
+  }
+  // Subscriptions deleted or moved to another user meanwhile: nothing to send them.
+  if (toRetry === 0) await failQueuedDeliveries(ctx.db, eventId, 'the subscription is gone');
+  // The job's retry sends only what is still queued.
+  else throw new Error(`${toRetry} push(es) to send again: ${lastError}`);
+}
+
 /** Gives the runner the fan-out's handler, and lets a committed fan-out wake it. */
 export function handlePushAlerts(jobs: JobRunner, db: Db, settings: PushSettings): void {
   wakers.set(db, () => jobs.notify(OUTSIDE_LANE));
   jobs.handle(pushAlertsJob, pushAlertsHandler(settings));
+  jobs.handle(pushMessageJob, pushMessageHandler(settings));
 }

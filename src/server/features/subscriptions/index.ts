@@ -3,5 +3,10 @@
 // capper's ledger adds.
 export { subscriptionRoutes } from './routes.js';
 export { subscriptionRevenue, sweepSubscriptions } from './subscriptions-service.js';
-export { grantPicksToSubscribers, handlePickAccess, pickAccessJob } from './access-grants.js';
+export {
+  grantPicksToSubscribers,
+  handlePickAccess,
+  pickAccessJob,
+  subscriptionCovers,
+} from './access-grants.js';
 export { applyBillingEvent } from './stripe-billing-service.js';

@@ -231,7 +231,7 @@ export async function revenueOf(db: Executor, capperId: number): Promise<{ cents
  * A pick is in a plan's leagues when every leg's game is in one of them (a single-league pick by its own
  * league; a mixed parlay by each leg's). Only sealed picks are covered: an unverified video has no league.
  */
-function inPlanLeagues(leagues: SQL): SQL {
+export function inPlanLeagues(leagues: SQL): SQL {
   return sql`(p.league = any(${leagues}) or (p.league = 'Mixed' and not exists (
     select 1 from pick_legs l join events e on e.id = l.event_id
     where l.video_id = p.video_id and not (e.league = any(${leagues})))))`;
