@@ -66,6 +66,35 @@ export async function markMail(
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
 }
 
+/**
+ * Counts an attempt of each of these still queued, in one statement, with the Message-ID every attempt of
+ * a mail carries (`<mail-ID.CREATED_MS@domain>`, as the single mail's path makes it); the rows to send.
+ */
+export async function startAttempts(
+  db: Executor,
+  ids: readonly number[],
+  domain: string,
+): Promise<MailRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(mailOutbox)
+    .set({
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      messageId: sql`'<mail-' || ${mailOutbox.id} || '.' || floor(extract(epoch from ${mailOutbox.createdAt}) * 1000)::bigint || '@' || ${domain} || '>'`,
+    })
+    .where(and(inArray(mailOutbox.id, [...ids]), eq(mailOutbox.status, 'queued')))
+    .returning();
+}
+
+/** These mails were sent: one statement for many. */
+export async function markSent(db: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(mailOutbox)
+    .set({ status: 'sent', lastError: null, sentAt: sql`now()` })
+    .where(and(inArray(mailOutbox.id, [...ids]), eq(mailOutbox.status, 'queued')));
+}
+
 /** Mails kept for an admin to read (no SMTP server): those of these still queued, in one statement. */
 export async function keepInOutbox(db: Executor, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;

@@ -4,7 +4,21 @@ import nodemailer from 'nodemailer';
 import type { Db } from '../db/client.js';
 import { defineJob, errorText, OUTSIDE_LANE, type JobRunner } from '../jobs/index.js';
 import { parseSender } from './mail-message.js';
-import { findMail, keepInOutbox, markMail, noteMailError, startAttempt } from './mail-repository.js';
+import {
+  findMail,
+  keepInOutbox,
+  markMail,
+  markSent,
+  noteMailError,
+  startAttempt,
+  startAttempts,
+  type MailRow,
+} from './mail-repository.js';
+
+/** SMTP connections a process keeps open to the relay, and mails a batch has in flight at once. */
+const SMTP_CONNECTIONS = 5;
+/** Sent mails are marked in groups this large: after a crash, at most these are sent a second time. */
+const MARK_SENT_EVERY = 50;
 
 /** An SMTP reply code of 5xx: the server refused for good (no such mailbox, policy), so never retried. */
 export function isPermanentSmtpError(err: unknown): boolean {
@@ -63,13 +77,28 @@ export function registerMail(
     ? nodemailer.createTransport({
         url: settings.smtpUrl,
         pool: true,
-        maxConnections: 3,
+        maxConnections: SMTP_CONNECTIONS,
         connectionTimeout: 20_000,
         greetingTimeout: 20_000,
         socketTimeout: 60_000,
       })
     : null;
   if (transport) app.addHook('onClose', async () => transport.close());
+
+  /** The message of an outbox row, with the Message-ID its attempts carry. */
+  function deliver(mail: MailRow, messageId: string) {
+    return transport!.sendMail({
+      from,
+      to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
+      subject: mail.subject,
+      text: mail.textBody,
+      ...(mail.htmlBody !== null && { html: mail.htmlBody }),
+      headers: mail.headers,
+      messageId,
+      // Only the one recipient, whatever a header says.
+      envelope: { from: sender.address, to: [mail.toAddress] },
+    });
+  }
 
   /** Sends one queued mail; does nothing for one sent, failed or kept already (a job run twice). */
   async function send(jobDb: Db, mailId: number): Promise<void> {
@@ -84,17 +113,7 @@ export function registerMail(
     // recorded (a crash between its reply and our update) can tell the second copy is the same mail.
     const messageId = `<mail-${mail.id}.${mail.createdAt.getTime()}@${fromDomain}>`;
     if (!(await startAttempt(jobDb, mailId, messageId))) return;
-    await transport.sendMail({
-      from,
-      to: mail.toName ? { name: mail.toName, address: mail.toAddress } : mail.toAddress,
-      subject: mail.subject,
-      text: mail.textBody,
-      ...(mail.htmlBody !== null && { html: mail.htmlBody }),
-      headers: mail.headers,
-      messageId,
-      // Only the one recipient, whatever a header says.
-      envelope: { from: sender.address, to: [mail.toAddress] },
-    });
+    await deliver(mail, messageId);
     await markMail(jobDb, mailId, 'sent');
   }
 
@@ -114,27 +133,40 @@ export function registerMail(
     async run({ mailIds }, ctx) {
       // Without SMTP the whole batch stays in the outbox in one statement.
       if (!transport) return keepInOutbox(ctx.db, mailIds);
-      // As many at once as the pool has connections; a 5xx fails its mail alone, anything else is retried
-      // with the batch, whose sent mails are skipped then.
-      const queue = [...mailIds];
+      // One statement counts the attempt of every mail still queued (a retry skips those sent); as many in
+      // flight as the pool has connections; the sent are marked in groups. A 5xx fails its mail alone,
+      // anything else is retried with the batch.
+      const queue = await startAttempts(ctx.db, mailIds, fromDomain);
+      let sent: number[] = [];
+      const flush = async () => {
+        const done = sent;
+        sent = [];
+        await markSent(ctx.db, done);
+      };
       let left = 0;
       let last: unknown = null;
       const worker = async () => {
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        for (let mail = queue.shift(); mail !== undefined; mail = queue.shift()) {
           if (ctx.signal.aborted) return;
           try {
-            await send(ctx.db, id);
+            await deliver(mail, mail.messageId!);
+            sent.push(mail.id);
+            if (sent.length >= MARK_SENT_EVERY) await flush();
           } catch (err) {
-            if (isPermanentSmtpError(err)) await markMail(ctx.db, id, 'failed', errorText(err));
+            if (isPermanentSmtpError(err)) await markMail(ctx.db, mail.id, 'failed', errorText(err));
             else {
               left += 1;
               last = err;
-              await noteMailError(ctx.db, id, errorText(err));
+              await noteMailError(ctx.db, mail.id, errorText(err));
             }
           }
         }
       };
-      await Promise.all(Array.from({ length: 3 }, worker));
+      try {
+        await Promise.all(Array.from({ length: SMTP_CONNECTIONS }, worker));
+      } finally {
+        await flush();
+      }
       ctx.signal.throwIfAborted();
       if (left > 0) throw new MailsLeftError(left, last);
     },
