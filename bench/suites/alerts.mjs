@@ -1,13 +1,15 @@
 // A capper with 100,000 followers posts a pick: how long until every follower's in-app alert is written
-// (the fan-out is one set-based insert, so the last follower's alert appearing means all are), and the
-// cached GET /api/videos p99 meanwhile against the same load alone. Each on the embedded database (PGlite)
-// and on PostgreSQL.
+// (the fan-out is one set-based insert, so the last follower's alert appearing means all are) and every
+// e-mail is queued (the outbox's newest id, read by an admin), the cached GET /api/videos p99 meanwhile
+// against the same load alone, and how fast the e-mails then reach a local SMTP sink. Each on the embedded
+// database (PGlite) and on PostgreSQL.
 //
 // The capper and one watching follower register through the API; the other followers are written straight
-// into users and follows by SQL (their alerts are what is measured, not their sign-ups). The post is a real
-// multipart POST /api/videos with one leg, as the upload form sends it.
+// into users and follows by SQL, each with a confirmed address (their alerts are what is measured, not their
+// sign-ups). The post is a real multipart POST /api/videos with one leg, as the upload form sends it.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SMTPServer } from 'smtp-server';
 import { request } from '../lib/http.mjs';
 import { findLoadTool, runLoad } from '../lib/load.mjs';
 import { timedWindow } from '../lib/noise.mjs';
@@ -23,6 +25,10 @@ import { postFields, registerCappers, startsAtOf } from './pick-log/posts.mjs';
 let FOLLOWERS = 100_000;
 const TARGET_MS = { postgres: 5_000, pglite: 20_000 };
 const TARGET_STALL_RATIO = 2;
+const TARGET_MAILS_PER_SECOND = 500;
+/** How long the SMTP rate is watched at most: 100,000 mails at the target take 200 s. */
+const MAIL_WINDOW_MS = 300_000;
+const ADMIN = { username: 'benchadmin', password: 'bench-admin-password-1' };
 const PG_DATABASE = 'pickreel_bench_alerts';
 const distServer = path.join(root, 'dist/node/server');
 
@@ -53,7 +59,7 @@ try {
 
 export default {
   description:
-    'A capper with 100,000 followers posts a pick: all in-app alerts written, and the cached list p99 meanwhile (PGlite and PostgreSQL)',
+    'A capper with 100,000 followers posts a pick: in-app alerts written and e-mails queued, the cached list p99 meanwhile, e-mails to an SMTP sink (PGlite and PostgreSQL)',
   async run(ctx) {
     const { log, result } = ctx;
     FOLLOWERS = Number(process.env.BENCH_ALERTS_FOLLOWERS ?? (ctx.quick ? 10_000 : 100_000));
@@ -65,35 +71,74 @@ export default {
     if (!ctx.tool) throw new Error('this suite needs wrk (apt-get install wrk) or autocannon');
     result.details.size = { followers: FOLLOWERS };
     const { part, finish } = suiteParts(ctx);
-    for (const [kind, label] of [
-      ['pglite', 'PGlite'],
-      ['postgres', 'PostgreSQL'],
-    ]) {
-      if (process.env.BENCH_ALERTS_ONLY && process.env.BENCH_ALERTS_ONLY !== kind) continue;
-      const db = { kind, label };
-      result.details[kind] = db.details = {};
-      await part(`${label}: followers seeded`, () => prepare(ctx, db));
-      if (!db.ready) {
-        await db.drop?.();
-        continue;
-      }
-      try {
-        await part(`${label}: a pick to ${FOLLOWERS.toLocaleString('en-US')} followers`, () =>
-          fanOutPart(ctx, db),
-        );
-      } finally {
-        await db.server?.stop();
-        await db.drop?.();
-      }
+    ctx.sink = await startSink();
+    try {
+      await eachDatabase(ctx, part);
+    } finally {
+      await ctx.sink.close();
     }
     finish();
   },
 };
 
+async function eachDatabase(ctx, part) {
+  const { result } = ctx;
+  for (const [kind, label] of [
+    ['pglite', 'PGlite'],
+    ['postgres', 'PostgreSQL'],
+  ]) {
+    if (process.env.BENCH_ALERTS_ONLY && process.env.BENCH_ALERTS_ONLY !== kind) continue;
+    const db = { kind, label };
+    result.details[kind] = db.details = {};
+    await part(`${label}: followers seeded`, () => prepare(ctx, db));
+    if (!db.ready) {
+      await db.drop?.();
+      continue;
+    }
+    try {
+      await part(`${label}: a pick to ${FOLLOWERS.toLocaleString('en-US')} followers`, () =>
+        fanOutPart(ctx, db),
+      );
+    } finally {
+      await db.server?.stop();
+      await db.drop?.();
+    }
+  }
+}
+
+/** A local SMTP server that takes every mail and counts it, with the times of the first and the last. */
+async function startSink() {
+  const sink = { count: 0, firstAt: null, lastAt: null };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        sink.count += 1;
+        sink.lastAt = performance.now();
+        sink.firstAt ??= sink.lastAt;
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  sink.port = server.server.address().port;
+  sink.reset = () => Object.assign(sink, { count: 0, firstAt: null, lastAt: null });
+  sink.close = () => new Promise((resolve) => server.close(resolve));
+  return sink;
+}
+
 const serverOptions = (ctx, db, name) => ({
   dataDir: db.dataDir,
   logFile: ctx.logFile(`${db.kind}-${name}`),
-  env: { ...db.env, TRUST_PROXY: 'true' },
+  env: {
+    ...db.env,
+    TRUST_PROXY: 'true',
+    SMTP_URL: `smtp://127.0.0.1:${ctx.sink.port}`,
+    PUBLIC_URL: 'http://127.0.0.1',
+  },
   readyPath: '/api/health',
   deadlineMs: 120_000,
 });
@@ -152,7 +197,23 @@ async function prepare(ctx, db) {
   log(
     `${db.label}: ${db.fill.follows.toLocaleString('en-US')} followers in ${db.details.fill.seconds.toFixed(0)} s`,
   );
+  const admin = await runBounded(
+    process.execPath,
+    [path.join(distServer, 'scripts/admin.js'), 'create', ADMIN.username, '--password', ADMIN.password],
+    { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, timeoutMs: 120_000 },
+  );
+  if (admin.code !== 0) throw new Error(`creating the bench admin failed: ${admin.stderr || admin.stdout}`);
   db.server = await startServer(serverOptions(ctx, db, 'server'));
+  const login = await request(`${db.server.url}/api/login`, {
+    method: 'POST',
+    body: ADMIN,
+    headers: { 'x-forwarded-for': '198.51.100.9' },
+  });
+  if (login.status !== 200) throw new Error(`admin login answered ${login.status}: ${login.body}`);
+  db.adminCookie = [login.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => c.startsWith('pickreel_sid='))
+    .split(';')[0];
   db.ready = true;
 }
 
@@ -197,25 +258,67 @@ async function alertSeen(url, cookie, videoId, deadlineMs) {
   throw new Error(`no alert of video ${videoId} after ${deadlineMs} ms`);
 }
 
+/** The outbox's newest mail id (0 when empty), as the admin's Mail tab reads it. */
+async function newestMailId(url, cookie) {
+  const res = await request(`${url}/api/admin/mail?limit=1`, {
+    headers: { cookie, 'x-forwarded-for': '198.51.100.9' },
+    timeoutMs: 30_000,
+  });
+  if (res.status !== 200) throw new Error(`GET /api/admin/mail answered ${res.status}: ${res.body}`);
+  return JSON.parse(res.body.toString()).mails[0]?.id ?? 0;
+}
+
+/** Polls until the outbox holds `count` mails after `afterId`; the time it first did. */
+async function mailsQueued(url, cookie, afterId, count, deadlineMs) {
+  const end = performance.now() + deadlineMs;
+  while (performance.now() < end) {
+    if ((await newestMailId(url, cookie)) - afterId >= count) return performance.now();
+    await sleep(50);
+  }
+  throw new Error(`fewer than ${count} mails were queued after ${deadlineMs} ms`);
+}
+
+/** Watches the sink until every mail arrived or the window ends: mails a second from the first to the last. */
+async function mailRate(sink, count) {
+  const end = performance.now() + MAIL_WINDOW_MS;
+  let last = -1;
+  let still = 0;
+  while (performance.now() < end && sink.count < count) {
+    still = sink.count === last ? still + 1 : 0;
+    last = sink.count;
+    if (still >= 60) break; // a minute without a mail: delivery has stopped
+    await sleep(1000);
+  }
+  const seconds = sink.firstAt === null ? NaN : (sink.lastAt - sink.firstAt) / 1000;
+  return { delivered: sink.count, seconds, perSecond: sink.count > 1 ? (sink.count - 1) / seconds : 0 };
+}
+
 async function fanOutPart(ctx, db) {
   const { result, quick, tool } = ctx;
   const url = db.server.url;
   const settings = { connections: 50, threads: 2, seconds: quick ? 6 : 15 };
   await runLoad(tool, `${url}/api/videos`, { ...settings, seconds: 2 });
   const { value: alone } = await timedWindow(ctx, () => runLoad(tool, `${url}/api/videos`, settings));
+  const mailsBefore = await newestMailId(url, db.adminCookie);
+  ctx.sink.reset();
   const { value: measured, noise } = await timedWindow(ctx, async () => {
     const beside = runLoad(tool, `${url}/api/videos`, settings);
     await sleep(2_000);
     const started = performance.now();
     const video = await postPick(url, db.capperCookie);
     const postedMs = performance.now() - started;
-    const seenAt = await alertSeen(url, db.watcherCookie, video.id, 120_000);
-    return { postedMs, fanOutMs: seenAt - started, during: await beside };
+    const [seenAt, queuedAt] = await Promise.all([
+      alertSeen(url, db.watcherCookie, video.id, 120_000),
+      // Every follower but the watcher (registered without an address) has a confirmed one.
+      mailsQueued(url, db.adminCookie, mailsBefore, FOLLOWERS - 1, 300_000),
+    ]);
+    return { postedMs, fanOutMs: seenAt - started, queuedMs: queuedAt - started, during: await beside };
   });
-  const { postedMs, fanOutMs, during } = measured;
-  db.details.fanOut = { postedMs, fanOutMs, alone, during, othersCpuShare: noise.share };
+  const { postedMs, fanOutMs, queuedMs, during } = measured;
+  const mail = await mailRate(ctx.sink, FOLLOWERS - 1);
+  db.details.fanOut = { postedMs, fanOutMs, queuedMs, alone, during, mail, othersCpuShare: noise.share };
   ctx.log(
-    `${db.label}: ${FOLLOWERS} alerts written ${fmt.ms(fanOutMs)} after the post began (POST ${fmt.ms(postedMs)}); cached list p99 ${fmt.ms(during.p99Ms)} (alone ${fmt.ms(alone.p99Ms)})`,
+    `${db.label}: ${FOLLOWERS} alerts written ${fmt.ms(fanOutMs)} and e-mails queued ${fmt.ms(queuedMs)} after the post began (POST ${fmt.ms(postedMs)}); cached list p99 ${fmt.ms(during.p99Ms)} (alone ${fmt.ms(alone.p99Ms)}); ${mail.delivered} mails delivered at ${mail.perSecond.toFixed(0)}/s`,
   );
   const ratio = during.p99Ms / alone.p99Ms;
   result.rows.push(
@@ -229,6 +332,15 @@ async function fanOutPart(ctx, db) {
       othersCpuShare: noise.share,
     },
     {
+      id: `${db.kind}MailsQueuedMs`,
+      label: '  and every e-mail queued (the outbox)',
+      value: queuedMs,
+      display: fmt.ms(queuedMs),
+      target: `<= ${fmt.ms(TARGET_MS[db.kind])}`,
+      pass: queuedMs <= TARGET_MS[db.kind],
+      othersCpuShare: noise.share,
+    },
+    {
       id: `${db.kind}FanOutStallRatio`,
       label: '  cached GET /api/videos meanwhile, 50 conns: p99',
       value: during.p99Ms,
@@ -236,6 +348,14 @@ async function fanOutPart(ctx, db) {
       reference: `alone ${fmt.ms(alone.p99Ms)}`,
       target: `<= ${TARGET_STALL_RATIO}x alone`,
       pass: ratio <= TARGET_STALL_RATIO,
+    },
+    {
+      id: `${db.kind}MailsPerSecond`,
+      label: `${db.label}: the alert e-mails to a local SMTP sink (smtp-server): rate`,
+      value: mail.perSecond,
+      display: `${mail.perSecond.toFixed(0)} mails/s (${mail.delivered.toLocaleString('en-US')} in ${mail.seconds.toFixed(1)} s)`,
+      target: `>= ${TARGET_MAILS_PER_SECOND}/s`,
+      pass: mail.perSecond >= TARGET_MAILS_PER_SECOND,
     },
   );
 }
