@@ -2,9 +2,7 @@
 // followers with a confirmed address who want it, with RFC 8058 one-click unsubscribe headers; the one-click
 // POST (no cookie, no same-site proof) mutes that capper on e-mail; a bad or expired link is a 400 with
 // words; a graded pick alerts its buyers once per grade, in the app and by e-mail.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import {
   UNSUBSCRIBE_LINK_EXPIRED,
   UNSUBSCRIBE_LINK_INVALID,
@@ -24,17 +22,14 @@ import { signLink } from '#server/mail/index.js';
 import { confirmationKey } from '#server/features/auth/email-confirmation.js';
 import { finishGame, marketGame, marketLeg } from '../setup/market.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { bodyOf, headersOf, startSmtpSink, type SmtpSink } from '../setup/smtp-sink.js';
 import { postVideo, VALID_FIELDS } from '../setup/upload-requests.js';
 
 type User = { cookie: string; id: number; username: string };
-interface Received {
-  to: string[];
-  raw: string;
-}
 
 let t: TestApp;
 let db: Db;
-let sink: Awaited<ReturnType<typeof startSink>>;
+let sink: SmtpSink;
 let capper: User;
 let confirmed: User;
 let unconfirmed: User;
@@ -43,62 +38,6 @@ let ip = 0;
 const nextIp = () => `10.38.0.${++ip}`;
 const CARD = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2099, cvc: '123' };
 const SECRET = 'Zebras +7.5 (3 units)';
-
-async function startSink() {
-  const received: Received[] = [];
-  const refuse = new Map<string, 550 | 451>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const code = refuse.get(address.address);
-      if (!code) return callback();
-      callback(
-        Object.assign(new Error(code === 550 ? 'No such mailbox' : 'Try later'), { responseCode: code }),
-      );
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    refuse,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function headersOf(raw: string): Map<string, string> {
-  const head = raw.split(/\r\n\r\n/)[0]!.replace(/\r\n[ \t]+/g, ' ');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return headers;
-}
-
-function bodyOf(raw: string): string {
-  return Buffer.from(
-    raw
-      .slice(raw.indexOf('\r\n\r\n') + 4)
-      .replace(/=\r\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-}
 
 const mailsTo = (user: User) => sink.received.filter((mail) => mail.to.includes(addressOf(user)));
 const addressOf = (user: User) => `${user.username}@example.com`;
@@ -162,7 +101,7 @@ const oneClick = (url: URL) =>
   });
 
 beforeAll(async () => {
-  sink = await startSink();
+  sink = await startSmtpSink();
   t = await createTestApp({
     market: { leagues: 'NBA' },
     env: {

@@ -3,9 +3,7 @@
 // injection refused; a 5xx reply fails the mail for good, a 4xx one is retried. Without SMTP_URL mail stays
 // in the outbox, where an admin reads it. An account's address is confirmed through a signed link, and its
 // confirmation mails are limited per address.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import {
   CONFIRMATION_LINK_EXPIRED,
   CONFIRMATION_LINK_INVALID,
@@ -28,71 +26,7 @@ import {
   uniqueUsername,
   type TestApp,
 } from '../setup/test-app.js';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** An SMTP server in this process: it keeps what it is given, and answers 550 or 451 for the addresses told. */
-async function startSink() {
-  const received: Received[] = [];
-  const refuse = new Map<string, 550 | 451>();
-  const server = new SMTPServer({
-    authOptional: true,
-    // Plain SMTP on loopback: no STARTTLS offered, so the client never tries a certificate it cannot check.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const code = refuse.get(address.address);
-      if (!code) return callback();
-      const error = Object.assign(new Error(code === 550 ? 'No such mailbox here' : 'Try again later'), {
-        responseCode: code,
-      });
-      callback(error);
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    refuse,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** A message's headers, unfolded, by lower-case name. */
-function headersOf(raw: string): Map<string, string> {
-  const head = raw.split(/\r\n\r\n/)[0]!.replace(/\r\n[ \t]+/g, ' ');
-  const headers = new Map<string, string>();
-  for (const line of head.split('\r\n')) {
-    const colon = line.indexOf(':');
-    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return headers;
-}
-
-/** A message's body as text: quoted-printable soft breaks and escapes undone. */
-function bodyOf(raw: string): string {
-  return raw
-    .slice(raw.indexOf('\r\n\r\n') + 4)
-    .replace(/=\r\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
+import { bodyOf, headersOf, startSmtpSink, type SmtpSink } from '../setup/smtp-sink.js';
 
 /** The confirmation link in a mail's text. */
 function confirmationPath(text: string): string {
@@ -116,10 +50,10 @@ async function queue(t: TestApp, mail: MailInput) {
 
 describe('with an SMTP server (SMTP_URL)', () => {
   let t: TestApp;
-  let sink: Awaited<ReturnType<typeof startSink>>;
+  let sink: SmtpSink;
 
   beforeAll(async () => {
-    sink = await startSink();
+    sink = await startSmtpSink();
     t = await createTestApp({
       env: {
         SMTP_URL: sink.url,

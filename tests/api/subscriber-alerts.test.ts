@@ -3,9 +3,7 @@
 // who cannot read them), whichever of the followers' and subscribers' jobs runs first; a subscription's
 // start, renewal, failed charge and end alert its subscriber in the app, by e-mail and push; preferences
 // turned off send nothing.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import type { Notification, NotificationPage } from '#common/schemas/notifications.js';
 import type { Plan, Subscription } from '#common/schemas/subscriptions.js';
 import type { Video } from '#common/schemas/videos.js';
@@ -21,6 +19,7 @@ import {
 import { DEFAULT_LANE, OUTSIDE_LANE } from '#server/jobs/index.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '#server/lib/push-hosts.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { bodyOf, startSmtpSink, type SmtpSink } from '../setup/smtp-sink.js';
 import { inHours, postLinkPick } from '../setup/upload-requests.js';
 
 type User = { cookie: string; id: number; username: string };
@@ -37,8 +36,7 @@ interface Message {
 let t: TestApp;
 let db: Db;
 let standIn: PushStandIn;
-let smtp: SMTPServer;
-const mails: { to: string[]; raw: string }[] = [];
+let smtp: SmtpSink;
 let admin: User;
 let capper: User;
 let plan: Plan;
@@ -54,23 +52,13 @@ const inject = (method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, pa
 
 const addressOf = (user: User) => `${user.username}@example.com`;
 
-function bodyOf(raw: string): string {
-  return Buffer.from(
-    raw
-      .slice(raw.indexOf('\r\n\r\n') + 4)
-      .replace(/=\r\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-}
-
 function subjectOf(raw: string): string {
   const head = raw.split(/\r\n\r\n/)[0]!.replace(/\r\n[ \t]+/g, ' ');
   const line = head.split('\r\n').find((l) => l.toLowerCase().startsWith('subject:')) ?? '';
   return line.slice('subject:'.length).trim();
 }
 
-const mailsTo = (user: User) => mails.filter((mail) => mail.to.includes(addressOf(user)));
+const mailsTo = (user: User) => smtp.received.filter((mail) => mail.to.includes(addressOf(user)));
 const pushesTo = (reader: Reader): Message[] =>
   standIn.received
     .filter((push) => reader.browser.endpoint.endsWith(`/${push.id}`))
@@ -159,28 +147,11 @@ async function advance(seconds: number) {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
+  smtp = await startSmtpSink();
   standIn = await startPushStandIn();
   t = await createTestApp({
     env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'PickReel <alerts@example.com>',
       PUBLIC_URL: 'https://pickreel.example',
       PUSH_SERVICE_HOSTS: `${DEFAULT_PUSH_SERVICE_HOSTS},${standIn.origin}`,
@@ -196,7 +167,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await standIn?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 describe('a new pick', () => {
