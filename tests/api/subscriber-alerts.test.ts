@@ -19,6 +19,7 @@ import {
 import { DEFAULT_LANE, OUTSIDE_LANE } from '#server/jobs/index.js';
 import { DEFAULT_PUSH_SERVICE_HOSTS } from '#server/lib/push-hosts.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { advanceSandboxClock, createPlan as createPlanFor } from '../setup/subscriptions.js';
 import { bodyOf, startSmtpSink, type SmtpSink } from '../setup/smtp-sink.js';
 import { inHours, postLinkPick } from '../setup/upload-requests.js';
 
@@ -103,17 +104,7 @@ async function subscribe(user: User, to: Plan = plan, card: object = PAYS): Prom
   return response.json<Subscription>();
 }
 
-async function createPlan(owner: User, fields: object = {}): Promise<Plan> {
-  const response = await inject('POST', `/api/cappers/${owner.username}/plans`, owner.cookie, {
-    name: 'NBA monthly',
-    priceCents: 1999,
-    interval: 'month',
-    leagues: ['NBA'],
-    ...fields,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Plan>();
-}
+const createPlan = (owner: User, fields: object = {}) => createPlanFor(t.app, owner, fields);
 
 async function postPick(title: string, league = 'NBA') {
   game += 1;
@@ -139,12 +130,7 @@ async function postPick(title: string, league = 'NBA') {
   return { video: response.json<Video>(), secret };
 }
 
-async function advance(seconds: number) {
-  const response = await inject('POST', '/api/payments/sandbox/clock', admin.cookie, {
-    advanceSeconds: seconds,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+const advance = (seconds: number) => advanceSandboxClock(t.app, admin, seconds);
 
 beforeAll(async () => {
   smtp = await startSmtpSink();

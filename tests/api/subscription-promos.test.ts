@@ -4,12 +4,13 @@
 // a failed first charge takes no use; the check quotes a plan; the capper's ledger adds what was charged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMO_MESSAGES, type PromoCode, type PromoQuote } from '#common/schemas/promos.js';
-import type { Plan, Subscription } from '#common/schemas/subscriptions.js';
+import type { Subscription } from '#common/schemas/subscriptions.js';
 import type { Db } from '#server/db/client.js';
 import { sql } from '#server/db/drizzle.js';
 import { rowsOf } from '#server/db/rows.js';
 import { createVideo } from '../setup/fixtures.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { advanceSandboxClock, createPlan as createPlanFor, invoiceAmounts } from '../setup/subscriptions.js';
 
 type User = { cookie: string; id: number; username: string };
 let t: TestApp;
@@ -26,17 +27,9 @@ const user = () => registerUser(t.app, {}, nextIp());
 const inject = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload && { payload }) });
 
-async function createPlan(capper: User, fields: object = {}): Promise<Plan> {
-  const response = await inject('POST', `/api/cappers/${capper.username}/plans`, capper.cookie, {
-    name: 'Weekly NBA',
-    priceCents: 1000,
-    interval: 'week',
-    leagues: ['NBA'],
-    ...fields,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Plan>();
-}
+/** A $10 weekly NBA plan unless `fields` say otherwise. */
+const createPlan = (capper: User, fields: object = {}) =>
+  createPlanFor(t.app, capper, { name: 'Weekly NBA', priceCents: 1000, interval: 'week', ...fields });
 
 async function createCode(capper: User, body: object): Promise<PromoCode> {
   const response = await inject('POST', `/api/cappers/${capper.username}/promo-codes`, capper.cookie, body);
@@ -59,20 +52,9 @@ async function subscriptionOf(who: User, id: number): Promise<Subscription> {
     .find((s) => s.id === id)!;
 }
 
-async function advance(seconds: number) {
-  const response = await inject('POST', '/api/payments/sandbox/clock', admin.cookie, {
-    advanceSeconds: seconds,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+const advance = (seconds: number) => advanceSandboxClock(t.app, admin, seconds);
 
-async function invoices(subscriptionId: number): Promise<number[]> {
-  return rowsOf<{ amount_cents: number }>(
-    await db.execute(
-      sql`select amount_cents from subscription_invoices where subscription_id = ${subscriptionId} order by id`,
-    ),
-  ).map((row) => Number(row.amount_cents));
-}
+const invoices = (subscriptionId: number) => invoiceAmounts(db, subscriptionId);
 
 async function redemptions(codeId: number): Promise<string[]> {
   return rowsOf<{ status: string; subscription_id: string | null }>(

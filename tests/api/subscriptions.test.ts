@@ -14,6 +14,7 @@ import type { PaymentProvider } from '#server/payments/provider.js';
 import { PICK_LOCKED_MESSAGE } from '#server/features/picks/picks-service.js';
 import { CARD_TRIES_PER_HOUR } from '#server/features/subscriptions/routes.js';
 import { createTestApp, registerUser, type TestApp } from '../setup/test-app.js';
+import { advanceSandboxClock, createPlan as createPlanFor, invoiceAmounts } from '../setup/subscriptions.js';
 import { inHours, postLinkPick } from '../setup/upload-requests.js';
 
 type User = { cookie: string; id: number; username: string };
@@ -60,17 +61,7 @@ async function deliver() {
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload && { payload }) });
 
-async function createPlan(capper: User, fields: object = {}): Promise<Plan> {
-  const response = await inject('POST', `/api/cappers/${capper.username}/plans`, capper.cookie, {
-    name: 'NBA monthly',
-    priceCents: 1999,
-    interval: 'month',
-    leagues: ['NBA'],
-    ...fields,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Plan>();
-}
+const createPlan = (capper: User, fields: object = {}) => createPlanFor(t.app, capper, fields);
 
 const subscribe = (planId: number, who: User, card: object = PAYS) =>
   inject('POST', `/api/plans/${planId}/subscribe`, who.cookie, { card });
@@ -87,13 +78,7 @@ async function subscriptionOf(who: User, id: number): Promise<Subscription> {
   return response.json<Subscription[]>().find((s) => s.id === id)!;
 }
 
-async function advance(seconds: number) {
-  const response = await inject('POST', '/api/payments/sandbox/clock', admin.cookie, {
-    advanceSeconds: seconds,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ now: string; renewed: number; failed: number; ended: number }>();
-}
+const advance = (seconds: number) => advanceSandboxClock(t.app, admin, seconds);
 
 /** The video as `who` reads it, and the pick's legs route's status for them. */
 async function reads(who: User, videoId: number): Promise<boolean> {
@@ -115,13 +100,7 @@ async function reads(who: User, videoId: number): Promise<boolean> {
   return seesSelections;
 }
 
-async function invoices(subscriptionId: number): Promise<number[]> {
-  return rowsOf<{ amount_cents: number }>(
-    await db.execute(
-      sql`select amount_cents from subscription_invoices where subscription_id = ${subscriptionId} order by id`,
-    ),
-  ).map((row) => Number(row.amount_cents));
-}
+const invoices = (subscriptionId: number) => invoiceAmounts(db, subscriptionId);
 
 async function earnings(capper: User) {
   return (await inject('GET', '/api/user/earnings', capper.cookie)).json<{
