@@ -45,7 +45,7 @@ test('signed out: the card and the page show the commitment and its versions, ne
     'title',
     new RegExp(`^Sealed pick: commitment ${pick.commitment.slice(0, 8)}…, posted [A-Z][a-z]{2} \\d{1,2}, `),
   );
-  await expect(card.getByRole('link', { name: capper.username })).toHaveAttribute(
+  await expect(card.getByRole('link', { name: capper.username, exact: true })).toHaveAttribute(
     'href',
     `/cappers/${capper.username}`,
   );
