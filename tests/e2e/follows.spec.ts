@@ -134,8 +134,17 @@ test('Follow on a card: a visitor is sent to sign in; signed in, one press follo
   await registerAndLogin(page);
   await page.goto(`/videos?q=${encodeURIComponent(title)}`);
   await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  // The button changes at once; the next page load must wait for the server's answer, or it cuts it off.
+  const answered = (method: string) =>
+    page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/api/cappers/${capper.username}/follow`) &&
+        response.request().method() === method,
+    );
+  const followed = answered('POST');
   await onCard.click();
   await expect(onCard).toHaveAttribute('aria-pressed', 'true');
+  expect((await followed).status()).toBe(200);
   await expect(onCard).toHaveText('Following');
   // The press did not open the pick: the card's stretched title link lies under the button.
   await expect(page).toHaveURL(`/videos?q=${encodeURIComponent(title)}`);
@@ -147,8 +156,10 @@ test('Follow on a card: a visitor is sent to sign in; signed in, one press follo
   // And back: pressed again from the keyboard, the card unfollows, and a reload agrees.
   await page.goto(`/videos?q=${encodeURIComponent(title)}`);
   await onCard.focus();
+  const unfollowed = answered('DELETE');
   await page.keyboard.press('Enter');
   await expect(onCard).toHaveAttribute('aria-pressed', 'false');
+  expect((await unfollowed).status()).toBe(200);
   await page.reload();
   await expect(onCard).toHaveAttribute('aria-pressed', 'false');
   await expect(onCard).toHaveText('Follow');
