@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Search } from 'lucide-react';
 import { cn } from '#client/lib/cn.ts';
@@ -12,7 +12,8 @@ function queryOf(location: string, search: string): string {
 
 /**
  * What a visitor typed into the prerendered box before the scripts ran, once: createRoot replaces that box
- * with a new one, which would otherwise drop the text and the focus.
+ * with a new one, which would otherwise drop the text and the focus until home-boot.js replays them (by
+ * position, once the app is ready): an Enter pressed in between would reach nothing.
  */
 let prerendered: { text: string; focused: boolean } | null | undefined;
 function takePrerendered() {
@@ -34,7 +35,8 @@ export function SearchBox({ className }: { className?: string }) {
   const [typed] = useState(takePrerendered);
   const [text, setText] = useState(typed?.text ?? urlQuery);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // Before the first paint: an Enter pressed right after React's render still reaches the box.
+  useLayoutEffect(() => {
     prerendered = null; // taken: a later box starts from the URL
     if (typed?.focused) input.current?.focus();
   }, [typed]);
@@ -55,7 +57,7 @@ export function SearchBox({ className }: { className?: string }) {
   };
 
   return (
-    // action and name make the box work before the scripts have run (a plain GET to /videos?q=).
+    // action and name make the box work without scripts at all (a plain GET to /videos?q=).
     <form role="search" action="/videos" method="get" onSubmit={submit} className={cn('relative', className)}>
       <label htmlFor="site-search" className="sr-only">
         Search videos
