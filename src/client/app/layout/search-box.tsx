@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { Search } from 'lucide-react';
 import { cn } from '#client/lib/cn.ts';
@@ -10,36 +10,13 @@ function queryOf(location: string, search: string): string {
   return new URLSearchParams(search).get('q') ?? '';
 }
 
-/**
- * What a visitor typed into the prerendered box before the scripts ran, once: createRoot replaces that box
- * with a new one, which would otherwise drop the text and the focus until home-boot.js replays them (by
- * position, once the app is ready): an Enter pressed in between would reach nothing.
- */
-let prerendered: { text: string; focused: boolean } | null | undefined;
-function takePrerendered() {
-  if (prerendered !== undefined || typeof document === 'undefined') return prerendered ?? null;
-  const box = document.getElementById('site-search');
-  prerendered =
-    box instanceof HTMLInputElement && box.value
-      ? { text: box.value, focused: document.activeElement === box }
-      : null;
-  return prerendered;
-}
-
 // spec 2: a blank query goes nowhere; anything else opens /videos?q=...
 export function SearchBox({ className }: { className?: string }) {
   const [location, navigate] = useLocation();
   // Read from window.location where there is one: wouter's search is decodeURI'd, which turns '%25' into '%'.
   const search = useSearch();
   const urlQuery = queryOf(location, typeof window === 'undefined' ? search : window.location.search);
-  const [typed] = useState(takePrerendered);
-  const [text, setText] = useState(typed?.text ?? urlQuery);
-  const input = useRef<HTMLInputElement>(null);
-  // Before the first paint: an Enter pressed right after React's render still reaches the box.
-  useLayoutEffect(() => {
-    prerendered = null; // taken: a later box starts from the URL
-    if (typed?.focused) input.current?.focus();
-  }, [typed]);
+  const [text, setText] = useState(urlQuery);
   // The box shows the URL's query, opened directly or reached by back/forward; typing only
   // changes the box until the next navigation.
   const [shownQuery, setShownQuery] = useState(urlQuery);
@@ -63,7 +40,6 @@ export function SearchBox({ className }: { className?: string }) {
         Search videos
       </label>
       <input
-        ref={input}
         id="site-search"
         name="q"
         type="search"
